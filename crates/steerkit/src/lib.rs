@@ -5,6 +5,7 @@ mod error;
 mod kinematic;
 pub mod math;
 mod rng;
+mod steering;
 
 pub use error::ParamError;
 pub use glam;
@@ -15,3 +16,7 @@ pub use kinematic::{
 };
 pub use math::{as_vector, orientation_of, wrap_angle, Vector};
 pub use rng::Rng;
+pub use steering::{
+    Align, Approach, Arrive, Deceleration, Face, Flee, LookWhereYoureGoing, Seek, SeekMode, Stop,
+    VelocityMatch,
+};
