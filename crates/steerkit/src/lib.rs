@@ -14,9 +14,10 @@ pub use kinematic::{
     Integration, Kinematic, Kinematic3, KinematicSteeringOutput, Limits, LocalFrame, Scheme,
     Static, Static3, SteeringOutput, SteeringOutput3,
 };
-pub use math::{as_vector, orientation_of, wrap_angle, Vector};
+pub use math::{as_vector, new_orientation, orientation_of, wrap_angle, Vector};
 pub use rng::Rng;
 pub use steering::{
-    Align, Approach, Arrive, Deceleration, Face, Flee, LookWhereYoureGoing, Seek, SeekMode, Stop,
-    VelocityMatch,
+    Align, Approach, Arrive, Chase, Deceleration, Estimate, Evade, Face, Flee, Interpose,
+    KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander, LookWhereYoureGoing,
+    OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Stop, VelocityMatch, Wander, WanderJitter,
 };

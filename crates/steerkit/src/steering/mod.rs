@@ -1,8 +1,14 @@
-//! Steering behaviours (Millington §3.3, Green, Buckland): each returns an optional
-//! [`SteeringOutput`](crate::SteeringOutput) of accelerations.
+//! Steering behaviours (Millington §3.2–3.3, Green, Buckland): each returns accelerations in an
+//! optional [`SteeringOutput`](crate::SteeringOutput) (kinematic movement returns velocities).
 
 mod align;
+mod kinematic_movement;
+mod pursue;
 mod seek;
+mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
+pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
+pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};
+pub use wander::{Wander, WanderJitter};

@@ -349,24 +349,34 @@ impl Arrive {
         target: V,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
+        self.steer_moving(character, target, V::ZERO, limits)
+    }
+
+    /// Arrive at a target that moves with `target_velocity`: the approach ramp is applied in the
+    /// target's moving frame, `desired = target_velocity + d̂ · speed(d)` (clipped to
+    /// `max_speed`), so the character ends on the target at its velocity with no steady lag.
+    /// Inside the target radius it matches the target's velocity (or coasts, with
+    /// [`Stop::Coast`]). With a zero velocity this is [`Arrive::steer`].
+    #[must_use]
+    pub fn steer_moving<V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        target: V,
+        target_velocity: V,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
         let offset = target - character.position;
         let distance = offset.length();
-        if distance < self.target_radius || distance == 0.0 {
-            return match self.stop {
-                Stop::Coast => None,
-                Stop::Brake => {
-                    if character.velocity.length_squared() < REST_SPEED_SQ {
-                        None
-                    } else {
-                        Some(SteeringOutput::linear(
-                            (-character.velocity / self.time_to_target)
-                                .clamp_length_max(limits.max_acceleration()),
-                        ))
-                    }
-                }
-            };
-        }
-        let desired = offset * (self.approach_speed(distance, limits) / distance);
+        let desired = if distance < self.target_radius || distance == 0.0 {
+            let relative = character.velocity - target_velocity;
+            if self.stop == Stop::Coast || relative.length_squared() < REST_SPEED_SQ {
+                return None;
+            }
+            target_velocity
+        } else {
+            offset * (self.approach_speed(distance, limits) / distance) + target_velocity
+        };
+        let desired = desired.clamp_length_max(limits.max_speed());
         Some(SteeringOutput::linear(
             ((desired - character.velocity) / self.time_to_target)
                 .clamp_length_max(limits.max_acceleration()),
