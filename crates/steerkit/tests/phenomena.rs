@@ -487,3 +487,37 @@ fn seek_orbits_and_drag_spirals_in() {
         "drag spirals in: {dragged} m vs {plain} m"
     );
 }
+
+/// Pursue delegating to arrive (max-speed estimate) closes on a moving prey and then rides with
+/// it at its velocity; with the current-speed estimate it can settle flying alongside, ahead.
+#[test]
+fn pursue_arriving_catches_and_matches_velocity() {
+    let l = limits(5.0, 10.0);
+    let arrive = Arrive::new(0.3, 3.0, 0.1).unwrap();
+    let chase = |pursue: Pursue| {
+        let mut me = at(5.0, 0.0);
+        let mut prey = moving(0.0, 0.0, 1.5, 1.0);
+        for _ in 0..60 * 10 {
+            me.integrate(
+                &pursue.steer(&me, &prey, &l).unwrap_or_default(),
+                &l,
+                1.0 / 60.0,
+            );
+            prey.position += prey.velocity * (1.0 / 60.0);
+        }
+        (
+            (me.position - prey.position).length(),
+            (me.velocity - prey.velocity).length(),
+        )
+    };
+    let (gap, dv) = chase(Pursue::arriving(2.0, arrive).unwrap());
+    assert!(
+        gap < 0.3 && dv < 0.01,
+        "gap {gap} m, velocity error {dv} m/s"
+    );
+    let (gap, _) = chase(Pursue {
+        chase: Chase::Arrive(arrive),
+        ..Pursue::new(2.0).unwrap()
+    });
+    assert!(gap > 2.0, "current-speed estimate parks {gap} m ahead");
+}

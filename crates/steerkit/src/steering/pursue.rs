@@ -141,7 +141,11 @@ impl Prediction {
 pub enum Chase {
     /// Seek it (Millington's pursue): overshoots a slower target and oscillates.
     Seek(Seek),
-    /// Arrive at it: the remedy for overshooting; settles on a slow or stationary target.
+    /// Arrive at it, in the target's moving frame ([`Arrive::steer_moving`]): the remedy for
+    /// overshooting; settles on a slow or stationary target and then matches its velocity.
+    /// Pair it with [`Estimate::MaxSpeed`] or [`Estimate::ClosingSpeed`] (see
+    /// [`Pursue::arriving`]): with the current-speed estimate, flying alongside at the target's
+    /// speed a distance `d` ahead predicts exactly `d` ahead, so any such point is an equilibrium.
     Arrive(Arrive),
 }
 
@@ -171,6 +175,18 @@ impl Pursue {
         })
     }
 
+    /// Pursue that arrives on the prediction (no overshoot), with the max-speed estimate
+    /// `t = d / max_speed` capped at `max_prediction`, which shrinks to zero as the gap closes.
+    ///
+    /// # Errors
+    /// If `max_prediction` is not finite and positive.
+    pub fn arriving(max_prediction: f32, arrive: Arrive) -> Result<Self, ParamError> {
+        Ok(Pursue {
+            prediction: Prediction::new(max_prediction, Estimate::MaxSpeed)?,
+            chase: Chase::Arrive(arrive),
+        })
+    }
+
     /// The acceleration toward the target's predicted position.
     #[must_use]
     pub fn steer<V: Vector>(
@@ -182,7 +198,7 @@ impl Pursue {
         let aim = self.prediction.predict(character, target, limits);
         match &self.chase {
             Chase::Seek(seek) => seek.steer(character, aim, limits),
-            Chase::Arrive(arrive) => arrive.steer(character, aim, limits),
+            Chase::Arrive(arrive) => arrive.steer_moving(character, aim, target.velocity, limits),
         }
     }
 }

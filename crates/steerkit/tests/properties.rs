@@ -1,0 +1,194 @@
+//! Invariants for every single-agent 2D behaviour, on any finite input: no NaN or infinity,
+//! |linear| ≤ max_acceleration, |angular| ≤ max_angular_acceleration, speed ≤ max_speed after
+//! integration, determinism per seed, and frame-rate stability.
+
+mod common;
+use common::*;
+use proptest::prelude::*;
+use steerkit::*;
+
+const EPS: f32 = 1e-4;
+
+fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![Just(0.0f32), -1.0e3f32..1.0e3, -1.0f32..1.0]
+}
+
+fn vec2() -> impl Strategy<Value = Vec2> {
+    prop_oneof![
+        Just(Vec2::ZERO),
+        (coord(), coord()).prop_map(|(x, y)| Vec2::new(x, y))
+    ]
+}
+
+fn kinematic() -> impl Strategy<Value = Kinematic> {
+    (
+        vec2(),
+        -20.0f32..20.0,
+        vec2(),
+        prop_oneof![Just(0.0f32), -30.0f32..30.0],
+    )
+        .prop_map(|(position, orientation, velocity, rotation)| Kinematic {
+            position,
+            orientation,
+            velocity,
+            rotation,
+        })
+}
+
+fn limits_any() -> impl Strategy<Value = Limits> {
+    (0.0f32..60.0, 0.0f32..60.0, 0.0f32..10.0, 0.0f32..40.0)
+        .prop_map(|(a, b, c, d)| Limits::new(a, b, c, d).unwrap())
+}
+
+fn within(s: &SteeringOutput, l: &Limits) -> bool {
+    s.is_finite()
+        && s.linear.length() <= l.max_acceleration() * (1.0 + EPS) + EPS
+        && s.angular.abs() <= l.max_angular_acceleration() * (1.0 + EPS) + EPS
+}
+
+fn check(s: Option<SteeringOutput>, l: &Limits) -> Result<(), TestCaseError> {
+    if let Some(s) = s {
+        prop_assert!(within(&s, l), "{s:?} exceeds {l:?}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn linear_behaviours_are_finite_and_bounded(
+        me in kinematic(), other in kinematic(), third in kinematic(), same in any::<bool>(),
+        l in limits_any(), dt in 0.0f32..0.2,
+    ) {
+        // sometimes the target sits exactly on the character
+        let target = if same { me.position } else { other.position };
+        let other = if same { Kinematic { position: me.position, ..other } } else { other };
+        check(Seek::new().steer(&me, target, &l), &l)?;
+        check(Seek::with_mode(SeekMode::DesiredVelocity { time_to_target: 0.1 }).unwrap().steer(&me, target, &l), &l)?;
+        check(Flee::new().steer(&me, target, &l), &l)?;
+        check(Flee::with(SeekMode::DesiredVelocity { time_to_target: 0.3 }, Some(5.0)).unwrap().steer(&me, target, &l), &l)?;
+        for arrive in [
+            Arrive::new(0.1, 3.0, 0.1).unwrap(),
+            Arrive::new(0.0, 0.0, 0.1).unwrap(),
+            Arrive::with_approach(0.2, Approach::Braking, 0.05).unwrap(),
+            Arrive::buckland(Deceleration::Slow),
+            Arrive::new(0.5, 2.0, 0.1).unwrap().with_stop(Stop::Coast),
+        ] {
+            check(arrive.steer(&me, target, &l), &l)?;
+            check(arrive.steer_moving(&me, target, other.velocity, &l), &l)?;
+        }
+        check(VelocityMatch::new(0.1).unwrap().steer(&me, other.velocity, &l), &l)?;
+        check(Pursue::new(1.0).unwrap().steer(&me, &other, &l), &l)?;
+        let buckland = Pursue { prediction: Prediction::buckland(3.0).unwrap(), chase: Chase::Arrive(Arrive::new(0.1, 2.0, 0.1).unwrap()) };
+        check(buckland.steer(&me, &other, &l), &l)?;
+        check(Evade::new(1.0).unwrap().steer(&me, &other, &l), &l)?;
+        let op = OffsetPursuit::new(Vec2::new(-1.0, 0.5), 1.0).unwrap();
+        check(op.steer(&me, &other, &l), &l)?;
+        check(OffsetPursuit { feed_forward: false, ..op }.steer(&me, &other, &l), &l)?;
+        check(Interpose::new(0.5, 1.0).unwrap().steer(&me, &other, &third, &l), &l)?;
+        let mut ks = me;
+        ks.apply_kinematic(&KinematicSeek.steer(&me.to_static(), target, &l), &l, dt);
+        prop_assert!(ks.is_finite() && ks.velocity.length() <= l.max_speed() * (1.0 + EPS) + EPS);
+        let ka = KinematicArrive::new(0.1, 0.25).unwrap().steer(&me.to_static(), target, &l);
+        prop_assert!(ka.velocity.is_finite() && ka.velocity.length() <= l.max_speed() * (1.0 + EPS) + EPS);
+    }
+
+    #[test]
+    fn angular_behaviours_are_finite_and_bounded(
+        me in kinematic(), other in kinematic(), target_orientation in -50.0f32..50.0,
+        l in limits_any(), seed in any::<u64>(), dt in 0.0f32..0.2,
+    ) {
+        let align = Align::new(0.01, 0.5, 0.1).unwrap();
+        check(align.steer(&me, target_orientation, &l), &l)?;
+        check(Align::new(0.0, 0.0, 0.1).unwrap().steer(&me, target_orientation, &l), &l)?;
+        check(Face::new(align).steer(&me, other.position, &l), &l)?;
+        check(Face::new(align).steer(&me, me.position, &l), &l)?;
+        check(LookWhereYoureGoing::new(align).steer(&me, &l), &l)?;
+        let mut w = Wander::new(2.0, 1.0, 2.0, Face::new(align), seed).unwrap();
+        check(w.steer(&me, &l, dt), &l)?;
+        let mut wj = WanderJitter::new(1.0, 2.0, 5.0, seed).unwrap();
+        check(wj.steer(&me, &l, dt), &l)?;
+        let mut kw = KinematicWander::new(1.0, seed).unwrap();
+        let r = kw.steer(&me.to_static(), &l, dt);
+        prop_assert!(r.velocity.is_finite() && r.rotation.is_finite());
+    }
+
+    #[test]
+    fn integration_respects_limits(
+        me in kinematic(), linear in vec2(), angular in -1.0e3f32..1.0e3,
+        l in limits_any(), dt in prop_oneof![Just(0.0f32), 0.0f32..0.5],
+        drag in 0.0f32..5.0, exact in any::<bool>(),
+    ) {
+        let scheme = if exact { Scheme::Exact } else { Scheme::NewtonEuler1 };
+        let integ = Integration::new(scheme, drag, drag * 0.5).unwrap();
+        let mut k = me;
+        k.integrate_with(&SteeringOutput { linear, angular }, &l, &integ, dt);
+        prop_assert!(k.is_finite());
+        if dt > 0.0 {
+            prop_assert!(k.velocity.length() <= l.max_speed() * (1.0 + EPS) + EPS);
+            prop_assert!(k.rotation.abs() <= l.max_rotation() * (1.0 + EPS) + EPS);
+            prop_assert!(k.orientation > -std::f32::consts::PI - EPS && k.orientation <= std::f32::consts::PI + EPS);
+        } else {
+            prop_assert_eq!(k, me);
+        }
+    }
+
+    #[test]
+    fn same_seed_same_wander_trajectory(seed in any::<u64>()) {
+        let l = Limits::new(3.0, 6.0, 3.0, 12.0).unwrap();
+        let face = Face::new(Align::new(0.01, 0.6, 0.1).unwrap());
+        let trajectory = || {
+            let mut w = Wander::new(3.0, 1.0, 2.0, face, seed).unwrap();
+            let mut j = WanderJitter::new(1.0, 2.0, 3.0, seed).unwrap();
+            run(at(0.0, 0.0), &l, 1.0 / 60.0, 300, |k, i| {
+                if i % 2 == 0 { w.steer(k, &l, 1.0 / 60.0) } else { j.steer(k, &l, 1.0 / 60.0) }
+            })
+        };
+        prop_assert_eq!(trajectory(), trajectory());
+    }
+
+    /// Arrive comes to rest inside its radius, and pursue catches its prey at about the same
+    /// time (within 12 %), at 30, 60 and 120 Hz, from starts 5–30 m away. (Closer starts put seek in
+    /// its orbiting regime, which is sensitive to the step by nature.)
+    #[test]
+    fn arrive_and_pursue_agree_across_frame_rates(
+        r in 5.0f32..30.0, angle in -std::f32::consts::PI..std::f32::consts::PI, vx in -3.0f32..3.0, vy in -3.0f32..3.0,
+    ) {
+        let (sx, sy) = (r * angle.cos(), r * angle.sin());
+        let l = limits(5.0, 10.0);
+        let arrive = Arrive::new(0.25, 4.0, 0.1).unwrap();
+        let target = Vec2::new(1.0, -2.0);
+        let mut rests = vec![];
+        let mut captures = vec![];
+        for hz in [30.0f32, 60.0, 120.0] {
+            let dt = 1.0 / hz;
+            let steps = (25.0 * hz) as usize;
+            let t = run(moving(sx, sy, vx, vy), &l, dt, steps, |k, _| arrive.steer(k, target, &l));
+            let last = t.last().unwrap();
+            prop_assert!((last.position - target).length() < 0.25 && last.velocity.length() < 1e-3);
+            rests.push(last.position);
+
+            // delegating to arrive: plain seek may orbit a slow prey forever (moth and bulb)
+            let pursue = Pursue::arriving(2.0, Arrive::new(0.3, 3.0, 0.1).unwrap()).unwrap();
+            let mut me = moving(sx, sy, vx, vy);
+            let mut prey = moving(0.0, 0.0, 1.5, 1.0);
+            let mut caught = f32::INFINITY;
+            for i in 0..steps {
+                if (prey.position - me.position).length() < 0.5 { caught = i as f32 * dt; break; }
+                me.integrate(&pursue.steer(&me, &prey, &l).unwrap_or_default(), &l, dt);
+                prey.position += prey.velocity * dt;
+            }
+            prop_assert!(caught.is_finite());
+            captures.push(caught);
+        }
+        for w in rests.windows(2) {
+            prop_assert!((w[0] - w[1]).length() < 0.05, "rest points {:?}", rests);
+        }
+        // Steering is sampled once per frame and held (a control delay of dt/2), so a chase that
+        // turns hard converges to its continuous-time capture time linearly in dt: ≈ 9·dt s in
+        // the worst cases seen. Allow 12 % of the 120 Hz time between 30 and 120 Hz.
+        let tolerance = 0.12 * captures[2];
+        prop_assert!((captures[0] - captures[2]).abs() < tolerance, "capture times {:?}", captures);
+    }
+}
