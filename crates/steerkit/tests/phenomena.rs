@@ -511,8 +511,10 @@ fn pursue_arriving_catches_and_matches_velocity() {
         )
     };
     let (gap, dv) = chase(Pursue::arriving(2.0, arrive).unwrap());
+    // it stops closing inside the 0.3 m target radius of the aim point, which leads the prey by
+    // |v|·d / max_speed
     assert!(
-        gap < 0.3 && dv < 0.01,
+        gap < 0.5 && dv < 0.01,
         "gap {gap} m, velocity error {dv} m/s"
     );
     let (gap, _) = chase(Pursue {
