@@ -1,4 +1,24 @@
 //! steerkit: the movement layer of game AI.
+//!
+//! Steering behaviours return [`SteeringOutput`]s of **accelerations** (m/s², rad/s²) for a
+//! [`Kinematic`] character with [`Limits`]; the caller integrates them with an explicit `dt`:
+//!
+//! ```
+//! use steerkit::{Arrive, Kinematic, Limits, Vec2};
+//! let limits = Limits::new(5.0, 10.0, 4.0, 20.0)?;
+//! let arrive = Arrive::new(0.25, 3.0, 0.1)?;
+//! let mut agent = Kinematic::at_rest(Vec2::ZERO, 0.0);
+//! for _ in 0..600 {
+//!     let s = arrive.steer(&agent, Vec2::new(10.0, 4.0), &limits).unwrap_or_default();
+//!     agent.integrate(&s, &limits, 1.0 / 60.0);
+//! }
+//! assert!((agent.position - Vec2::new(10.0, 4.0)).length() < 0.25);
+//! # Ok::<(), steerkit::ParamError>(())
+//! ```
+//!
+//! Conventions (see `ARCHITECTURE.md`): SI units; 2D in the x–y plane with angles
+//! counter-clockwise from +x; 3D y-up with characters looking down local +x; no global random
+//! generator or clock.
 #![warn(missing_docs)]
 
 mod error;
@@ -21,3 +41,7 @@ pub use steering::{
     KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander, LookWhereYoureGoing,
     OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Stop, VelocityMatch, Wander, WanderJitter,
 };
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
