@@ -21,12 +21,17 @@
 //! generator or clock.
 #![warn(missing_docs)]
 
+mod combine;
 mod error;
 mod kinematic;
 pub mod math;
 mod rng;
 mod steering;
 
+pub use combine::{
+    blend, blend_observed, dither, prioritize, prioritize_observed, prioritize_variable,
+    running_sum, running_sum_observed, Epsilon,
+};
 pub use error::ParamError;
 pub use glam;
 pub use glam::{Quat, Vec2, Vec3};

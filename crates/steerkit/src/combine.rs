@@ -1,0 +1,339 @@
+//! Combining behaviours (Millington §3.4.2–3.4.3; Green and Buckland's combination methods):
+//! weighted blending, priority groups, the weighted truncated running sum and prioritised
+//! dithering.
+//!
+//! The combiners take the members' outputs as iterators, so members are evaluated lazily: a
+//! priority group or a running sum that stops early never computes the behaviours after it.
+//! `None` from a member counts as zero. Each combiner has an `_observed` form that reports what
+//! every member actually contributed (after weighting and truncation), for debugging and replays.
+
+use crate::error::{non_negative, ParamError};
+use crate::kinematic::{Limits, SteeringOutput};
+use crate::math::Vector;
+use crate::rng::Rng;
+
+/// Weighted blending (§3.4.2): `Σ wᵢ·sᵢ`, then the linear part truncated to `max_acceleration`
+/// (its length, not component-wise: erratum E12) and the angular part clamped symmetrically to
+/// `±max_angular_acceleration` (gdx-ai clamps one side only). Weights are free (they need not sum
+/// to 1); a `None` member adds nothing.
+#[must_use]
+pub fn blend<V: Vector>(
+    members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
+    limits: &Limits,
+) -> SteeringOutput<V> {
+    blend_observed(members, limits, |_, _| {})
+}
+
+/// [`blend`], calling `observe(index, weighted output)` for every member.
+pub fn blend_observed<V: Vector>(
+    members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
+    limits: &Limits,
+    mut observe: impl FnMut(usize, SteeringOutput<V>),
+) -> SteeringOutput<V> {
+    let mut sum = SteeringOutput::<V>::ZERO;
+    for (i, (w, s)) in members.into_iter().enumerate() {
+        let part = s.unwrap_or_default() * w;
+        observe(i, part);
+        sum = sum + part;
+    }
+    sum.clamped(limits.max_acceleration(), limits.max_angular_acceleration())
+}
+
+/// The threshold below which a priority group counts as having nothing to say.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Epsilon(f32);
+
+impl Epsilon {
+    /// A threshold on `|linear|` and `|angular|` (m/s², rad/s²).
+    ///
+    /// # Errors
+    /// If it is negative or not finite.
+    pub fn new(epsilon: f32) -> Result<Self, ParamError> {
+        Ok(Epsilon(non_negative("epsilon", epsilon)?))
+    }
+
+    /// The threshold.
+    #[must_use]
+    pub fn get(self) -> f32 {
+        self.0
+    }
+
+    /// True when either channel exceeds the threshold. Compared in squared form, without a
+    /// square root (the book's optional speed-up; identical results).
+    #[must_use]
+    #[inline]
+    pub fn exceeded_by<V: Vector>(self, s: &SteeringOutput<V>) -> bool {
+        let e2 = self.0 * self.0;
+        s.linear.length_squared() > e2 || V::angular_magnitude(s.angular) > self.0
+    }
+}
+
+/// Priority arbitration (§3.4.3): the first group whose output exceeds `epsilon` wins; when none
+/// does, the **last** group's output is returned (the book's fall-through, usually a wander that
+/// breaks equilibria). Groups are usually [`blend`]s; they are evaluated lazily, in order. An
+/// empty iterator gives zero.
+#[must_use]
+pub fn prioritize<V: Vector>(
+    groups: impl IntoIterator<Item = SteeringOutput<V>>,
+    epsilon: Epsilon,
+) -> SteeringOutput<V> {
+    prioritize_observed(groups, epsilon).0
+}
+
+/// [`prioritize`], also returning the index of the group that was used (`None` when empty).
+#[must_use]
+pub fn prioritize_observed<V: Vector>(
+    groups: impl IntoIterator<Item = SteeringOutput<V>>,
+    epsilon: Epsilon,
+) -> (SteeringOutput<V>, Option<usize>) {
+    let mut last = (SteeringOutput::ZERO, None);
+    for (i, g) in groups.into_iter().enumerate() {
+        if epsilon.exceeded_by(&g) {
+            return (g, Some(i));
+        }
+        last = (g, Some(i));
+    }
+    last
+}
+
+/// Variable priorities (§3.4.3): each group reports a priority with its output this call; groups
+/// are taken in decreasing priority (ties keep their order) and then arbitrated as
+/// [`prioritize`]. `order` is scratch space reused between calls (no allocation once grown).
+pub fn prioritize_variable<V: Vector>(
+    groups: &[(f32, SteeringOutput<V>)],
+    epsilon: Epsilon,
+    order: &mut Vec<usize>,
+) -> (SteeringOutput<V>, Option<usize>) {
+    order.clear();
+    order.extend(0..groups.len());
+    order.sort_by(|&a, &b| groups[b].0.total_cmp(&groups[a].0));
+    let (s, k) = prioritize_observed(order.iter().map(|&i| groups[i].1), epsilon);
+    (s, k.map(|k| order[k]))
+}
+
+/// Buckland's weighted truncated running sum with prioritisation: members in priority order
+/// spend a budget of `max_acceleration` (and `max_angular_acceleration` for the angular part);
+/// each adds `wᵢ·sᵢ` truncated to what is left, and evaluation stops when the budget is spent.
+/// High-priority members are never diluted by low-priority ones, and the result is within the
+/// limits by construction.
+#[must_use]
+pub fn running_sum<V: Vector>(
+    members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
+    limits: &Limits,
+) -> SteeringOutput<V> {
+    running_sum_observed(members, limits, |_, _| {})
+}
+
+/// [`running_sum`], calling `observe(index, what it added)` for every member evaluated.
+pub fn running_sum_observed<V: Vector>(
+    members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
+    limits: &Limits,
+    mut observe: impl FnMut(usize, SteeringOutput<V>),
+) -> SteeringOutput<V> {
+    let (max_lin, max_ang) = (limits.max_acceleration(), limits.max_angular_acceleration());
+    let mut sum = SteeringOutput::<V>::ZERO;
+    for (i, (w, s)) in members.into_iter().enumerate() {
+        let lin_left = (max_lin - sum.linear.length()).max(0.0);
+        let ang_left = (max_ang - V::angular_magnitude(sum.angular)).max(0.0);
+        let part = s.unwrap_or_default() * w;
+        let added = SteeringOutput {
+            linear: part.linear.clamp_length_max(lin_left),
+            angular: V::clamp_angular(part.angular, ang_left),
+        };
+        observe(i, added);
+        sum = sum + added;
+        // stop before pulling (and so evaluating) the next member once the budget is spent
+        if sum.linear.length() >= max_lin && V::angular_magnitude(sum.angular) >= max_ang {
+            break;
+        }
+    }
+    sum.clamped(max_lin, max_ang)
+}
+
+/// Prioritised dithering (Green; Buckland): members in priority order, each considered with its
+/// probability `pᵢ`; the first considered member with a non-negligible output wins, scaled by
+/// `wᵢ / pᵢ` so its average influence matches its weight, then truncated to the limits. Buckland's
+/// listing tests `rand > p` (erratum B-E18); the member is considered when `rand < p`. Members are
+/// evaluated lazily: only the considered ones are computed. Returns zero when none speaks.
+pub fn dither<V: Vector, F>(
+    members: impl IntoIterator<Item = (f32, f32, F)>,
+    epsilon: Epsilon,
+    limits: &Limits,
+    rng: &mut Rng,
+) -> (SteeringOutput<V>, Option<usize>)
+where
+    F: FnOnce() -> Option<SteeringOutput<V>>,
+{
+    for (i, (weight, probability, member)) in members.into_iter().enumerate() {
+        if probability <= 0.0 || rng.uniform() >= probability {
+            continue;
+        }
+        if let Some(s) = member() {
+            if epsilon.exceeded_by(&s) {
+                let scaled = s * (weight / probability.min(1.0));
+                return (
+                    scaled.clamped(limits.max_acceleration(), limits.max_angular_acceleration()),
+                    Some(i),
+                );
+            }
+        }
+    }
+    (SteeringOutput::ZERO, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    fn l() -> Limits {
+        Limits::new(10.0, 10.0, 5.0, 2.0).unwrap()
+    }
+
+    fn out(x: f32, y: f32, a: f32) -> Option<SteeringOutput> {
+        Some(SteeringOutput {
+            linear: Vec2::new(x, y),
+            angular: a,
+        })
+    }
+
+    #[test]
+    fn blend_truncates_length_not_components() {
+        // erratum E12: the book writes max(linear, maxAcceleration)
+        let s = blend([(1.0, out(8.0, 8.0, 0.0)), (1.0, None)], &l());
+        assert!((s.linear.length() - 10.0).abs() < 1e-5);
+        assert!((s.linear.x - s.linear.y).abs() < 1e-6, "direction kept");
+    }
+
+    #[test]
+    fn blend_clamps_angular_on_both_sides() {
+        assert_eq!(blend([(1.0, out(0.0, 0.0, -7.0))], &l()).angular, -2.0);
+        assert_eq!(blend([(1.0, out(0.0, 0.0, 7.0))], &l()).angular, 2.0);
+    }
+
+    #[test]
+    fn blend_weights_and_observes() {
+        let mut seen = vec![];
+        let s = blend_observed(
+            [(0.5, out(2.0, 0.0, 0.0)), (2.0, out(0.0, 1.0, 0.5))],
+            &l(),
+            |i, p| seen.push((i, p)),
+        );
+        assert_eq!(s.linear, Vec2::new(1.0, 2.0));
+        assert_eq!(s.angular, 1.0);
+        assert_eq!(seen.len(), 2);
+        assert_eq!(seen[1].1.linear, Vec2::new(0.0, 2.0));
+    }
+
+    #[test]
+    fn priority_skips_small_groups_and_falls_through_to_last() {
+        let e = Epsilon::new(0.1).unwrap();
+        let groups = [
+            out(0.05, 0.0, 0.0).unwrap(),
+            out(3.0, 0.0, 0.0).unwrap(),
+            out(9.0, 0.0, 0.0).unwrap(),
+        ];
+        assert_eq!(prioritize_observed(groups, e), (groups[1], Some(1)));
+        let quiet = [out(0.01, 0.0, 0.0).unwrap(), out(0.0, 0.02, 0.0).unwrap()];
+        assert_eq!(
+            prioritize_observed(quiet, e),
+            (quiet[1], Some(1)),
+            "last group when all are small"
+        );
+        // an angular request counts too
+        let turning = [out(0.0, 0.0, 0.5).unwrap(), out(5.0, 0.0, 0.0).unwrap()];
+        assert_eq!(prioritize_observed(turning, e).1, Some(0));
+        // lazy: groups after the winner are never evaluated
+        let mut evaluated = 0;
+        let _ = prioritize(
+            (0..5).map(|i| {
+                evaluated += 1;
+                out(i as f32, 0.0, 0.0).unwrap()
+            }),
+            e,
+        );
+        assert_eq!(evaluated, 2);
+    }
+
+    #[test]
+    fn variable_priorities_sort_each_call() {
+        let e = Epsilon::new(0.1).unwrap();
+        let mut order = vec![];
+        let groups = [
+            (1.0, out(1.0, 0.0, 0.0).unwrap()),
+            (5.0, out(0.0, 1.0, 0.0).unwrap()),
+        ];
+        assert_eq!(prioritize_variable(&groups, e, &mut order).1, Some(1));
+        let groups = [
+            (6.0, out(1.0, 0.0, 0.0).unwrap()),
+            (5.0, out(0.0, 1.0, 0.0).unwrap()),
+        ];
+        assert_eq!(prioritize_variable(&groups, e, &mut order).1, Some(0));
+    }
+
+    #[test]
+    fn running_sum_spends_budget_in_priority_order() {
+        let mut added = vec![];
+        let s = running_sum_observed(
+            [
+                (1.0, out(6.0, 0.0, 0.0)),
+                (1.0, out(0.0, 6.0, 0.0)),
+                (1.0, out(-100.0, 0.0, 0.0)),
+            ],
+            &l(),
+            |i, p| added.push((i, p.linear)),
+        );
+        // first member in full (6); the second truncated to the 4 left of the budget; the sum is
+        // then (6, 4), |·| = 7.211, so the third gets the 2.789 that remain
+        assert_eq!(added[0].1, Vec2::new(6.0, 0.0));
+        assert!((added[1].1 - Vec2::new(0.0, 4.0)).length() < 1e-6);
+        assert!((added[2].1 - Vec2::new(-(10.0 - 52.0f32.sqrt()), 0.0)).length() < 1e-5);
+        assert!(s.linear.length() <= 10.0 + 1e-5);
+        // once both budgets are spent, later members are not evaluated
+        let mut evaluated = 0;
+        let spent = running_sum(
+            (0..4).map(|_| {
+                evaluated += 1;
+                (1.0, out(10.0, 0.0, 2.0))
+            }),
+            &l(),
+        );
+        assert_eq!(evaluated, 1, "the first spends both budgets");
+        assert_eq!(spent.linear, Vec2::new(10.0, 0.0));
+    }
+
+    #[test]
+    fn dithering_uses_probability_below_threshold_and_compensates() {
+        // erratum B-E18: the member is considered when rand < p
+        let e = Epsilon::new(0.01).unwrap();
+        let mut rng = Rng::new(5);
+        let (mut first, n) = (0, 20_000);
+        let mut mean = Vec2::ZERO;
+        for _ in 0..n {
+            let members = [
+                (
+                    1.0,
+                    0.2,
+                    Box::new(|| out(1.0, 0.0, 0.0)) as Box<dyn FnOnce() -> Option<SteeringOutput>>,
+                ),
+                (1.0, 1.0, Box::new(|| out(0.0, 1.0, 0.0))),
+            ];
+            let (s, i) = dither(
+                members,
+                e,
+                &Limits::new(10.0, 100.0, 1.0, 1.0).unwrap(),
+                &mut rng,
+            );
+            if i == Some(0) {
+                first += 1;
+                assert_eq!(s.linear, Vec2::new(5.0, 0.0), "w/p compensation");
+            }
+            mean += s.linear;
+        }
+        let share = first as f32 / n as f32;
+        assert!((share - 0.2).abs() < 0.01, "considered {share} of the time");
+        // on average the first member contributes its weight (1.0 · 0.2 · 5 = 1)
+        assert!((mean.x / n as f32 - 1.0).abs() < 0.05);
+    }
+}
