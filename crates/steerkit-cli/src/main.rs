@@ -33,11 +33,7 @@ fn seek_vs_arrive() -> Demo {
     let target_a = target + Vec2::new(0.0, -2.0);
     let (mut ts, mut ta) = (vec![], vec![]);
     for _ in 0..60 * 8 {
-        s.integrate(
-            &Seek::new().steer(&s, target_s, &l).unwrap_or_default(),
-            &l,
-            DT,
-        );
+        s.integrate(&Seek::new().steer(&s, target_s, &l).unwrap_or_default(), &l, DT);
         a.integrate(&arrive.steer(&a, target_a, &l).unwrap_or_default(), &l, DT);
         ts.push(s.position);
         ta.push(a.position);
@@ -63,10 +59,7 @@ fn pursue_vs_seek() -> Demo {
     let pursue = Pursue::new(3.0).expect("valid");
     let chase = |use_pursue: bool| {
         let mut me = at(Vec2::ZERO);
-        let mut prey = Kinematic {
-            velocity: Vec2::new(0.0, 3.0),
-            ..at(Vec2::new(20.0, 0.0))
-        };
+        let mut prey = Kinematic { velocity: Vec2::new(0.0, 3.0), ..at(Vec2::new(20.0, 0.0)) };
         let mut track = vec![];
         for i in 0..60 * 20 {
             if (prey.position - me.position).length() < 0.5 {
@@ -145,26 +138,14 @@ fn squad() -> Demo {
     // a leader that turns slowly: a slot r metres out sweeps at r·ω when it wheels
     let leader_l = Limits::new(2.5, 4.0, 0.8, 4.0).expect("valid");
     let lwyg = LookWhereYoureGoing::new(Align::new(0.01, 0.5, 0.1).expect("valid"));
-    let slots = [
-        Vec2::new(-2.0, 2.0),
-        Vec2::new(-2.0, -2.0),
-        Vec2::new(-4.0, 0.0),
-    ];
-    let pursuers: Vec<_> = slots
-        .iter()
-        .map(|&o| OffsetPursuit::new(o, 1.0).expect("valid"))
-        .collect();
-    let waypoints = [
-        Vec2::new(15.0, 0.0),
-        Vec2::new(15.0, 12.0),
-        Vec2::new(0.0, 12.0),
-        Vec2::new(0.0, 0.0),
-    ];
+    let slots = [Vec2::new(-2.0, 2.0), Vec2::new(-2.0, -2.0), Vec2::new(-4.0, 0.0)];
+    let pursuers: Vec<_> =
+        slots.iter().map(|&o| OffsetPursuit::new(o, 1.0).expect("valid")).collect();
+    let waypoints =
+        [Vec2::new(15.0, 0.0), Vec2::new(15.0, 12.0), Vec2::new(0.0, 12.0), Vec2::new(0.0, 0.0)];
     let arrive = Arrive::new(0.5, 3.0, 0.2).expect("valid");
     let mut leader = at(Vec2::ZERO);
-    let mut followers: Vec<_> = (0..3)
-        .map(|i| at(Vec2::new(-3.0 - i as f32, -3.0)))
-        .collect();
+    let mut followers: Vec<_> = (0..3).map(|i| at(Vec2::new(-3.0 - i as f32, -3.0))).collect();
     let mut tracks = vec![vec![]; 4];
     let mut next = 0;
     let mut worst: f32 = 0.0;
@@ -172,9 +153,7 @@ fn squad() -> Demo {
         if (leader.position - waypoints[next]).length() < 1.0 && next + 1 < waypoints.len() {
             next += 1;
         }
-        let mut s = arrive
-            .steer(&leader, waypoints[next], &leader_l)
-            .unwrap_or_default();
+        let mut s = arrive.steer(&leader, waypoints[next], &leader_l).unwrap_or_default();
         s.angular = lwyg.steer(&leader, &leader_l).map_or(0.0, |a| a.angular);
         leader.integrate(&s, &leader_l, DT);
         for (f, p) in followers.iter_mut().zip(&pursuers) {
@@ -220,18 +199,15 @@ fn svg(demos: &[Demo]) -> String {
             .flat_map(|t| t.2.iter().copied())
             .chain(d.marks.iter().map(|m| m.0))
             .collect();
-        let (lo, hi) = pts.iter().fold(
-            (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-            |(a, b), p| (a.min(*p), b.max(*p)),
-        );
+        let (lo, hi) =
+            pts.iter().fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(a, b), p| {
+                (a.min(*p), b.max(*p))
+            });
         let span = (hi - lo).max(Vec2::splat(1.0));
         let scale = ((cell_w - 40.0) / span.x).min((cell_h - 80.0) / span.y);
         // y up in the world, down in SVG
         let map = |p: Vec2| {
-            Vec2::new(
-                ox + 20.0 + (p.x - lo.x) * scale,
-                oy + cell_h - 20.0 - (p.y - lo.y) * scale,
-            )
+            Vec2::new(ox + 20.0 + (p.x - lo.x) * scale, oy + cell_h - 20.0 - (p.y - lo.y) * scale)
         };
         let _ = write!(
             out,
@@ -287,15 +263,9 @@ fn svg(demos: &[Demo]) -> String {
 
 fn main() -> ExitCode {
     let demos = vec![seek_vs_arrive(), pursue_vs_seek(), wander(), squad()];
-    println!(
-        "steerkit showcase ({} scenarios, dt = 1/60 s)\n",
-        demos.len()
-    );
+    println!("steerkit showcase ({} scenarios, dt = 1/60 s)\n", demos.len());
     for d in &demos {
-        println!(
-            "{:<22} {}\n{:<22} watch: {}\n",
-            d.name, d.result, "", d.watch
-        );
+        println!("{:<22} {}\n{:<22} watch: {}\n", d.name, d.result, "", d.watch);
     }
     let dir = PathBuf::from("out/showcase");
     let file = dir.join("snapshot.svg");

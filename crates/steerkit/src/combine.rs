@@ -192,10 +192,7 @@ mod tests {
     }
 
     fn out(x: f32, y: f32, a: f32) -> Option<SteeringOutput> {
-        Some(SteeringOutput {
-            linear: Vec2::new(x, y),
-            angular: a,
-        })
+        Some(SteeringOutput { linear: Vec2::new(x, y), angular: a })
     }
 
     #[test]
@@ -215,11 +212,10 @@ mod tests {
     #[test]
     fn blend_weights_and_observes() {
         let mut seen = vec![];
-        let s = blend_observed(
-            [(0.5, out(2.0, 0.0, 0.0)), (2.0, out(0.0, 1.0, 0.5))],
-            &l(),
-            |i, p| seen.push((i, p)),
-        );
+        let s =
+            blend_observed([(0.5, out(2.0, 0.0, 0.0)), (2.0, out(0.0, 1.0, 0.5))], &l(), |i, p| {
+                seen.push((i, p))
+            });
         assert_eq!(s.linear, Vec2::new(1.0, 2.0));
         assert_eq!(s.angular, 1.0);
         assert_eq!(seen.len(), 2);
@@ -260,15 +256,9 @@ mod tests {
     fn variable_priorities_sort_each_call() {
         let e = Epsilon::new(0.1).unwrap();
         let mut order = vec![];
-        let groups = [
-            (1.0, out(1.0, 0.0, 0.0).unwrap()),
-            (5.0, out(0.0, 1.0, 0.0).unwrap()),
-        ];
+        let groups = [(1.0, out(1.0, 0.0, 0.0).unwrap()), (5.0, out(0.0, 1.0, 0.0).unwrap())];
         assert_eq!(prioritize_variable(&groups, e, &mut order).1, Some(1));
-        let groups = [
-            (6.0, out(1.0, 0.0, 0.0).unwrap()),
-            (5.0, out(0.0, 1.0, 0.0).unwrap()),
-        ];
+        let groups = [(6.0, out(1.0, 0.0, 0.0).unwrap()), (5.0, out(0.0, 1.0, 0.0).unwrap())];
         assert_eq!(prioritize_variable(&groups, e, &mut order).1, Some(0));
     }
 
@@ -276,11 +266,7 @@ mod tests {
     fn running_sum_spends_budget_in_priority_order() {
         let mut added = vec![];
         let s = running_sum_observed(
-            [
-                (1.0, out(6.0, 0.0, 0.0)),
-                (1.0, out(0.0, 6.0, 0.0)),
-                (1.0, out(-100.0, 0.0, 0.0)),
-            ],
+            [(1.0, out(6.0, 0.0, 0.0)), (1.0, out(0.0, 6.0, 0.0)), (1.0, out(-100.0, 0.0, 0.0))],
             &l(),
             |i, p| added.push((i, p.linear)),
         );
@@ -319,12 +305,7 @@ mod tests {
                 ),
                 (1.0, 1.0, Box::new(|| out(0.0, 1.0, 0.0))),
             ];
-            let (s, i) = dither(
-                members,
-                e,
-                &Limits::new(10.0, 100.0, 1.0, 1.0).unwrap(),
-                &mut rng,
-            );
+            let (s, i) = dither(members, e, &Limits::new(10.0, 100.0, 1.0, 1.0).unwrap(), &mut rng);
             if i == Some(0) {
                 first += 1;
                 assert_eq!(s.linear, Vec2::new(5.0, 0.0), "w/p compensation");

@@ -85,12 +85,7 @@ pub(crate) fn at_least(
     other_value: f32,
 ) -> Result<f32, ParamError> {
     if value < other_value {
-        Err(ParamError::Contradictory {
-            name,
-            value,
-            other,
-            other_value,
-        })
+        Err(ParamError::Contradictory { name, value, other, other_value })
     } else {
         Ok(value)
     }

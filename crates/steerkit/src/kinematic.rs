@@ -62,29 +62,20 @@ pub struct KinematicSteeringOutput<V: Vector = Vec2> {
 
 impl<V: Vector> SteeringOutput<V> {
     /// No acceleration.
-    pub const ZERO: Self = SteeringOutput {
-        linear: V::ZERO,
-        angular: V::ANGULAR_ZERO,
-    };
+    pub const ZERO: Self = SteeringOutput { linear: V::ZERO, angular: V::ANGULAR_ZERO };
 
     /// A purely linear request.
     #[must_use]
     #[inline]
     pub fn linear(linear: V) -> Self {
-        SteeringOutput {
-            linear,
-            angular: V::Angular::default(),
-        }
+        SteeringOutput { linear, angular: V::Angular::default() }
     }
 
     /// A purely angular request.
     #[must_use]
     #[inline]
     pub fn angular(angular: V::Angular) -> Self {
-        SteeringOutput {
-            linear: V::ZERO,
-            angular,
-        }
+        SteeringOutput { linear: V::ZERO, angular }
     }
 
     /// Both channels limited to the given maxima (vector length and angular magnitude,
@@ -110,10 +101,7 @@ impl<V: Vector> core::ops::Add for SteeringOutput<V> {
     type Output = Self;
     #[inline]
     fn add(self, o: Self) -> Self {
-        SteeringOutput {
-            linear: self.linear + o.linear,
-            angular: self.angular + o.angular,
-        }
+        SteeringOutput { linear: self.linear + o.linear, angular: self.angular + o.angular }
     }
 }
 
@@ -121,10 +109,7 @@ impl<V: Vector> core::ops::Mul<f32> for SteeringOutput<V> {
     type Output = Self;
     #[inline]
     fn mul(self, k: f32) -> Self {
-        SteeringOutput {
-            linear: self.linear * k,
-            angular: self.angular * k,
-        }
+        SteeringOutput { linear: self.linear * k, angular: self.angular * k }
     }
 }
 
@@ -256,22 +241,14 @@ impl<V: Vector> Kinematic<V> {
     /// A kinematic at rest at `position` with `orientation`.
     #[must_use]
     pub fn at_rest(position: V, orientation: V::Orientation) -> Self {
-        Kinematic {
-            position,
-            orientation,
-            velocity: V::ZERO,
-            rotation: V::Angular::default(),
-        }
+        Kinematic { position, orientation, velocity: V::ZERO, rotation: V::Angular::default() }
     }
 
     /// Position and orientation only.
     #[must_use]
     #[inline]
     pub fn to_static(&self) -> Static<V> {
-        Static {
-            position: self.position,
-            orientation: self.orientation,
-        }
+        Static { position: self.position, orientation: self.orientation }
     }
 
     /// True when every field is finite.
@@ -307,10 +284,7 @@ impl<V: Vector> Kinematic<V> {
         integration: &Integration,
         dt: f32,
     ) {
-        debug_assert!(
-            dt.is_finite() && dt >= 0.0,
-            "dt must be finite and >= 0, got {dt}"
-        );
+        debug_assert!(dt.is_finite() && dt >= 0.0, "dt must be finite and >= 0, got {dt}");
         if !(dt > 0.0 && dt.is_finite()) {
             return;
         }
@@ -327,11 +301,7 @@ impl<V: Vector> Kinematic<V> {
         let (decay, phi, psi) = drag_weights(integration.angular_drag, dt);
         let w0 = self.rotation;
         // Orientation advances by the mean rotation over the step in the exact scheme.
-        let mean_w = if exact {
-            w0 * (phi / dt) + alpha * (psi / dt)
-        } else {
-            w0
-        };
+        let mean_w = if exact { w0 * (phi / dt) + alpha * (psi / dt) } else { w0 };
         self.orientation = V::rotate_orientation(self.orientation, mean_w, dt);
         self.rotation = V::clamp_angular(w0 * decay + alpha * phi, limits.max_rotation);
     }
@@ -345,10 +315,7 @@ impl<V: Vector> Kinematic<V> {
         limits: &Limits,
         dt: f32,
     ) {
-        debug_assert!(
-            dt.is_finite() && dt >= 0.0,
-            "dt must be finite and >= 0, got {dt}"
-        );
+        debug_assert!(dt.is_finite() && dt >= 0.0, "dt must be finite and >= 0, got {dt}");
         self.velocity = request.velocity.clamp_length_max(limits.max_speed);
         self.rotation = V::clamp_angular(request.rotation, limits.max_rotation);
         if !(dt > 0.0 && dt.is_finite()) {
@@ -373,11 +340,7 @@ impl Kinematic<Vec2> {
         }
         let heading = orientation_of(self.velocity);
         let delta = wrap_angle(heading - self.orientation);
-        let k = if half_life > 0.0 {
-            1.0 - (-dt / half_life).exp2()
-        } else {
-            1.0
-        };
+        let k = if half_life > 0.0 { 1.0 - (-dt / half_life).exp2() } else { 1.0 };
         self.orientation = wrap_angle(self.orientation + delta * k);
     }
 }
@@ -402,10 +365,7 @@ impl LocalFrame {
     #[must_use]
     pub fn from_orientation(orientation: f32) -> Self {
         let heading = crate::math::as_vector(orientation);
-        LocalFrame {
-            heading,
-            side: heading.perp(),
-        }
+        LocalFrame { heading, side: heading.perp() }
     }
 
     /// Re-aims the frame along `velocity` when `|velocity|² ≥ min_speed_sq`; returns whether it
@@ -467,13 +427,7 @@ mod tests {
         let e = Limits::new(1.0, f32::NAN, 1.0, 1.0).unwrap_err();
         assert!(e.to_string().contains("max_acceleration"), "{e}");
         let e = Limits::new(1.0, 1.0, f32::INFINITY, 1.0).unwrap_err();
-        assert!(matches!(
-            e,
-            ParamError::NotFinite {
-                name: "max_rotation",
-                ..
-            }
-        ));
+        assert!(matches!(e, ParamError::NotFinite { name: "max_rotation", .. }));
         assert!(Integration::new(Scheme::Exact, -0.1, 0.0).is_err());
     }
 
@@ -488,10 +442,7 @@ mod tests {
         e.integrate_with(
             &s,
             &limits(),
-            &Integration {
-                scheme: Scheme::Exact,
-                ..Default::default()
-            },
+            &Integration { scheme: Scheme::Exact, ..Default::default() },
             0.5,
         );
         assert!((e.position.x - 0.25).abs() < 1e-6); // ½·2·0.5²
@@ -500,16 +451,10 @@ mod tests {
 
     #[test]
     fn speed_and_rotation_are_clipped_and_requests_truncated() {
-        let mut k = Kinematic {
-            velocity: Vec2::new(9.9, 0.0),
-            rotation: 2.9,
-            ..Default::default()
-        };
+        let mut k =
+            Kinematic { velocity: Vec2::new(9.9, 0.0), rotation: 2.9, ..Default::default() };
         k.integrate(
-            &SteeringOutput {
-                linear: Vec2::new(100.0, 0.0),
-                angular: 100.0,
-            },
+            &SteeringOutput { linear: Vec2::new(100.0, 0.0), angular: 100.0 },
             &limits(),
             0.1,
         );
@@ -517,31 +462,16 @@ mod tests {
         assert!((k.rotation - 3.0).abs() < 1e-6);
         // request truncated to max_acceleration: from rest one step gives a·dt = 5·0.1
         let mut r = Kinematic::<Vec2>::default();
-        r.integrate(
-            &SteeringOutput::linear(Vec2::new(0.0, 100.0)),
-            &limits(),
-            0.1,
-        );
+        r.integrate(&SteeringOutput::linear(Vec2::new(0.0, 100.0)), &limits(), 0.1);
         assert!((r.velocity.length() - 0.5).abs() < 1e-6);
     }
 
     #[test]
     fn dt_zero_changes_nothing() {
-        let mut k = Kinematic {
-            position: Vec2::ONE,
-            velocity: Vec2::X,
-            rotation: 1.0,
-            orientation: 0.3,
-        };
+        let mut k =
+            Kinematic { position: Vec2::ONE, velocity: Vec2::X, rotation: 1.0, orientation: 0.3 };
         let before = k;
-        k.integrate(
-            &SteeringOutput {
-                linear: Vec2::Y,
-                angular: 1.0,
-            },
-            &limits(),
-            0.0,
-        );
+        k.integrate(&SteeringOutput { linear: Vec2::Y, angular: 1.0 }, &limits(), 0.0);
         assert_eq!(k, before);
     }
 
@@ -550,10 +480,7 @@ mod tests {
         let l = Limits::new(100.0, 5.0, 3.0, 6.0).unwrap();
         let integ = Integration::new(Scheme::Exact, 0.8, 0.0).unwrap();
         let run = |dt: f32| {
-            let mut k = Kinematic {
-                velocity: Vec2::new(0.0, 3.0),
-                ..Default::default()
-            };
+            let mut k = Kinematic { velocity: Vec2::new(0.0, 3.0), ..Default::default() };
             let steps = (2.0 / dt).round() as usize;
             for _ in 0..steps {
                 k.integrate_with(&SteeringOutput::linear(Vec2::new(4.0, 0.0)), &l, &integ, dt);
@@ -562,12 +489,7 @@ mod tests {
         };
         let a = run(1.0 / 30.0);
         let b = run(1.0 / 120.0);
-        assert!(
-            (a.velocity - b.velocity).length() < 1e-4,
-            "{:?} {:?}",
-            a.velocity,
-            b.velocity
-        );
+        assert!((a.velocity - b.velocity).length() < 1e-4, "{:?} {:?}", a.velocity, b.velocity);
         assert!((a.position - b.position).length() < 1e-4);
         // analytic: vx(2) = a/k·(1 − e^(−1.6)), vy(2) = 3·e^(−1.6)
         assert!((a.velocity.x - 5.0 * (1.0 - (-1.6f32).exp())).abs() < 1e-4);
@@ -584,10 +506,8 @@ mod tests {
     #[test]
     fn quaternion_integration_stays_unit_and_turns_exactly() {
         let l = Limits::new(10.0, 10.0, 10.0, 10.0).unwrap();
-        let mut k = Kinematic3 {
-            rotation: Vec3::Y * core::f32::consts::FRAC_PI_2,
-            ..Default::default()
-        };
+        let mut k =
+            Kinematic3 { rotation: Vec3::Y * core::f32::consts::FRAC_PI_2, ..Default::default() };
         for _ in 0..60 {
             k.integrate(&SteeringOutput3::ZERO, &l, 1.0 / 60.0);
         }
@@ -598,17 +518,11 @@ mod tests {
 
     #[test]
     fn face_motion_eases_and_ignores_tiny_velocity() {
-        let mut k = Kinematic {
-            velocity: Vec2::Y,
-            ..Default::default()
-        };
+        let mut k = Kinematic { velocity: Vec2::Y, ..Default::default() };
         k.face_motion(0.1, 0.1, 0.01);
         assert!((k.orientation - core::f32::consts::FRAC_PI_4).abs() < 1e-5);
-        let mut still = Kinematic {
-            velocity: Vec2::new(-1e-4, 0.0),
-            orientation: 0.5,
-            ..Default::default()
-        };
+        let mut still =
+            Kinematic { velocity: Vec2::new(-1e-4, 0.0), orientation: 0.5, ..Default::default() };
         still.face_motion(0.1, 0.0, 0.01);
         assert_eq!(still.orientation, 0.5);
     }

@@ -372,17 +372,11 @@ mod tests {
         for k in 0..16 {
             let theta = wrap_angle(-PI + 0.1 + k as f32 * TAU / 16.0);
             let back = orientation_of(as_vector(theta));
-            assert!(
-                wrap_angle(back - theta).abs() < 1e-6,
-                "θ={theta} back={back}"
-            );
+            assert!(wrap_angle(back - theta).abs() < 1e-6, "θ={theta} back={back}");
         }
-        for v in [
-            Vec2::new(3.0, 4.0),
-            Vec2::new(-2.0, 1.0),
-            Vec2::new(-1.0, -5.0),
-            Vec2::new(0.5, -0.1),
-        ] {
+        for v in
+            [Vec2::new(3.0, 4.0), Vec2::new(-2.0, 1.0), Vec2::new(-1.0, -5.0), Vec2::new(0.5, -0.1)]
+        {
             assert!((as_vector(orientation_of(v)) - v.normalize()).length() < 1e-6);
         }
     }
@@ -408,13 +402,7 @@ mod tests {
 
     #[test]
     fn any_perpendicular_handles_the_reference_axis() {
-        for v in [
-            Vec3::Y,
-            -Vec3::Y,
-            Vec3::X,
-            Vec3::new(1.0, 2.0, 3.0),
-            Vec3::new(0.0, 5.0, 0.01),
-        ] {
+        for v in [Vec3::Y, -Vec3::Y, Vec3::X, Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.0, 5.0, 0.01)] {
             let p = any_perpendicular(v);
             assert!((p.length() - 1.0).abs() < 1e-5);
             assert!(p.dot(v).abs() < 1e-5 * v.length());

@@ -38,9 +38,7 @@ fn pursue_surrogate_is_rebuilt_each_call() {
 #[test]
 fn face_on_target_returns_none() {
     let face = Face::new(Align::new(0.0, 0.5, 0.1).unwrap());
-    assert!(face
-        .steer(&at(2.0, 3.0), Vec2::new(2.0, 3.0), &limits(1.0, 1.0))
-        .is_none());
+    assert!(face.steer(&at(2.0, 3.0), Vec2::new(2.0, 3.0), &limits(1.0, 1.0)).is_none());
 }
 
 /// M-E16: wander still accelerates forward when face has nothing to say.
@@ -49,10 +47,7 @@ fn wander_accelerates_when_face_returns_none() {
     let face = Face::new(Align::new(0.0, 0.5, 0.1).unwrap());
     // zero offset and radius: the wander target is the character's own position
     let mut w = Wander::new(0.0, 0.0, 1.0, face, 3).unwrap();
-    let me = Kinematic {
-        orientation: 1.0,
-        ..at(0.0, 0.0)
-    };
+    let me = Kinematic { orientation: 1.0, ..at(0.0, 0.0) };
     let s = w.steer(&me, &limits(2.0, 5.0), 1.0 / 60.0).unwrap();
     assert!((s.linear - as_vector(1.0) * 5.0).length() < 1e-5);
     assert_eq!(s.angular, 0.0);
@@ -88,18 +83,10 @@ fn integration_adds_velocity_once() {
 #[test]
 fn arrive_at_zero_distance_is_finite() {
     let l = limits(5.0, 10.0);
-    for arrive in [
-        Arrive::new(0.0, 2.0, 0.1).unwrap(),
-        Arrive::buckland(Deceleration::Fast),
-    ] {
-        let s = arrive
-            .steer(&moving(1.0, 1.0, 0.5, 0.0), Vec2::ONE, &l)
-            .unwrap();
+    for arrive in [Arrive::new(0.0, 2.0, 0.1).unwrap(), Arrive::buckland(Deceleration::Fast)] {
+        let s = arrive.steer(&moving(1.0, 1.0, 0.5, 0.0), Vec2::ONE, &l).unwrap();
         assert!(s.is_finite());
-        assert!(
-            (s.linear - Vec2::new(-5.0, 0.0)).length() < 1e-5,
-            "brakes at −v/T = (−5, 0)"
-        );
+        assert!((s.linear - Vec2::new(-5.0, 0.0)).length() < 1e-5, "brakes at −v/T = (−5, 0)");
         assert!(
             arrive.steer(&at(1.0, 1.0), Vec2::ONE, &l).is_none(),
             "at rest on target: nothing to say"
@@ -111,17 +98,9 @@ fn arrive_at_zero_distance_is_finite() {
 /// relying on normalize(0) = 0.
 #[test]
 fn reynolds_seek_on_target_brakes() {
-    let seek = Seek::with_mode(SeekMode::DesiredVelocity {
-        time_to_target: 0.5,
-    })
-    .unwrap();
-    let s = seek
-        .steer(
-            &moving(2.0, 2.0, 1.0, -1.0),
-            Vec2::new(2.0, 2.0),
-            &limits(5.0, 100.0),
-        )
-        .unwrap();
+    let seek = Seek::with_mode(SeekMode::DesiredVelocity { time_to_target: 0.5 }).unwrap();
+    let s =
+        seek.steer(&moving(2.0, 2.0, 1.0, -1.0), Vec2::new(2.0, 2.0), &limits(5.0, 100.0)).unwrap();
     assert!((s.linear - Vec2::new(-2.0, 2.0)).length() < 1e-6);
 }
 
@@ -130,12 +109,8 @@ fn reynolds_seek_on_target_brakes() {
 fn flee_panic_distance_measures_to_threat() {
     let flee = Flee::with(SeekMode::FullAcceleration, Some(100.0)).unwrap();
     let l = limits(1.0, 1.0);
-    assert!(flee
-        .steer(&at(0.0, 0.0), Vec2::new(100.1, 0.0), &l)
-        .is_none());
-    assert!(flee
-        .steer(&at(0.0, 0.0), Vec2::new(99.9, 0.0), &l)
-        .is_some());
+    assert!(flee.steer(&at(0.0, 0.0), Vec2::new(100.1, 0.0), &l).is_none());
+    assert!(flee.steer(&at(0.0, 0.0), Vec2::new(99.9, 0.0), &l).is_some());
 }
 
 /// B-E12: the turnaround time is 0 for a target dead ahead and 2·coefficient = 1 s dead behind.
@@ -155,9 +130,7 @@ fn turnaround_time_is_zero_ahead_and_one_second_behind() {
 #[test]
 fn head_on_shortcut_needs_ahead_and_facing() {
     let l = limits(1.0, 1.0);
-    let p = Prediction::new(5.0, Estimate::MaxSpeed)
-        .unwrap()
-        .with_head_on_shortcut(true);
+    let p = Prediction::new(5.0, Estimate::MaxSpeed).unwrap().with_head_on_shortcut(true);
     let me = at(0.0, 0.0);
     let facing_us = Kinematic {
         orientation: std::f32::consts::PI,
@@ -165,15 +138,9 @@ fn head_on_shortcut_needs_ahead_and_facing() {
         ..at(10.0, 0.0)
     };
     assert_eq!(p.time(&me, &facing_us, &l), 0.0);
-    let askew = Kinematic {
-        orientation: std::f32::consts::PI - 0.4,
-        ..facing_us
-    }; // 23°
+    let askew = Kinematic { orientation: std::f32::consts::PI - 0.4, ..facing_us }; // 23°
     assert!(p.time(&me, &askew, &l) > 0.0);
-    let behind_us = Kinematic {
-        position: Vec2::new(-10.0, 0.0),
-        ..facing_us
-    };
+    let behind_us = Kinematic { position: Vec2::new(-10.0, 0.0), ..facing_us };
     assert!(p.time(&me, &behind_us, &l) > 0.0);
 }
 

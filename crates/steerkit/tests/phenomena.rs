@@ -17,9 +17,7 @@ fn kinematic_seek_wiggles_while_kinematic_arrive_stops() {
         let mut xs = Vec::new();
         for _ in 0..200 {
             let request = if arrive {
-                KinematicArrive::new(0.25, 0.25)
-                    .unwrap()
-                    .steer(&k.to_static(), target, &l)
+                KinematicArrive::new(0.25, 0.25).unwrap().steer(&k.to_static(), target, &l)
             } else {
                 KinematicSeek.steer(&k.to_static(), target, &l)
             };
@@ -31,27 +29,15 @@ fn kinematic_seek_wiggles_while_kinematic_arrive_stops() {
     };
     let seek = simulate(false);
     let tail = &seek[150..];
-    let crossings = tail
-        .windows(2)
-        .filter(|w| w[0].signum() != w[1].signum())
-        .count();
-    assert!(
-        crossings >= 40,
-        "seek should keep crossing the target, crossed {crossings} times"
-    );
-    assert!(
-        tail.iter().all(|e| e.abs() > 0.04),
-        "seek never settles on the target"
-    );
+    let crossings = tail.windows(2).filter(|w| w[0].signum() != w[1].signum()).count();
+    assert!(crossings >= 40, "seek should keep crossing the target, crossed {crossings} times");
+    assert!(tail.iter().all(|e| e.abs() > 0.04), "seek never settles on the target");
     // it wiggles by about one step (max_speed·dt = 0.2 m)
     assert!(tail.iter().all(|e| e.abs() < 0.2 + 1e-4));
 
     let arrive = simulate(true);
     let tail = &arrive[150..];
-    assert!(
-        tail.iter().all(|e| e.abs() < 0.25),
-        "arrive stays inside its radius"
-    );
+    assert!(tail.iter().all(|e| e.abs() < 0.25), "arrive stays inside its radius");
     assert!(tail.windows(2).all(|w| w[0] == w[1]), "arrive stands still");
 }
 
@@ -75,11 +61,7 @@ fn kinematic_arrive_matches_worked_examples() {
 
     let book = KinematicArrive::new(0.0, 0.25).unwrap();
     let fast = Limits::new(100.0, 1.0, 1.0, 1.0).unwrap();
-    let s = |d: f32| {
-        book.steer(&at(0.0, 0.0).to_static(), Vec2::new(d, 0.0), &fast)
-            .velocity
-            .x
-    };
+    let s = |d: f32| book.steer(&at(0.0, 0.0).to_static(), Vec2::new(d, 0.0), &fast).velocity.x;
     assert!((s(1.0) - 4.0).abs() < 1e-6 && (s(0.25) - 1.0).abs() < 1e-6);
 }
 
@@ -90,10 +72,7 @@ fn arrive_rests_inside_radius_from_random_starts() {
     let l = limits(5.0, 10.0);
     let arrivals = [
         ("millington", Arrive::new(0.5, 5.0, 0.1).unwrap()),
-        (
-            "braking",
-            Arrive::with_approach(0.5, Approach::Braking, 0.1).unwrap(),
-        ),
+        ("braking", Arrive::with_approach(0.5, Approach::Braking, 0.1).unwrap()),
         (
             "buckland-normal",
             Arrive::with_approach(
@@ -110,13 +89,9 @@ fn arrive_rests_inside_radius_from_random_starts() {
             let p = Vec2::new(rng.clamped(), rng.clamped()) * 50.0;
             let v = Vec2::new(rng.clamped(), rng.clamped()) * 3.5;
             let target = Vec2::new(rng.clamped(), rng.clamped()) * 5.0;
-            let traj = run(
-                moving(p.x, p.y, v.x, v.y),
-                &l,
-                1.0 / 60.0,
-                60 * 30,
-                |k, _| arrive.steer(k, target, &l),
-            );
+            let traj = run(moving(p.x, p.y, v.x, v.y), &l, 1.0 / 60.0, 60 * 30, |k, _| {
+                arrive.steer(k, target, &l)
+            });
             let inside = |k: &Kinematic| (k.position - target).length() < 0.5;
             let first = traj
                 .iter()
@@ -144,16 +119,11 @@ fn coasting_arrive_drifts_where_braking_arrive_rests() {
     let brake = Arrive::new(0.3, 2.0, 0.1).unwrap();
     let target = Vec2::new(30.0, 0.0);
     let final_speed = |a: &Arrive| {
-        let t = run(moving(0.0, 0.0, 8.0, 0.0), &l, 1.0 / 30.0, 600, |k, _| {
-            a.steer(k, target, &l)
-        });
+        let t = run(moving(0.0, 0.0, 8.0, 0.0), &l, 1.0 / 30.0, 600, |k, _| a.steer(k, target, &l));
         t.last().unwrap().velocity.length()
     };
     assert!(final_speed(&brake) < 1e-3);
-    assert!(
-        final_speed(&coast) > 1e-3,
-        "coasting keeps a residual velocity"
-    );
+    assert!(final_speed(&coast) > 1e-3, "coasting keeps a residual velocity");
 }
 
 fn capture_time(pursuer: impl Fn(&Kinematic, &Kinematic) -> Option<SteeringOutput>) -> f32 {
@@ -179,17 +149,12 @@ fn pursue_intercepts_sooner_than_seek() {
     let seek = capture_time(|me, prey| Seek::new().steer(me, prey.position, &l));
     let pursue = Pursue::new(3.0).unwrap();
     let pursued = capture_time(|me, prey| pursue.steer(me, prey, &l));
-    let buckland = Pursue {
-        prediction: Prediction::buckland(10.0).unwrap(),
-        chase: Chase::Seek(Seek::new()),
-    };
+    let buckland =
+        Pursue { prediction: Prediction::buckland(10.0).unwrap(), chase: Chase::Seek(Seek::new()) };
     let bucklanded = capture_time(|me, prey| buckland.steer(me, prey, &l));
     assert!(seek.is_finite() && pursued.is_finite() && bucklanded.is_finite());
     assert!(pursued < 0.9 * seek, "pursue {pursued} s vs seek {seek} s");
-    assert!(
-        bucklanded < 0.9 * seek,
-        "buckland pursue {bucklanded} s vs seek {seek} s"
-    );
+    assert!(bucklanded < 0.9 * seek, "buckland pursue {bucklanded} s vs seek {seek} s");
 }
 
 /// Plain pursue overshoots a slower target; pursue delegating to arrive settles on it.
@@ -198,10 +163,7 @@ fn pursue_with_arrive_does_not_overshoot_a_slow_target() {
     let l = limits(6.0, 6.0);
     let dt = 1.0 / 60.0;
     let overshoot = |chase: Chase| {
-        let p = Pursue {
-            prediction: Prediction::new(1.0, Estimate::CurrentSpeed).unwrap(),
-            chase,
-        };
+        let p = Pursue { prediction: Prediction::new(1.0, Estimate::CurrentSpeed).unwrap(), chase };
         let mut me = at(0.0, 0.0);
         let mut prey = moving(10.0, 0.0, 0.5, 0.0);
         let mut worst_ahead: f32 = 0.0;
@@ -216,10 +178,7 @@ fn pursue_with_arrive_does_not_overshoot_a_slow_target() {
     let seek = overshoot(Chase::Seek(Seek::new()));
     let arrive = overshoot(Chase::Arrive(Arrive::new(0.2, 3.0, 0.1).unwrap()));
     assert!(seek > 1.0, "seek-based pursue overshoots by {seek} m");
-    assert!(
-        arrive < 0.6,
-        "arrive-based pursue stays within {arrive} m of the prediction"
-    );
+    assert!(arrive < 0.6, "arrive-based pursue stays within {arrive} m of the prediction");
 }
 
 /// Evade keeps a larger distance than flee from a predicting pursuer that cuts across its path,
@@ -253,20 +212,14 @@ fn evade_keeps_more_distance_than_flee() {
     for hunter in [moving(0.0, -8.0, 5.0, 0.0), moving(-6.0, -6.0, 5.0, 0.0)] {
         let fled = closest(hunter, None);
         let evaded = closest(hunter, Some(Evade::new(2.0).unwrap()));
-        assert!(
-            evaded > fled + 1.0,
-            "evade closest {evaded} m vs flee closest {fled} m"
-        );
+        assert!(evaded > fled + 1.0, "evade closest {evaded} m vs flee closest {fled} m");
         assert!(closest(hunter, Some(book)) > fled + 1.0);
     }
     // head-on: the closing-speed estimate never predicts past the evader
     let head_on = moving(-8.0, 0.0, 5.0, 0.0);
     let fled = closest(head_on, None);
     assert!(closest(head_on, Some(Evade::new(2.0).unwrap())) >= fled - 1e-3);
-    assert!(
-        closest(head_on, Some(book)) < 0.1,
-        "the book's estimate runs into a head-on pursuer"
-    );
+    assert!(closest(head_on, Some(book)) < 0.1, "the book's estimate runs into a head-on pursuer");
 }
 
 /// Align turns the short way across the ±π seam (Fig 3.10) and stops inside its radius.
@@ -276,10 +229,7 @@ fn align_takes_the_short_way_across_pi() {
     let align = Align::new(0.01, 0.5, 0.1).unwrap();
     let start = 0.9 * TAU;
     let target = 0.1 * TAU;
-    let mut k = Kinematic {
-        orientation: wrap_angle(start),
-        ..Default::default()
-    };
+    let mut k = Kinematic { orientation: wrap_angle(start), ..Default::default() };
     let mut travelled = 0.0;
     for _ in 0..600 {
         let s = align.steer(&k, target, &l).unwrap_or_default();
@@ -288,23 +238,12 @@ fn align_takes_the_short_way_across_pi() {
         travelled += wrap_angle(k.orientation - before);
     }
     // short way: +0.2·2π ≈ 1.2566 rad counter-clockwise, not −0.8·2π
-    assert!(
-        (travelled - 0.2 * TAU).abs() < 0.02,
-        "travelled {travelled}"
-    );
+    assert!((travelled - 0.2 * TAU).abs() < 0.02, "travelled {travelled}");
     assert!(wrap_angle(k.orientation - target).abs() < 0.02);
     assert!(k.rotation.abs() < 1e-3);
     // "look away": align to target + π
-    let away = align
-        .steer(
-            &Kinematic {
-                orientation: 0.0,
-                ..Default::default()
-            },
-            PI + 0.3,
-            &l,
-        )
-        .unwrap();
+    let away =
+        align.steer(&Kinematic { orientation: 0.0, ..Default::default() }, PI + 0.3, &l).unwrap();
     assert!(away.angular < 0.0, "π + 0.3 is reached fastest clockwise");
 }
 
@@ -313,39 +252,19 @@ fn align_takes_the_short_way_across_pi() {
 fn look_where_youre_going_converges_to_motion_heading() {
     let l = Limits::new(5.0, 5.0, 3.0, 10.0).unwrap();
     let lwyg = LookWhereYoureGoing::new(Align::new(0.005, 0.4, 0.1).unwrap());
-    let mut k = Kinematic {
-        velocity: Vec2::new(1.0, 1.0),
-        orientation: -2.0,
-        ..Default::default()
-    };
+    let mut k =
+        Kinematic { velocity: Vec2::new(1.0, 1.0), orientation: -2.0, ..Default::default() };
     for _ in 0..240 {
         let s = lwyg.steer(&k, &l).unwrap_or_default();
-        k.integrate(
-            &SteeringOutput {
-                linear: Vec2::ZERO,
-                ..s
-            },
-            &l,
-            1.0 / 60.0,
-        );
+        k.integrate(&SteeringOutput { linear: Vec2::ZERO, ..s }, &l, 1.0 / 60.0);
     }
-    assert!(
-        wrap_angle(k.orientation - FRAC_PI_4).abs() < 0.01,
-        "orientation {}",
-        k.orientation
-    );
+    assert!(wrap_angle(k.orientation - FRAC_PI_4).abs() < 0.01, "orientation {}", k.orientation);
     assert!(k.rotation.abs() < 0.01);
-    assert!(
-        lwyg.steer(&at(0.0, 0.0), &l).is_none(),
-        "no velocity, no preference"
-    );
+    assert!(lwyg.steer(&at(0.0, 0.0), &l).is_none(), "no velocity, no preference");
 }
 
 fn heading_jerk(headings: &[f32]) -> f32 {
-    let d: Vec<f32> = headings
-        .windows(2)
-        .map(|w| wrap_angle(w[1] - w[0]))
-        .collect();
+    let d: Vec<f32> = headings.windows(2).map(|w| wrap_angle(w[1] - w[0])).collect();
     d.windows(2).map(|w| (w[1] - w[0]).abs()).sum::<f32>() / (d.len() - 1) as f32
 }
 
@@ -375,9 +294,7 @@ fn dynamic_wander_is_smoother_than_kinematic_wander() {
     let (jk, jd) = (heading_jerk(&kinematic), heading_jerk(&dynamic));
     assert!(jd < 0.1 * jk, "angular jerk dynamic {jd} vs kinematic {jk}");
     // and dynamic wander does wander: the heading visits a wide range
-    let spread = dynamic
-        .iter()
-        .fold(0.0f32, |m, h| m.max(wrap_angle(h - dynamic[0]).abs()));
+    let spread = dynamic.iter().fold(0.0f32, |m, h| m.max(wrap_angle(h - dynamic[0]).abs()));
     assert!(spread > 1.0, "heading spread {spread}");
 }
 
@@ -388,11 +305,8 @@ fn offset_pursuit_holds_slot_in_leader_frame() {
     let l = limits(6.0, 12.0);
     let op = OffsetPursuit::new(Vec2::new(-2.0, 1.5), 1.0).unwrap();
     let dt = 1.0 / 60.0;
-    let mut leader = Kinematic {
-        velocity: Vec2::new(0.0, 2.0),
-        orientation: PI / 2.0,
-        ..at(0.0, 0.0)
-    };
+    let mut leader =
+        Kinematic { velocity: Vec2::new(0.0, 2.0), orientation: PI / 2.0, ..at(0.0, 0.0) };
     let mut follower = at(5.0, -5.0);
     for _ in 0..60 * 15 {
         let s = op.steer(&follower, &leader, &l).unwrap_or_default();
@@ -409,16 +323,10 @@ fn offset_pursuit_holds_slot_in_leader_frame() {
     );
     assert!((follower.velocity - leader.velocity).length() < 0.05);
     // Buckland's literal form lags behind a moving leader
-    let literal = OffsetPursuit {
-        feed_forward: false,
-        ..op
-    };
+    let literal = OffsetPursuit { feed_forward: false, ..op };
     let mut f2 = at(5.0, -5.0);
-    let mut leader = Kinematic {
-        velocity: Vec2::new(0.0, 2.0),
-        orientation: PI / 2.0,
-        ..at(0.0, 0.0)
-    };
+    let mut leader =
+        Kinematic { velocity: Vec2::new(0.0, 2.0), orientation: PI / 2.0, ..at(0.0, 0.0) };
     for _ in 0..60 * 15 {
         let s = literal.steer(&f2, &leader, &l).unwrap_or_default();
         f2.integrate(&s, &l, dt);
@@ -437,9 +345,7 @@ fn interpose_gets_between() {
     let mid = Interpose::new(0.5, 1.0).unwrap();
     let biased = Interpose::new(0.25, 1.0).unwrap();
     for (ip, expect) in [(mid, Vec2::new(5.0, 2.0)), (biased, Vec2::new(2.5, 1.0))] {
-        let t = run(at(-3.0, 8.0), &l, 1.0 / 60.0, 600, |k, _| {
-            ip.steer(k, &a, &b, &l)
-        });
+        let t = run(at(-3.0, 8.0), &l, 1.0 / 60.0, 600, |k, _| ip.steer(k, &a, &b, &l));
         assert!((t.last().unwrap().position - expect).length() < 0.05);
     }
     // moving pair: the bodyguard stays near the segment between them
@@ -454,11 +360,7 @@ fn interpose_gets_between() {
         b.position += b.velocity * dt;
     }
     let midpoint = (a.position + b.position) / 2.0;
-    assert!(
-        (k.position - midpoint).length() < 0.5,
-        "off by {}",
-        (k.position - midpoint).length()
-    );
+    assert!((k.position - midpoint).length() < 0.5, "off by {}", (k.position - midpoint).length());
 }
 
 /// Seek orbits a moving target; with drag the orbit spirals in (Millington §3.3.3).
@@ -482,10 +384,7 @@ fn seek_orbits_and_drag_spirals_in() {
     let plain = late_distance(0.0);
     let dragged = late_distance(1.5);
     assert!(plain > 1.0, "plain seek keeps orbiting at {plain} m");
-    assert!(
-        dragged < 0.5 * plain,
-        "drag spirals in: {dragged} m vs {plain} m"
-    );
+    assert!(dragged < 0.5 * plain, "drag spirals in: {dragged} m vs {plain} m");
 }
 
 /// Pursue delegating to arrive (max-speed estimate) closes on a moving prey and then rides with
@@ -498,28 +397,15 @@ fn pursue_arriving_catches_and_matches_velocity() {
         let mut me = at(5.0, 0.0);
         let mut prey = moving(0.0, 0.0, 1.5, 1.0);
         for _ in 0..60 * 10 {
-            me.integrate(
-                &pursue.steer(&me, &prey, &l).unwrap_or_default(),
-                &l,
-                1.0 / 60.0,
-            );
+            me.integrate(&pursue.steer(&me, &prey, &l).unwrap_or_default(), &l, 1.0 / 60.0);
             prey.position += prey.velocity * (1.0 / 60.0);
         }
-        (
-            (me.position - prey.position).length(),
-            (me.velocity - prey.velocity).length(),
-        )
+        ((me.position - prey.position).length(), (me.velocity - prey.velocity).length())
     };
     let (gap, dv) = chase(Pursue::arriving(2.0, arrive).unwrap());
     // it stops closing inside the 0.3 m target radius of the aim point, which leads the prey by
     // |v|·d / max_speed
-    assert!(
-        gap < 0.5 && dv < 0.01,
-        "gap {gap} m, velocity error {dv} m/s"
-    );
-    let (gap, _) = chase(Pursue {
-        chase: Chase::Arrive(arrive),
-        ..Pursue::new(2.0).unwrap()
-    });
+    assert!(gap < 0.5 && dv < 0.01, "gap {gap} m, velocity error {dv} m/s");
+    let (gap, _) = chase(Pursue { chase: Chase::Arrive(arrive), ..Pursue::new(2.0).unwrap() });
     assert!(gap > 2.0, "current-speed estimate parks {gap} m ahead");
 }

@@ -14,25 +14,18 @@ fn coord() -> impl Strategy<Value = f32> {
 }
 
 fn vec2() -> impl Strategy<Value = Vec2> {
-    prop_oneof![
-        Just(Vec2::ZERO),
-        (coord(), coord()).prop_map(|(x, y)| Vec2::new(x, y))
-    ]
+    prop_oneof![Just(Vec2::ZERO), (coord(), coord()).prop_map(|(x, y)| Vec2::new(x, y))]
 }
 
 fn kinematic() -> impl Strategy<Value = Kinematic> {
-    (
-        vec2(),
-        -20.0f32..20.0,
-        vec2(),
-        prop_oneof![Just(0.0f32), -30.0f32..30.0],
-    )
-        .prop_map(|(position, orientation, velocity, rotation)| Kinematic {
+    (vec2(), -20.0f32..20.0, vec2(), prop_oneof![Just(0.0f32), -30.0f32..30.0]).prop_map(
+        |(position, orientation, velocity, rotation)| Kinematic {
             position,
             orientation,
             velocity,
             rotation,
-        })
+        },
+    )
 }
 
 fn limits_any() -> impl Strategy<Value = Limits> {

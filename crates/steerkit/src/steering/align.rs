@@ -44,12 +44,7 @@ impl Align {
         non_negative("slow_radius", slow_radius)?;
         at_least("slow_radius", slow_radius, "target_radius", target_radius)?;
         positive("time_to_target", time_to_target)?;
-        Ok(Align {
-            target_radius,
-            slow_radius,
-            time_to_target,
-            stop: Stop::Brake,
-        })
+        Ok(Align { target_radius, slow_radius, time_to_target, stop: Stop::Brake })
     }
 
     /// The same align with another stop policy.
@@ -147,8 +142,7 @@ impl Face {
         if direction.length_squared() == 0.0 {
             return None;
         }
-        self.align
-            .steer(character, orientation_of(direction), limits)
+        self.align.steer(character, orientation_of(direction), limits)
     }
 }
 
@@ -179,7 +173,6 @@ impl LookWhereYoureGoing {
         if character.velocity.length_squared() == 0.0 {
             return None;
         }
-        self.align
-            .steer(character, orientation_of(character.velocity), limits)
+        self.align.steer(character, orientation_of(character.velocity), limits)
     }
 }

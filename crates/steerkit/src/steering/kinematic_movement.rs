@@ -95,10 +95,7 @@ impl KinematicArrive {
             ((target - character.position) / self.time_to_target)
                 .clamp_length_max(limits.max_speed())
         };
-        KinematicSteeringOutput {
-            velocity,
-            rotation: V::ANGULAR_ZERO,
-        }
+        KinematicSteeringOutput { velocity, rotation: V::ANGULAR_ZERO }
     }
 }
 
@@ -119,10 +116,7 @@ impl KinematicWander {
     /// # Errors
     /// If `rate` is negative or not finite.
     pub fn new(rate: f32, seed: u64) -> Result<Self, ParamError> {
-        Ok(KinematicWander {
-            rate: non_negative("wander_rate", rate)?,
-            rng: Rng::new(seed),
-        })
+        Ok(KinematicWander { rate: non_negative("wander_rate", rate)?, rng: Rng::new(seed) })
     }
 
     /// The velocity and rotation for the next `dt` seconds. `dt = 0` requests no rotation.

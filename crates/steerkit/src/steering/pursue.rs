@@ -281,10 +281,7 @@ impl<V: Vector> OffsetPursuit<V> {
     /// If the offset is not finite or `max_prediction` is not finite and positive.
     pub fn new(offset: V, max_prediction: f32) -> Result<Self, ParamError> {
         if !offset.is_finite() {
-            return Err(ParamError::NotFinite {
-                name: "offset",
-                value: f32::NAN,
-            });
+            return Err(ParamError::NotFinite { name: "offset", value: f32::NAN });
         }
         Ok(OffsetPursuit {
             offset,
@@ -308,14 +305,9 @@ impl<V: Vector> OffsetPursuit<V> {
         leader: &Kinematic<V>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        let slot = Kinematic {
-            position: self.slot(leader),
-            ..*leader
-        };
+        let slot = Kinematic { position: self.slot(leader), ..*leader };
         if self.feed_forward {
-            return self
-                .arrive
-                .steer_moving(character, slot.position, leader.velocity, limits);
+            return self.arrive.steer_moving(character, slot.position, leader.velocity, limits);
         }
         let aim = self.prediction.predict(character, &slot, limits);
         self.arrive.steer(character, aim, limits)
@@ -346,11 +338,7 @@ impl Interpose {
     pub fn new(ratio: f32, max_prediction: f32) -> Result<Self, ParamError> {
         crate::error::finite("ratio", ratio)?;
         if !(0.0..=1.0).contains(&ratio) {
-            return Err(ParamError::OutOfRange {
-                name: "ratio",
-                value: ratio,
-                range: "in [0, 1]",
-            });
+            return Err(ParamError::OutOfRange { name: "ratio", value: ratio, range: "in [0, 1]" });
         }
         Ok(Interpose {
             ratio,
@@ -372,11 +360,7 @@ impl Interpose {
         let now = lerp(a.position, b.position);
         let d = (now - character.position).length();
         let speed = limits.max_speed();
-        let t = if speed * self.max_prediction <= d {
-            self.max_prediction
-        } else {
-            d / speed
-        };
+        let t = if speed * self.max_prediction <= d { self.max_prediction } else { d / speed };
         lerp(a.position + a.velocity * t, b.position + b.velocity * t)
     }
 
@@ -389,7 +373,6 @@ impl Interpose {
         b: &Kinematic<V>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        self.arrive
-            .steer(character, self.aim(character, a, b, limits), limits)
+        self.arrive.steer(character, self.aim(character, a, b, limits), limits)
     }
 }

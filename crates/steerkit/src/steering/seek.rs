@@ -60,9 +60,7 @@ impl Seek {
     /// Millington's seek: full acceleration toward the target.
     #[must_use]
     pub const fn new() -> Self {
-        Seek {
-            mode: SeekMode::FullAcceleration,
-        }
+        Seek { mode: SeekMode::FullAcceleration }
     }
 
     /// Seek with a chosen mode.
@@ -70,9 +68,7 @@ impl Seek {
     /// # Errors
     /// If the mode's `time_to_target` is not finite and positive.
     pub fn with_mode(mode: SeekMode) -> Result<Self, ParamError> {
-        Ok(Seek {
-            mode: mode.validate()?,
-        })
+        Ok(Seek { mode: mode.validate()? })
     }
 
     /// The mode.
@@ -93,9 +89,7 @@ impl Seek {
         if dir == V::ZERO && self.mode == SeekMode::FullAcceleration {
             return None;
         }
-        Some(SteeringOutput::linear(
-            self.mode.accelerate(dir, character, limits),
-        ))
+        Some(SteeringOutput::linear(self.mode.accelerate(dir, character, limits)))
     }
 }
 
@@ -116,10 +110,7 @@ impl Flee {
     /// Millington's flee: full acceleration away, at any distance.
     #[must_use]
     pub const fn new() -> Self {
-        Flee {
-            mode: SeekMode::FullAcceleration,
-            panic_distance: None,
-        }
+        Flee { mode: SeekMode::FullAcceleration, panic_distance: None }
     }
 
     /// Flee with a mode and an optional panic distance (m; Buckland's example is 100).
@@ -130,10 +121,7 @@ impl Flee {
         if let Some(d) = panic_distance {
             non_negative("panic_distance", d)?;
         }
-        Ok(Flee {
-            mode: mode.validate()?,
-            panic_distance,
-        })
+        Ok(Flee { mode: mode.validate()?, panic_distance })
     }
 
     /// The acceleration away from `threat`.
@@ -154,9 +142,7 @@ impl Flee {
         if dir == V::ZERO {
             return None;
         }
-        Some(SteeringOutput::linear(
-            self.mode.accelerate(dir, character, limits),
-        ))
+        Some(SteeringOutput::linear(self.mode.accelerate(dir, character, limits)))
     }
 }
 
@@ -246,11 +232,7 @@ impl Arrive {
         slow_radius: f32,
         time_to_target: f32,
     ) -> Result<Self, ParamError> {
-        Self::with_approach(
-            target_radius,
-            Approach::SlowRadius(slow_radius),
-            time_to_target,
-        )
+        Self::with_approach(target_radius, Approach::SlowRadius(slow_radius), time_to_target)
     }
 
     /// Arrive with any approach ramp.
@@ -274,12 +256,7 @@ impl Arrive {
             Approach::Braking => {}
         }
         positive("time_to_target", time_to_target)?;
-        Ok(Arrive {
-            target_radius,
-            approach,
-            time_to_target,
-            stop: Stop::Brake,
-        })
+        Ok(Arrive { target_radius, approach, time_to_target, stop: Stop::Brake })
     }
 
     /// Buckland's arrive with a [`Deceleration`] ramp, no target radius, `time_to_target` 0.1 s.
@@ -398,9 +375,7 @@ impl VelocityMatch {
     /// # Errors
     /// If `time_to_target` is not finite and positive.
     pub fn new(time_to_target: f32) -> Result<Self, ParamError> {
-        Ok(VelocityMatch {
-            time_to_target: positive("time_to_target", time_to_target)?,
-        })
+        Ok(VelocityMatch { time_to_target: positive("time_to_target", time_to_target)? })
     }
 
     /// Response time (s).

@@ -93,14 +93,8 @@ impl Wander {
         let forward = as_vector(character.orientation);
         self.target = self.circle_center(character)
             + as_vector(self.wander_orientation + character.orientation) * self.radius;
-        let angular = self
-            .face
-            .steer(character, self.target, limits)
-            .map_or(0.0, |s| s.angular);
-        Some(SteeringOutput {
-            linear: forward * limits.max_acceleration(),
-            angular,
-        })
+        let angular = self.face.steer(character, self.target, limits).map_or(0.0, |s| s.angular);
+        Some(SteeringOutput { linear: forward * limits.max_acceleration(), angular })
     }
 }
 
@@ -169,17 +163,14 @@ impl WanderJitter {
         let step = self.jitter * dt.max(0.0).sqrt();
         let jittered = self.local_target + Vec2::new(self.rng.clamped(), self.rng.clamped()) * step;
         // A jitter that lands exactly on the centre keeps the old direction.
-        self.local_target = jittered
-            .try_normalize()
-            .unwrap_or(self.local_target.normalize_or(Vec2::X))
-            * self.radius;
+        self.local_target =
+            jittered.try_normalize().unwrap_or(self.local_target.normalize_or(Vec2::X))
+                * self.radius;
         let reach = self.distance + self.radius;
         if reach == 0.0 {
             return None;
         }
         let displacement = self.world_target(character) - character.position;
-        Some(SteeringOutput::linear(
-            displacement * (limits.max_acceleration() / reach),
-        ))
+        Some(SteeringOutput::linear(displacement * (limits.max_acceleration() / reach)))
     }
 }

@@ -12,10 +12,7 @@ pub fn at(x: f32, y: f32) -> Kinematic {
 }
 
 pub fn moving(x: f32, y: f32, vx: f32, vy: f32) -> Kinematic {
-    Kinematic {
-        velocity: Vec2::new(vx, vy),
-        ..at(x, y)
-    }
+    Kinematic { velocity: Vec2::new(vx, vy), ..at(x, y) }
 }
 
 /// Steps `k` with `f` for `steps` steps, returning the trajectory (including the start).
