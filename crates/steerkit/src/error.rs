@@ -69,6 +69,7 @@ pub(crate) fn non_negative(name: &'static str, value: f32) -> Result<f32, ParamE
     }
 }
 
+#[allow(dead_code)] // shared validation helper, not yet called by every module
 pub(crate) fn positive(name: &'static str, value: f32) -> Result<f32, ParamError> {
     finite(name, value)?;
     if value > 0.0 {
@@ -78,6 +79,7 @@ pub(crate) fn positive(name: &'static str, value: f32) -> Result<f32, ParamError
     }
 }
 
+#[allow(dead_code)] // shared validation helper, not yet called by every module
 pub(crate) fn at_least(
     name: &'static str,
     value: f32,

@@ -439,15 +439,25 @@ mod tests {
         assert_eq!(k.position, Vec2::ZERO);
         assert_eq!(k.velocity, Vec2::new(1.0, 0.0));
         let mut e = Kinematic::<Vec2>::default();
-        e.integrate_with(&s, &limits(), &Integration { scheme: Scheme::Exact, ..Default::default() }, 0.5);
+        e.integrate_with(
+            &s,
+            &limits(),
+            &Integration { scheme: Scheme::Exact, ..Default::default() },
+            0.5,
+        );
         assert!((e.position.x - 0.25).abs() < 1e-6); // ½·2·0.5²
         assert_eq!(e.velocity, Vec2::new(1.0, 0.0));
     }
 
     #[test]
     fn speed_and_rotation_are_clipped_and_requests_truncated() {
-        let mut k = Kinematic { velocity: Vec2::new(9.9, 0.0), rotation: 2.9, ..Default::default() };
-        k.integrate(&SteeringOutput { linear: Vec2::new(100.0, 0.0), angular: 100.0 }, &limits(), 0.1);
+        let mut k =
+            Kinematic { velocity: Vec2::new(9.9, 0.0), rotation: 2.9, ..Default::default() };
+        k.integrate(
+            &SteeringOutput { linear: Vec2::new(100.0, 0.0), angular: 100.0 },
+            &limits(),
+            0.1,
+        );
         assert!((k.velocity.length() - 10.0).abs() < 1e-5);
         assert!((k.rotation - 3.0).abs() < 1e-6);
         // request truncated to max_acceleration: from rest one step gives a·dt = 5·0.1
@@ -458,7 +468,8 @@ mod tests {
 
     #[test]
     fn dt_zero_changes_nothing() {
-        let mut k = Kinematic { position: Vec2::ONE, velocity: Vec2::X, rotation: 1.0, orientation: 0.3 };
+        let mut k =
+            Kinematic { position: Vec2::ONE, velocity: Vec2::X, rotation: 1.0, orientation: 0.3 };
         let before = k;
         k.integrate(&SteeringOutput { linear: Vec2::Y, angular: 1.0 }, &limits(), 0.0);
         assert_eq!(k, before);
@@ -495,10 +506,8 @@ mod tests {
     #[test]
     fn quaternion_integration_stays_unit_and_turns_exactly() {
         let l = Limits::new(10.0, 10.0, 10.0, 10.0).unwrap();
-        let mut k = Kinematic3 {
-            rotation: Vec3::Y * core::f32::consts::FRAC_PI_2,
-            ..Default::default()
-        };
+        let mut k =
+            Kinematic3 { rotation: Vec3::Y * core::f32::consts::FRAC_PI_2, ..Default::default() };
         for _ in 0..60 {
             k.integrate(&SteeringOutput3::ZERO, &l, 1.0 / 60.0);
         }
@@ -512,7 +521,8 @@ mod tests {
         let mut k = Kinematic { velocity: Vec2::Y, ..Default::default() };
         k.face_motion(0.1, 0.1, 0.01);
         assert!((k.orientation - core::f32::consts::FRAC_PI_4).abs() < 1e-5);
-        let mut still = Kinematic { velocity: Vec2::new(-1e-4, 0.0), orientation: 0.5, ..Default::default() };
+        let mut still =
+            Kinematic { velocity: Vec2::new(-1e-4, 0.0), orientation: 0.5, ..Default::default() };
         still.face_motion(0.1, 0.0, 0.01);
         assert_eq!(still.orientation, 0.5);
     }

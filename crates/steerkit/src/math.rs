@@ -374,7 +374,9 @@ mod tests {
             let back = orientation_of(as_vector(theta));
             assert!(wrap_angle(back - theta).abs() < 1e-6, "θ={theta} back={back}");
         }
-        for v in [Vec2::new(3.0, 4.0), Vec2::new(-2.0, 1.0), Vec2::new(-1.0, -5.0), Vec2::new(0.5, -0.1)] {
+        for v in
+            [Vec2::new(3.0, 4.0), Vec2::new(-2.0, 1.0), Vec2::new(-1.0, -5.0), Vec2::new(0.5, -0.1)]
+        {
             assert!((as_vector(orientation_of(v)) - v.normalize()).length() < 1e-6);
         }
     }
