@@ -15,3 +15,9 @@ pub use kinematic::{
 };
 pub use math::{as_vector, orientation_of, wrap_angle, Vector};
 pub use rng::Rng;
+
+mod geometry;
+pub use geometry::{
+    closest_point_on_segment, point_in_polygon, Aabb, Aabb3, Circle, Polygon, Ray, Ray3, RayHit,
+    RayHit3, Segment, Sphere,
+};
