@@ -439,6 +439,9 @@ impl Segment {
     pub fn contains_point(&self, point: Vec2) -> bool {
         let ab = self.b - self.a;
         let ap = point - self.a;
+        if ab == Vec2::ZERO {
+            return ap == Vec2::ZERO;
+        }
         if ap.perp_dot(ab) != 0.0 {
             return false;
         }
@@ -1366,6 +1369,9 @@ pub(crate) mod tests {
         assert!(p.cast_ray(&Ray::new(Vec2::new(0.0, 0.1), Vec2::X, 10.0)).is_none());
         let h = p.cast_ray(&Ray::from_segment(Vec2::new(3.0, 0.0), Vec2::ZERO)).unwrap();
         assert_eq!(h.normal, Vec2::X);
+        // regression: a point-wall contains only its own point
+        assert!(!p.contains_point(Vec2::new(2.0, 0.0)));
+        assert!(p.cast_ray(&Ray::from_segment(Vec2::new(2.0, 0.0), Vec2::ZERO)).is_none());
     }
 
     #[test]

@@ -21,3 +21,8 @@ pub use geometry::{
     closest_point_on_segment, point_in_polygon, Aabb, Aabb3, Circle, Polygon, Ray, Ray3, RayHit,
     RayHit3, Segment, Sphere,
 };
+
+mod obstacle;
+pub use obstacle::{
+    ClosestObstacle, Collision, CollisionDetector, Obstacle, ObstacleId, ObstacleSet,
+};
