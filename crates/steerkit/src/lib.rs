@@ -50,3 +50,14 @@ pub use steering::{
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+mod geometry;
+pub use geometry::{
+    closest_point_on_segment, point_in_polygon, Aabb, Aabb3, Circle, Polygon, Ray, Ray3, RayHit,
+    RayHit3, Segment, Sphere,
+};
+
+mod obstacle;
+pub use obstacle::{
+    ClosestObstacle, Collision, CollisionDetector, Obstacle, ObstacleId, ObstacleSet,
+};
