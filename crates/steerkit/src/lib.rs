@@ -20,3 +20,9 @@ pub use steering::{
     Align, Approach, Arrive, Deceleration, Face, Flee, LookWhereYoureGoing, Seek, SeekMode, Stop,
     VelocityMatch,
 };
+
+mod three_d;
+pub use three_d::{
+    align_to_vector, fake_orientation, shortest_rotation, Align3, Face3, FakeRotation,
+    LookWhereYoureGoing3, Wander3,
+};
