@@ -607,3 +607,947 @@ pub fn fake_orientation(kinematic: &Kinematic3, blend_speed: f32, roll_scale: f3
     }
     .orientation(kinematic)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinematic::Kinematic;
+    use core::f32::consts::{FRAC_PI_2, FRAC_PI_4};
+
+    const DT: f32 = 1.0 / 60.0;
+
+    fn limits() -> Limits {
+        Limits::new(10.0, 5.0, 2.0, 10.0).unwrap()
+    }
+
+    /// Target radius 0.005 rad (0.29°), slow radius 0.6 rad, 0.1 s response.
+    fn align() -> Align {
+        Align::new(0.005, 0.6, 0.1).unwrap()
+    }
+
+    fn deg(d: f32) -> f32 {
+        d.to_radians()
+    }
+
+    fn forward(q: Quat) -> Vec3 {
+        q * FORWARD_3D
+    }
+
+    /// Angle (rad) between two directions, accurate near 0 and π.
+    fn angle(a: Vec3, b: Vec3) -> f32 {
+        a.cross(b).length().atan2(a.dot(b))
+    }
+
+    /// Angle (rad) between two orientations.
+    fn q_angle(a: Quat, b: Quat) -> f32 {
+        shortest_rotation(a, b).1
+    }
+
+    fn unit(q: Quat) -> bool {
+        q.is_finite() && (q.length() - 1.0).abs() < 1e-5
+    }
+
+    // ---- §3.9.5 erratum: the vector transform uses the conjugate, not the negation ----
+
+    #[test]
+    fn vector_transform_uses_the_conjugate_not_the_negation() {
+        let q = Quat::from_rotation_y(FRAC_PI_2); // a quarter turn left
+        let v = Quat::from_xyzw(1.0, 0.0, 0.0, 0.0); // x̂ as a pure quaternion
+        let conj = q * v * q.conjugate();
+        // the listing's `orientation * v * (-orientation)`
+        let neg = q * v * (-q);
+        // q·x̂·q* is the rotated vector: forward +x turns to −z (left)
+        assert!((conj.xyz() - Vec3::new(0.0, 0.0, -1.0)).length() < 1e-6);
+        assert!(conj.w.abs() < 1e-6);
+        // and is what the crate's transforms (glam's `q * v`) compute
+        assert!((forward(q) - conj.xyz()).length() < 1e-6);
+        assert!((<Vec3 as crate::Vector>::to_world(q, Vec3::X) - conj.xyz()).length() < 1e-6);
+        // negating all four components gives −(q·v·q) = −x̂ here: not a rotation of x̂ at all
+        assert!((neg.xyz() - Vec3::new(-1.0, 0.0, 0.0)).length() < 1e-6);
+        assert!((neg.xyz() - conj.xyz()).length() > 1.0);
+    }
+
+    #[test]
+    fn quaternion_products_do_not_commute() {
+        let a = Quat::from_rotation_x(FRAC_PI_2);
+        let b = Quat::from_rotation_y(FRAC_PI_2);
+        assert!(q_angle(a * b, b * a) > 1.0);
+        // a·b applies b first: ŷ-turn takes x̂ to −ẑ, then the x̂-turn takes −ẑ to +ŷ
+        assert!(((a * b) * Vec3::X - Vec3::Y).length() < 1e-6);
+        assert!(((b * a) * Vec3::X - Vec3::new(0.0, 0.0, -1.0)).length() < 1e-6);
+    }
+
+    // ---- §3.9.3: rotation needed, world frame, double cover, q_w past 1, θ ≈ 0 ----
+
+    #[test]
+    fn shortest_rotation_is_in_the_world_frame() {
+        // a character yawed 90° whose target is pitched 0.5 rad about the *world* x axis
+        let s = Quat::from_rotation_y(FRAC_PI_2);
+        let t = Quat::from_rotation_x(0.5) * s;
+        let (axis, theta) = shortest_rotation(s, t);
+        assert!((axis - Vec3::X).length() < 1e-5, "{axis}");
+        assert!((theta - 0.5).abs() < 1e-5);
+        // the book's s⁻¹·t is the same turn expressed in the character's frame (about +z
+        // here): used as a world rotation vector it would turn about the wrong axis
+        let local = (s.conjugate() * t).to_scaled_axis();
+        assert!((local.normalize() - Vec3::X).length() > 1.0);
+        // integrating the world-frame vector reaches the target
+        let reached = <Vec3 as crate::Vector>::rotate_orientation(s, axis * theta, 1.0);
+        assert!(q_angle(reached, t) < 1e-5);
+    }
+
+    #[test]
+    fn shortest_rotation_takes_the_short_way_across_the_double_cover() {
+        let a = Vec3::new(1.0, 2.0, 2.0) / 3.0;
+        let t = Quat::from_axis_angle(a, deg(350.0));
+        for target in [t, -t] {
+            let (axis, theta) = shortest_rotation(Quat::IDENTITY, target);
+            assert!((theta - deg(10.0)).abs() < 1e-5, "θ = {theta}");
+            assert!((axis + a).length() < 1e-4, "{axis}");
+        }
+    }
+
+    #[test]
+    fn shortest_rotation_degenerate_inputs() {
+        let q = Quat::from_euler(glam::EulerRot::YXZ, 0.3, -1.2, 2.0);
+        // identical and opposite quaternions are the same orientation
+        assert_eq!(shortest_rotation(q, q), (Vec3::ZERO, 0.0));
+        assert_eq!(shortest_rotation(q, -q), (Vec3::ZERO, 0.0));
+        // w rounded past 1 (acos would be NaN without a clamp)
+        let over = Quat::from_xyzw(0.0, 0.0, 0.0, 1.000_000_1);
+        assert_eq!(shortest_rotation(Quat::IDENTITY, over), (Vec3::ZERO, 0.0));
+        // zero and non-unit quaternions
+        assert_eq!(
+            shortest_rotation(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Quat::IDENTITY),
+            (Vec3::ZERO, 0.0)
+        );
+        let (axis, theta) =
+            shortest_rotation(Quat::IDENTITY * 7.0, Quat::from_rotation_z(1.0) * 0.01);
+        assert!((axis - Vec3::Z).length() < 1e-5 && (theta - 1.0).abs() < 1e-5);
+        // a half turn is π, never more
+        let (_, half) = shortest_rotation(Quat::IDENTITY, Quat::from_rotation_y(PI));
+        assert!((half - PI).abs() < 1e-5);
+        // precise for tiny angles (acos of w loses them)
+        let (_, tiny) = shortest_rotation(Quat::IDENTITY, Quat::from_rotation_x(1e-4));
+        assert!((tiny - 1e-4).abs() < 1e-8, "{tiny}");
+    }
+
+    // ---- §3.9.4 errata: align to vector ----
+
+    #[test]
+    fn align_to_vector_turns_more_than_90_degrees_where_asin_under_rotates() {
+        let dir = Vec3::new(-1.0, 0.0, 0.1); // nearly behind, a little to the right
+        let q = align_to_vector(dir, Quat::IDENTITY).unwrap();
+        assert!((forward(q) - dir.normalize()).length() < 1e-6);
+        let theta = q_angle(Quat::IDENTITY, q);
+        assert!((theta - (PI - 0.1f32.atan())).abs() < 1e-5, "θ = {theta}");
+        assert!(
+            (q * UP_3D - UP_3D).length() < 1e-6,
+            "a level target keeps it upright"
+        );
+        // the book's asin|x̂ × d̂| gives π − θ ≈ 5.7°, leaving the forward ≈ 169° off the target
+        let cross = FORWARD_3D.cross(dir.normalize());
+        let book = Quat::from_axis_angle(cross.normalize(), cross.length().asin());
+        assert!(angle(forward(book), dir) > deg(160.0));
+        // every angle from 0 to 180° in a vertical plane lands exactly
+        for k in 0..=36 {
+            let a = deg(5.0 * k as f32);
+            let d = Vec3::new(a.cos(), a.sin() * 0.6, a.sin() * 0.8);
+            let q = align_to_vector(d, Quat::IDENTITY).unwrap();
+            assert!((forward(q) - d).length() < 1e-5, "{k}: {}", forward(q));
+            assert!((q_angle(Quat::IDENTITY, q) - a).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn align_to_vector_faces_directly_behind_by_a_half_turn_about_up_not_minus_base() {
+        for base in [
+            Quat::IDENTITY,
+            Quat::from_rotation_x(deg(30.0)),
+            Quat::from_euler(glam::EulerRot::YXZ, 1.0, 0.4, -0.7),
+        ] {
+            let behind = -forward(base);
+            let q = align_to_vector(behind * 3.0, base).unwrap();
+            assert!((forward(q) - behind).length() < 1e-5, "{}", forward(q));
+            // a yaw about the base's own up: the up (and so any roll) is unchanged
+            assert!((q * UP_3D - base * UP_3D).length() < 1e-5);
+            assert!((q_angle(base, q) - PI).abs() < 1e-4);
+            // the book's −base is the same orientation as the base and still looks forward
+            assert!((forward(-base) - forward(base)).length() < 1e-6);
+        }
+        // nearly behind (axis from a tiny cross product): still lands on the direction
+        for d in [
+            Vec3::new(-1.0, 0.0, 1e-5),
+            Vec3::new(-1.0, 3e-6, -2e-6),
+            Vec3::new(-1.0, 1e-7, 0.0),
+            Vec3::new(-1.0, -2e-4, 1e-4),
+            Vec3::new(-1.0, 2e-3, 0.0),
+        ] {
+            let q = align_to_vector(d, Quat::IDENTITY).unwrap();
+            assert!(unit(q));
+            assert!(
+                (forward(q) - d.normalize()).length() < 2e-6,
+                "{d}: {}",
+                forward(q)
+            );
+        }
+    }
+
+    #[test]
+    fn align_to_vector_composes_rotation_then_base_and_keeps_the_base_roll() {
+        let base = Quat::from_rotation_x(deg(30.0)); // rolled 30° about its forward axis
+        let yaw = Quat::from_rotation_y(deg(20.0));
+        let d = forward(yaw); // 20° to the left, level
+        let q = align_to_vector(d, base).unwrap();
+        assert!((forward(q) - d).length() < 1e-6);
+        // r·b: the yaw applied after the base
+        assert!(q_angle(q, yaw * base) < 1e-5);
+        // so the 30° roll about the new forward is kept
+        let level_up = yaw * UP_3D;
+        assert!((angle(q * UP_3D, level_up) - deg(30.0)).abs() < 1e-5);
+        // the book: its code returns r alone (roll lost), its prose b⁻¹·r misses the target
+        assert!((q_angle(yaw, q) - deg(30.0)).abs() < 1e-5);
+        assert!(angle(forward(base.conjugate() * yaw), d) > deg(5.0));
+        // general base: the result is the *minimal* rotation of the base onto the direction
+        let base = Quat::from_euler(glam::EulerRot::YXZ, 0.3, 0.4, 0.5);
+        let d = Vec3::new(0.2, -0.5, 0.9).normalize();
+        let q = align_to_vector(d, base).unwrap();
+        assert!((forward(q) - d).length() < 1e-6);
+        assert!((q_angle(base, q) - angle(forward(base), d)).abs() < 1e-5);
+    }
+
+    #[test]
+    fn align_to_vector_normalises_its_input() {
+        let d = Vec3::new(2.0, 1.0, -3.0);
+        let reference = align_to_vector(d.normalize(), Quat::IDENTITY).unwrap();
+        for s in [1e-30, 1e-3, 1.0, 1e3, 1e30, 1e37] {
+            let q = align_to_vector(d * s, Quat::IDENTITY).unwrap();
+            assert!(unit(q), "{s}");
+            assert!(q_angle(reference, q) < 1e-5, "{s}");
+        }
+        // unnormalised, the book's asin(|x̂ × v|) is NaN
+        assert!(FORWARD_3D.cross(d * 1e3).length().asin().is_nan());
+        // a non-unit base counts as its unit quaternion
+        let b = Quat::from_rotation_z(0.3);
+        let q = align_to_vector(d, b * 5.0).unwrap();
+        assert!(q_angle(q, align_to_vector(d, b).unwrap()) < 1e-6);
+        // no direction, no orientation; parallel returns the base itself
+        assert_eq!(align_to_vector(Vec3::ZERO, Quat::IDENTITY), None);
+        assert_eq!(align_to_vector(Vec3::new(f32::NAN, 0.0, 0.0), b), None);
+        assert!(q_angle(align_to_vector(forward(b) * 4.0, b).unwrap(), b) < 1e-6);
+    }
+
+    // ---- Align3 ----
+
+    fn run_align(
+        k: &mut Kinematic3,
+        steps: usize,
+        mut steer: impl FnMut(&Kinematic3) -> Option<SteeringOutput3>,
+    ) -> f32 {
+        let l = limits();
+        let mut travelled = 0.0;
+        for _ in 0..steps {
+            let s = steer(k).unwrap_or(SteeringOutput3::ZERO);
+            travelled += k.rotation.length() * DT;
+            k.integrate(&s, &l, DT);
+        }
+        travelled
+    }
+
+    #[test]
+    fn align3_takes_the_short_way_across_the_double_cover() {
+        let a = Vec3::new(1.0, 2.0, 2.0) / 3.0;
+        let target = Quat::from_axis_angle(a, deg(350.0));
+        let align = Align3::new(align());
+        let mut k = Kinematic3::default();
+        let first = align.steer(&k, target, &limits()).unwrap();
+        assert!(first.angular.normalize().dot(a) < -0.9999, "turns about −a");
+        let travelled = run_align(&mut k, 300, |k| align.steer(k, target, &limits()));
+        assert!(q_angle(k.orientation, target) < deg(0.5));
+        assert!(travelled < deg(11.0), "turned {}°", travelled.to_degrees());
+        assert!(unit(k.orientation));
+    }
+
+    #[test]
+    fn align3_brakes_inside_the_target_radius_and_clamps_its_output() {
+        let l = limits();
+        let q = Quat::from_rotation_z(0.4);
+        let spinning = Kinematic3 {
+            orientation: q,
+            rotation: Vec3::new(0.0, 0.5, 0.0),
+            ..Default::default()
+        };
+        // on target: brake at −rotation / time_to_target = −5 rad/s² about y
+        let out = Align3::new(align()).steer(&spinning, q, &l).unwrap();
+        assert!((out.angular - Vec3::new(0.0, -5.0, 0.0)).length() < 1e-5);
+        assert_eq!(out.linear, Vec3::ZERO);
+        // at rest on target, or coasting: nothing to say
+        let at_rest = Kinematic3::at_rest(Vec3::ZERO, q);
+        assert_eq!(Align3::new(align()).steer(&at_rest, q, &l), None);
+        let coast = Align3::new(align().with_stop(Stop::Coast));
+        assert_eq!(coast.steer(&spinning, q, &l), None);
+        // far off and spinning the wrong way: the request is limited to max_angular_acceleration
+        let wrong = Kinematic3 {
+            rotation: Vec3::new(0.0, 0.0, -2.0),
+            ..Default::default()
+        };
+        let out = Align3::new(align())
+            .steer(&wrong, Quat::from_rotation_z(2.0), &l)
+            .unwrap();
+        assert!((out.angular.length() - 10.0).abs() < 1e-4);
+        assert!((out.angular.normalize() - Vec3::Z).length() < 1e-5);
+        // inside the slow radius the target speed ramps: θ = 0.3 → ω* = 2·0.3/0.6 = 1 rad/s
+        let out = Align3::new(align())
+            .steer(&Kinematic3::default(), Quat::from_rotation_x(0.3), &l)
+            .unwrap();
+        assert!((out.angular - Vec3::new(10.0, 0.0, 0.0)).length() < 1e-4);
+    }
+
+    // ---- Face3 and LookWhereYoureGoing3 ----
+
+    #[test]
+    fn face3_turns_through_more_than_90_degrees_and_stops_turning() {
+        let face = Face3::new(align());
+        let l = limits();
+        for dir in [
+            forward(Quat::from_rotation_y(deg(150.0))), // 150° to the left, level
+            forward(Quat::from_rotation_y(deg(-150.0))),
+            Vec3::new(-0.8, 0.5, -0.3).normalize(), // behind and above
+            Vec3::new(-1.0, 0.0, 0.0),              // directly behind
+            Vec3::new(0.1, -0.99, 0.0).normalize(), // nearly straight down
+        ] {
+            let start = Vec3::new(3.0, -1.0, 2.0);
+            let target = start + dir * 10.0;
+            let mut k = Kinematic3::at_rest(start, Quat::IDENTITY);
+            run_align(&mut k, 540, |k| face.steer(k, target, &l));
+            let mut worst = 0.0f32;
+            for _ in 0..60 {
+                let s = face.steer(&k, target, &l).unwrap_or(SteeringOutput3::ZERO);
+                k.integrate(&s, &l, DT);
+                worst = worst.max(angle(forward(k.orientation), dir));
+            }
+            assert!(worst < deg(1.0), "{dir}: {}°", worst.to_degrees());
+            assert!(k.rotation.length() < 1e-3, "still turning {}", k.rotation);
+            assert_eq!(face.steer(&k, target, &l), None, "{dir}");
+            assert!(unit(k.orientation));
+        }
+        // on the target: no direction
+        let k = Kinematic3::at_rest(Vec3::ONE, Quat::IDENTITY);
+        assert_eq!(face.steer(&k, Vec3::ONE, &l), None);
+    }
+
+    #[test]
+    fn face3_settles_at_the_roll_of_its_base() {
+        let base = Quat::from_rotation_x(deg(-25.0));
+        let face = Face3::new(align()).with_base(base);
+        let l = limits();
+        let dir = Vec3::new(0.3, 0.2, 1.0).normalize();
+        let mut k = Kinematic3::default();
+        run_align(&mut k, 600, |k| face.steer(k, dir * 5.0, &l));
+        let expected = align_to_vector(dir, base).unwrap();
+        assert!(q_angle(k.orientation, expected) < deg(0.5));
+    }
+
+    #[test]
+    fn look_where_youre_going3_converges_to_the_velocity_heading() {
+        let lwyg = LookWhereYoureGoing3::new(align());
+        let l = limits();
+        let v = Vec3::new(-1.0, 0.5, 2.0);
+        let mut k = Kinematic3 {
+            velocity: v,
+            orientation: Quat::from_rotation_z(0.3),
+            ..Default::default()
+        };
+        run_align(&mut k, 600, |k| lwyg.steer(k, &l));
+        assert!(angle(forward(k.orientation), v) < deg(1.0));
+        assert!(k.rotation.length() < 1e-3);
+        assert_eq!(k.velocity, v, "purely angular");
+        // no velocity, no heading
+        let still = Kinematic3::at_rest(Vec3::ONE, Quat::IDENTITY);
+        assert_eq!(lwyg.steer(&still, &l), None);
+        // a base sets the roll it settles at
+        let rolled = lwyg.with_base(Quat::from_rotation_x(0.2));
+        assert_eq!(rolled.face.base, Quat::from_rotation_x(0.2));
+    }
+
+    // ---- Wander3 ----
+
+    fn wander(seed: u64) -> Wander3 {
+        Wander3::new(
+            Face3::new(align()),
+            Vec3::new(4.0, 0.0, 0.0),
+            2.0,
+            0.5,
+            0.5,
+            seed,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn wander3_rate_must_stay_below_one_over_root_three() {
+        let f = Face3::new(align());
+        let make = |rate| Wander3::new(f, Vec3::X, 1.0, 1.0, rate, 1);
+        assert!(make(0.0).is_ok());
+        assert!(make(0.577).is_ok());
+        assert!(Wander3::MAX_RATE < 1.0 / 3.0f32.sqrt() + 1e-7);
+        for bad in [Wander3::MAX_RATE, 0.6, -0.1, f32::NAN] {
+            assert!(make(bad).is_err(), "{bad}");
+        }
+        let e = make(0.6).unwrap_err();
+        assert!(e.to_string().contains("rate"), "{e}");
+        assert!(Wander3::new(f, Vec3::X, -1.0, 1.0, 0.1, 1).is_err());
+        assert!(Wander3::new(f, Vec3::new(0.0, f32::INFINITY, 0.0), 1.0, 1.0, 0.1, 1).is_err());
+    }
+
+    #[test]
+    fn wander3_target_stays_unit_over_ten_thousand_steps() {
+        let l = limits();
+        let mut w = Wander3::new(
+            Face3::new(align()),
+            Vec3::new(2.0, 0.0, 0.0),
+            1.5,
+            0.7,
+            Wander3::MAX_RATE - 1e-6,
+            7,
+        )
+        .unwrap();
+        let mut k = Kinematic3::default();
+        let mut moved = 0.0f32;
+        for step in 0..10_000 {
+            let before = w.wander_target();
+            // a frame time of up to 1 s puts the step size close to its bound
+            let dt = if step % 100 == 0 { 1.0 } else { DT };
+            let s = w.steer(&k, &l, dt);
+            moved = moved.max((w.wander_target() - before).length());
+            assert!(
+                (w.wander_target().length() - 1.0).abs() < 1e-5,
+                "step {step}"
+            );
+            assert!(s.is_finite());
+            assert!(s.angular.length() <= l.max_angular_acceleration() * (1.0 + 1e-4));
+            assert!((s.linear - forward(k.orientation) * 5.0).length() < 1e-4);
+            k.integrate(&s, &l, DT);
+        }
+        assert!(moved > 0.3, "the target does wander ({moved})");
+        assert!(unit(k.orientation), "|q| = {}", k.orientation.length());
+        assert!(k.is_finite());
+    }
+
+    #[test]
+    fn wander3_same_seed_same_trajectory() {
+        let l = limits();
+        let trajectory = |seed| {
+            let mut w = wander(seed);
+            let mut k = Kinematic3::default();
+            let mut out = Vec::new();
+            for _ in 0..2000 {
+                let s = w.steer(&k, &l, DT);
+                k.integrate(&s, &l, DT);
+                out.push(k);
+            }
+            out
+        };
+        let a = trajectory(42);
+        assert_eq!(a, trajectory(42));
+        let b = trajectory(43);
+        assert_ne!(a.last(), b.last());
+        // and it goes somewhere: full forward acceleration, turning as it goes
+        let end = a.last().unwrap();
+        assert!(end.velocity.length() > 9.0);
+        assert!(q_angle(Quat::IDENTITY, end.orientation) > 0.1);
+    }
+
+    #[test]
+    fn wander3_spread_is_set_per_root_second_not_per_frame() {
+        // mean squared displacement of the unit target after 1 s, from +x, over many seeds:
+        // the same at 30 Hz and 120 Hz (a per-frame rate would give 4× more at 120 Hz)
+        let l = limits();
+        let msd = |hz: usize| {
+            let mut sum = 0.0f64;
+            let trials = 600;
+            for seed in 0..trials {
+                let mut w = wander(seed);
+                let k = Kinematic3::default();
+                for _ in 0..hz {
+                    let _ = w.steer(&k, &l, 1.0 / hz as f32);
+                }
+                sum += f64::from((w.wander_target() - Vec3::X).length_squared());
+            }
+            sum / trials as f64
+        };
+        let (slow, fast) = (msd(30), msd(120));
+        assert!((fast / slow - 1.0).abs() < 0.2, "{slow} vs {fast}");
+        // rate 0.5/√s: about 2·rate²/6 ≈ 0.083 (two tangential components of variance rate²/6)
+        for m in [slow, fast] {
+            assert!((0.06..0.1).contains(&m), "{m}");
+        }
+        // dt = 0 does not move it (but still draws, so later steps stay reproducible)
+        let mut w = wander(3);
+        let before = w.wander_target();
+        let _ = w.steer(&Kinematic3::default(), &l, 0.0);
+        assert_eq!(w.wander_target(), before);
+    }
+
+    #[test]
+    fn wander3_accelerates_even_when_face_has_nothing_to_say() {
+        let l = limits();
+        // zero ellipsoid: no direction to face
+        let mut w = Wander3::new(Face3::new(align()), Vec3::ZERO, 0.0, 0.0, 0.3, 5).unwrap();
+        let q = Quat::from_rotation_y(0.8);
+        let k = Kinematic3::at_rest(Vec3::ONE, q);
+        let s = w.steer(&k, &l, DT);
+        assert_eq!(s.angular, Vec3::ZERO);
+        assert!((s.linear - forward(q) * 5.0).length() < 1e-6);
+        // a dead-ahead target with Stop::Coast: aligned, face says None, linear stays
+        let mut w = Wander3::new(
+            Face3::new(Align::new(0.5, 1.0, 0.1).unwrap().with_stop(Stop::Coast)),
+            Vec3::new(10.0, 0.0, 0.0),
+            0.1,
+            0.1,
+            0.0,
+            5,
+        )
+        .unwrap();
+        let s = w.steer(&Kinematic3::default(), &l, DT);
+        assert_eq!(s.angular, Vec3::ZERO);
+        assert_eq!(s.linear, Vec3::X * 5.0);
+    }
+
+    // ---- §3.9.8 faked rotation axes ----
+
+    #[test]
+    fn fake_orientation_forward_follows_a_climbing_velocity_at_any_yaw() {
+        // guards the multiplication order (body-frame yaw·pitch·roll) and the pitch sign
+        let fake = FakeRotation::new(1.0, 2.0).unwrap();
+        for yaw in [0.0, 90.0, 180.0, -90.0, 37.0, -135.0] {
+            for pitch in [25.0, -40.0, 80.0, 0.0] {
+                let (th, ph) = (deg(yaw), deg(pitch));
+                let dir = Quat::from_rotation_y(th) * Vec3::new(ph.cos(), ph.sin(), 0.0);
+                let k = Kinematic3 {
+                    orientation: Quat::from_rotation_y(th),
+                    velocity: dir * 5.0,
+                    ..Default::default()
+                };
+                let q = fake.orientation(&k);
+                assert!(unit(q));
+                assert!((forward(q) - dir).length() < 1e-5, "{yaw}/{pitch}");
+                let (_, p, _) = fake.angles(&k);
+                assert!(
+                    (p - ph).abs() < 1e-5,
+                    "climbing is a positive pitch, nose up"
+                );
+            }
+        }
+        // the listing's roll·pitch·yaw pitches about the world axis: at yaw 90° it stays level
+        let (th, ph) = (FRAC_PI_2, deg(25.0));
+        let dir = Quat::from_rotation_y(th) * Vec3::new(ph.cos(), ph.sin(), 0.0);
+        let book =
+            Quat::from_rotation_x(0.0) * Quat::from_rotation_z(ph) * Quat::from_rotation_y(th);
+        assert!((forward(book) - dir).length() > 0.3);
+        // and the opposite pitch sign dives when climbing
+        let flipped = Quat::from_rotation_y(th) * Quat::from_rotation_z(-ph);
+        assert!(forward(flipped).y < 0.0);
+    }
+
+    #[test]
+    fn fake_orientation_banks_about_the_displayed_forward() {
+        let k_scale = 1.5;
+        let fake = FakeRotation::new(1.0, k_scale).unwrap();
+        let (th, ph) = (FRAC_PI_2, deg(25.0));
+        let dir = Quat::from_rotation_y(th) * Vec3::new(ph.cos(), ph.sin(), 0.0);
+        let k = Kinematic3 {
+            orientation: Quat::from_rotation_y(th),
+            velocity: dir * 3.0,
+            rotation: Vec3::Y * k_scale, // turning left at the roll scale
+            ..Default::default()
+        };
+        let q = fake.orientation(&k);
+        assert!((forward(q) - dir).length() < 1e-5);
+        let unbanked = Quat::from_rotation_y(th) * Quat::from_rotation_z(ph);
+        let (axis, bank) = shortest_rotation(unbanked, q);
+        assert!(
+            (axis.dot(dir).abs() - 1.0).abs() < 1e-4,
+            "banks about forward: {axis}"
+        );
+        assert!((bank - FRAC_PI_4).abs() < 1e-5);
+        // into the turn: the up axis leans toward the centre (to the left)
+        let left = UP_3D.cross(dir).normalize();
+        assert!((q * UP_3D).dot(left) > 0.5);
+        // roll outward leans the other way; without pitch the nose stays level
+        let out = fake.roll_outward(true).with_pitch(false);
+        assert!(out.is_roll_outward() && !out.has_pitch());
+        let q = out.orientation(&k);
+        assert!((q * UP_3D).dot(left) < -0.5);
+        assert!(forward(q).y.abs() < 1e-6);
+        assert!((forward(q) - forward(Quat::from_rotation_y(th))).length() < 1e-5);
+    }
+
+    #[test]
+    fn fake_roll_is_a_quarter_pi_when_the_yaw_rate_equals_the_roll_scale() {
+        let k_scale = 1.5;
+        let fake = FakeRotation::new(1.0, k_scale).unwrap();
+        let mut k = Kinematic3 {
+            velocity: Vec3::X * 3.0,
+            rotation: Vec3::new(0.7, k_scale, -0.4), // only the part about up counts
+            ..Default::default()
+        };
+        let (_, _, roll) = fake.angles(&k);
+        assert!(
+            (roll - FRAC_PI_4).abs() < 1e-6,
+            "ψ(r = k) = atan 1 = π/4, not π/2"
+        );
+        let q = fake.orientation(&k);
+        assert!((angle(q * UP_3D, UP_3D) - FRAC_PI_4).abs() < 1e-5);
+        assert!((q * UP_3D).z < 0.0, "left turn, up leans left (−z)");
+        // rates about other axes give no roll
+        k.rotation = Vec3::new(0.7, 0.0, -0.4);
+        assert_eq!(fake.angles(&k).2, 0.0);
+        // ±π/2 only asymptotically
+        k.rotation = Vec3::Y * (k_scale * 1e6);
+        let (_, _, roll) = fake.angles(&k);
+        assert!(roll < FRAC_PI_2 && roll > FRAC_PI_2 - 1e-5, "{roll}");
+        k.rotation = -k.rotation;
+        assert!(fake.angles(&k).2 > -FRAC_PI_2);
+        // the text's bank examples in radians: 15° = π/12, 45° = π/4, 75° = 5π/12
+        for bank in [PI / 12.0, FRAC_PI_4, 5.0 * PI / 12.0] {
+            k.rotation = Vec3::Y * (k_scale * bank.tan());
+            assert!((fake.angles(&k).2 - bank).abs() < 1e-5);
+        }
+        // a pitch-only turn needs a bank of π/2 (not π): then the right axis is world up, so
+        // pitching about it yaws the craft
+        let pitch_turn = FakeRotation::new(1.0, 0.0).unwrap();
+        k.rotation = Vec3::Y * 0.3;
+        assert!((pitch_turn.angles(&k).2 - FRAC_PI_2).abs() < 1e-6);
+        let q = pitch_turn.orientation(&k);
+        assert!((q * Vec3::Z - UP_3D).length() < 1e-6);
+    }
+
+    #[test]
+    fn fake_blend_is_hemisphere_aware_and_unit() {
+        let fake = FakeRotation::new(2.0, 1.0).unwrap();
+        let faked = Quat::from_rotation_y(deg(30.0));
+        // the kinematic orientation is the same rotation in the other hemisphere
+        let k = Kinematic3 {
+            orientation: -faked,
+            velocity: forward(faked), // speed 1 = half the blend speed, level
+            ..Default::default()
+        };
+        let naive = k.orientation * 0.5 + faked * 0.5;
+        assert!(
+            naive.length() < 1e-6,
+            "the book's weighted sum collapses to zero"
+        );
+        let q = fake.orientation(&k);
+        assert!(unit(q));
+        assert!(q_angle(q, faked) < 1e-5);
+        // a climb of 60° at half the blend speed shows half the pitch (nlerp midpoint = slerp's)
+        let level = Quat::from_rotation_y(deg(-50.0));
+        let climb = Quat::from_rotation_y(deg(-50.0)) * Vec3::new(0.5, 0.75f32.sqrt(), 0.0);
+        for sign in [1.0, -1.0] {
+            let k = Kinematic3 {
+                orientation: level * sign,
+                velocity: climb,
+                ..Default::default()
+            };
+            let q = fake.orientation(&k);
+            assert!(unit(q));
+            assert!((q_angle(level, q) - deg(30.0)).abs() < 1e-4);
+        }
+        // every blend weight, both hemispheres: unit; zero speed: the kinematic orientation
+        for i in 0..=20 {
+            for sign in [1.0, -1.0] {
+                let k = Kinematic3 {
+                    orientation: Quat::from_rotation_z(2.5) * sign,
+                    velocity: Vec3::new(-1.0, 0.3, 0.2).normalize() * (i as f32 * 0.1),
+                    rotation: Vec3::Y * 0.8,
+                    ..Default::default()
+                };
+                assert!(unit(fake.orientation(&k)), "{i}");
+            }
+        }
+        let still = Kinematic3::at_rest(Vec3::ZERO, Quat::from_rotation_z(2.5));
+        assert!(q_angle(fake.orientation(&still), still.orientation) < 1e-6);
+    }
+
+    #[test]
+    fn fake_orientation_function_matches_the_struct_and_tolerates_bad_parameters() {
+        let k = Kinematic3 {
+            orientation: Quat::from_rotation_y(1.0),
+            velocity: Vec3::new(0.5, 0.2, -0.8),
+            rotation: Vec3::new(0.1, 0.6, 0.0),
+            ..Default::default()
+        };
+        let s = FakeRotation::new(3.0, 0.8).unwrap();
+        assert_eq!(fake_orientation(&k, 3.0, 0.8), s.orientation(&k));
+        for (b, r) in [
+            (-1.0, -1.0),
+            (f32::NAN, f32::NAN),
+            (f32::INFINITY, f32::INFINITY),
+        ] {
+            assert!(unit(fake_orientation(&k, b, r)), "{b} {r}");
+        }
+        assert!(FakeRotation::new(-1.0, 1.0).is_err());
+        assert!(FakeRotation::new(1.0, f32::NAN).is_err());
+        let _: Kinematic<Vec3> = k;
+    }
+
+    // ---- properties: finite input → finite, bounded output; unit orientations ----
+
+    mod props {
+        use super::*;
+        use proptest::num::f32 as pf;
+        use proptest::prelude::*;
+
+        /// Any finite f32, weighted toward ordinary magnitudes and the special values.
+        fn any_f32() -> impl Strategy<Value = f32> {
+            prop_oneof![
+                6 => -100.0f32..100.0,
+                1 => Just(0.0f32),
+                1 => Just(1.0f32),
+                1 => Just(-1.0f32),
+                3 => pf::POSITIVE | pf::NEGATIVE | pf::NORMAL | pf::SUBNORMAL | pf::ZERO,
+            ]
+        }
+
+        /// Any finite f32 ≥ 0.
+        fn non_negative_f32() -> impl Strategy<Value = f32> {
+            prop_oneof![
+                6 => 0.0f32..100.0,
+                1 => Just(0.0f32),
+                2 => pf::POSITIVE | pf::NORMAL | pf::SUBNORMAL | pf::ZERO,
+            ]
+        }
+
+        fn vec3() -> impl Strategy<Value = Vec3> {
+            prop_oneof![
+                1 => Just(Vec3::ZERO),
+                8 => (any_f32(), any_f32(), any_f32()).prop_map(|(x, y, z)| Vec3::new(x, y, z)),
+            ]
+        }
+
+        /// Unit rotations, raw (non-unit, zero, huge) quaternions and the special cases.
+        fn quat() -> impl Strategy<Value = Quat> {
+            prop_oneof![
+                1 => Just(Quat::IDENTITY),
+                1 => Just(-Quat::IDENTITY),
+                1 => Just(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+                1 => Just(Quat::from_rotation_y(PI)),
+                6 => (vec3(), -10.0f32..10.0)
+                    .prop_map(|(v, a)| Quat::from_scaled_axis(v.normalize_or(Vec3::X) * a)),
+                4 => (any_f32(), any_f32(), any_f32(), any_f32())
+                    .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w)),
+            ]
+        }
+
+        fn unit_quat_strategy() -> impl Strategy<Value = Quat> {
+            quat().prop_map(unit_quat)
+        }
+
+        fn kinematic() -> impl Strategy<Value = Kinematic3> {
+            (vec3(), quat(), vec3(), vec3()).prop_map(
+                |(position, orientation, velocity, rotation)| Kinematic3 {
+                    position,
+                    orientation,
+                    velocity,
+                    rotation,
+                },
+            )
+        }
+
+        fn limits() -> impl Strategy<Value = Limits> {
+            (
+                non_negative_f32(),
+                non_negative_f32(),
+                non_negative_f32(),
+                non_negative_f32(),
+            )
+                .prop_map(|(s, a, r, aa)| Limits::new(s, a, r, aa).unwrap())
+        }
+
+        fn align() -> impl Strategy<Value = Align> {
+            (
+                0.0f32..PI,
+                prop_oneof![0.0f32..3.0, non_negative_f32()],
+                prop_oneof![1e-3f32..1.0, pf::POSITIVE | pf::NORMAL | pf::SUBNORMAL],
+                any::<bool>(),
+            )
+                .prop_map(|(target, extra, time, coast)| {
+                    let slow = (target + extra).max(target);
+                    let a = Align::new(target, slow, time).unwrap();
+                    a.with_stop(if coast { Stop::Coast } else { Stop::Brake })
+                })
+        }
+
+        fn dt() -> impl Strategy<Value = f32> {
+            prop_oneof![
+                2 => Just(0.0f32),
+                6 => 0.0f32..0.1,
+                1 => non_negative_f32(),
+            ]
+        }
+
+        /// Finite, and an angular part within `max` (1e-4 relative; an absolute slack of the
+        /// smallest normal f32 covers rounding of subnormal limits).
+        fn bounded(out: &SteeringOutput3, limits: &Limits) -> Result<(), TestCaseError> {
+            prop_assert!(out.is_finite(), "{out:?}");
+            within(out.angular, limits.max_angular_acceleration())
+        }
+
+        /// `|v| ≤ max` up to 1e-4 relative (plus the smallest normal f32 for subnormal limits),
+        /// the length taken in f64 so that a huge but finite `v` is measured, not overflowed.
+        fn within(v: Vec3, max: f32) -> Result<(), TestCaseError> {
+            let len = v.as_dvec3().length();
+            let max = f64::from(max);
+            prop_assert!(
+                len <= max * (1.0 + 1e-4) + f64::from(f32::MIN_POSITIVE),
+                "|{v}| = {len} > {max}"
+            );
+            Ok(())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn align3_face3_lwyg3_are_finite_and_clamped(
+                k in kinematic(),
+                target in quat(),
+                point in vec3(),
+                mode in 0u8..3,
+                l in limits(),
+                a in align(),
+                base in quat(),
+            ) {
+                // mode 1: target is the character's own orientation (and position);
+                // mode 2: the opposite quaternion (same orientation), and the opposite point
+                let (target, point) = match mode {
+                    1 => (k.orientation, k.position),
+                    2 => (-k.orientation, -k.position),
+                    _ => (target, point),
+                };
+                if let Some(out) = Align3::new(a).steer(&k, target, &l) {
+                    bounded(&out, &l)?;
+                    prop_assert_eq!(out.linear, Vec3::ZERO);
+                }
+                let face = Face3::new(a).with_base(base);
+                if let Some(out) = face.steer(&k, point, &l) {
+                    bounded(&out, &l)?;
+                }
+                let look = LookWhereYoureGoing3 { face };
+                if let Some(out) = look.steer(&k, &l) {
+                    bounded(&out, &l)?;
+                }
+            }
+
+            #[test]
+            fn shortest_rotation_is_finite_with_angle_in_zero_to_pi(a in quat(), b in quat()) {
+                let (axis, theta) = shortest_rotation(a, b);
+                prop_assert!(axis.is_finite() && theta.is_finite());
+                prop_assert!((0.0..=PI + 1e-6).contains(&theta));
+                prop_assert!(axis == Vec3::ZERO || (axis.length() - 1.0).abs() < 1e-5);
+            }
+
+            #[test]
+            fn align_to_vector_lands_on_the_direction_by_the_minimal_turn(
+                d in vec3(),
+                base in quat(),
+            ) {
+                match align_to_vector(d, base) {
+                    None => prop_assert!(d == Vec3::ZERO),
+                    Some(q) => {
+                        prop_assert!(unit(q), "{q}");
+                        let d = unit_vec(d).unwrap();
+                        prop_assert!((forward(q) - d).length() < 1e-5, "{} vs {d}", forward(q));
+                        let b = unit_quat(base);
+                        let minimal = angle(forward(b), d);
+                        prop_assert!((q_angle(b, q) - minimal).abs() < 1e-3);
+                    }
+                }
+            }
+
+            #[test]
+            fn wander3_is_finite_bounded_and_unit(
+                k in kinematic(),
+                l in limits(),
+                a in align(),
+                offset in vec3(),
+                rxz in non_negative_f32(),
+                ry in non_negative_f32(),
+                rate in 0.0f32..Wander3::MAX_RATE,
+                seed in any::<u64>(),
+                dts in prop::collection::vec(dt(), 1..8),
+            ) {
+                let mut w = Wander3::new(Face3::new(a), offset, rxz, ry, rate, seed).unwrap();
+                for dt in dts {
+                    let out = w.steer(&k, &l, dt);
+                    bounded(&out, &l)?;
+                    within(out.linear, l.max_acceleration())?;
+                    prop_assert!((w.wander_target().length() - 1.0).abs() < 1e-5);
+                }
+            }
+
+            #[test]
+            fn fake_orientation_is_always_unit(
+                k in kinematic(),
+                blend in non_negative_f32(),
+                roll in non_negative_f32(),
+                outward in any::<bool>(),
+                pitch in any::<bool>(),
+                raw_blend in any_f32(),
+                raw_roll in any_f32(),
+            ) {
+                let fake = FakeRotation::new(blend, roll)
+                    .unwrap()
+                    .roll_outward(outward)
+                    .with_pitch(pitch);
+                prop_assert!(unit(fake.orientation(&k)));
+                let (yaw, p, r) = fake.angles(&k);
+                prop_assert!(yaw.is_finite() && p.abs() <= FRAC_PI_2 + 1e-6);
+                prop_assert!(r.abs() <= FRAC_PI_2 + 1e-6);
+                prop_assert!(unit(fake_orientation(&k, raw_blend, raw_roll)));
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            #[test]
+            fn orientation_stays_unit_under_integration(
+                orientation in unit_quat_strategy(),
+                rotation in (-5.0f32..5.0, -5.0f32..5.0, -5.0f32..5.0),
+                velocity in (-5.0f32..5.0, -5.0f32..5.0, -5.0f32..5.0),
+                point in (-50.0f32..50.0, -50.0f32..50.0, -50.0f32..50.0),
+                a in align(),
+                seed in any::<u64>(),
+                dts in prop::collection::vec(dt().prop_map(|d| d.min(0.1)), 1..200),
+            ) {
+                let l = Limits::new(10.0, 5.0, 3.0, 8.0).unwrap();
+                let point = Vec3::from(point);
+                let mut k = Kinematic3 {
+                    orientation,
+                    rotation: Vec3::from(rotation),
+                    velocity: Vec3::from(velocity),
+                    ..Default::default()
+                };
+                let mut lw = k;
+                let mut wk = k;
+                let face = Face3::new(a);
+                let look = LookWhereYoureGoing3::new(a);
+                let mut w = Wander3::new(face, Vec3::X * 3.0, 1.0, 0.5, 0.4, seed).unwrap();
+                for dt in dts {
+                    let s = face.steer(&k, point, &l).unwrap_or(SteeringOutput3::ZERO);
+                    k.integrate(&s, &l, dt);
+                    let s = look.steer(&lw, &l).unwrap_or(SteeringOutput3::ZERO);
+                    lw.integrate(&s, &l, dt);
+                    let s = w.steer(&wk, &l, dt);
+                    wk.integrate(&s, &l, dt);
+                }
+                for k in [k, lw, wk] {
+                    prop_assert!(k.is_finite());
+                    prop_assert!(unit(k.orientation), "|q| = {}", k.orientation.length());
+                }
+            }
+        }
+    }
+}
