@@ -61,3 +61,9 @@ mod obstacle;
 pub use obstacle::{
     ClosestObstacle, Collision, CollisionDetector, Obstacle, ObstacleId, ObstacleSet,
 };
+
+mod three_d;
+pub use three_d::{
+    align_to_vector, fake_orientation, shortest_rotation, Align3, Face3, FakeRotation,
+    LookWhereYoureGoing3, Wander3,
+};
