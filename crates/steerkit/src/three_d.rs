@@ -240,10 +240,7 @@ impl Face3 {
     /// Face with the identity as base orientation.
     #[must_use]
     pub fn new(align: Align) -> Self {
-        Face3 {
-            align: Align3::new(align),
-            base: Quat::IDENTITY,
-        }
+        Face3 { align: Align3::new(align), base: Quat::IDENTITY }
     }
 
     /// The same face with another base orientation.
@@ -296,9 +293,7 @@ impl LookWhereYoureGoing3 {
     /// Look where you're going with the identity as base orientation.
     #[must_use]
     pub fn new(align: Align) -> Self {
-        LookWhereYoureGoing3 {
-            face: Face3::new(align),
-        }
+        LookWhereYoureGoing3 { face: Face3::new(align) }
     }
 
     /// The same behaviour with another base orientation.
@@ -432,11 +427,8 @@ impl Wander3 {
     /// the face has nothing to say, e.g. aligned under `Stop::Coast` or a zero ellipsoid).
     pub fn steer(&mut self, character: &Kinematic3, limits: &Limits, dt: f32) -> SteeringOutput3 {
         let dt = if dt > 0.0 { dt.min(1.0) } else { 0.0 };
-        let jitter = Vec3::new(
-            self.rng.binomial(),
-            self.rng.binomial(),
-            self.rng.binomial(),
-        ) * (self.rate * dt.sqrt());
+        let jitter = Vec3::new(self.rng.binomial(), self.rng.binomial(), self.rng.binomial())
+            * (self.rate * dt.sqrt());
         if let Some(t) = unit_vec(self.target + jitter) {
             self.target = t;
         }
@@ -446,14 +438,9 @@ impl Wander3 {
         // Scaled by 1/8 (exact): only the direction matters, and it keeps the sum finite for any
         // finite offset and radii.
         let direction = q * (self.offset * 0.125) + on_sphere * (radii * 0.125);
-        let angular = self
-            .face
-            .steer_along(character, direction, limits)
-            .map_or(Vec3::ZERO, |s| s.angular);
-        SteeringOutput3 {
-            linear: (q * FORWARD_3D) * limits.max_acceleration(),
-            angular,
-        }
+        let angular =
+            self.face.steer_along(character, direction, limits).map_or(Vec3::ZERO, |s| s.angular);
+        SteeringOutput3 { linear: (q * FORWARD_3D) * limits.max_acceleration(), angular }
     }
 }
 
@@ -579,11 +566,7 @@ impl FakeRotation {
             return current;
         }
         let speed = m * (v / m).length(); // may round to +∞ for huge finite v: blend 1
-        let blend = if speed >= self.blend_speed {
-            1.0
-        } else {
-            speed / self.blend_speed
-        };
+        let blend = if speed >= self.blend_speed { 1.0 } else { speed / self.blend_speed };
         let (yaw, pitch, roll) = self.angles(kinematic);
         let faked = Quat::from_rotation_y(yaw)
             * Quat::from_rotation_z(pitch)
@@ -740,10 +723,7 @@ mod tests {
         assert!((forward(q) - dir.normalize()).length() < 1e-6);
         let theta = q_angle(Quat::IDENTITY, q);
         assert!((theta - (PI - 0.1f32.atan())).abs() < 1e-5, "θ = {theta}");
-        assert!(
-            (q * UP_3D - UP_3D).length() < 1e-6,
-            "a level target keeps it upright"
-        );
+        assert!((q * UP_3D - UP_3D).length() < 1e-6, "a level target keeps it upright");
         // the book's asin|x̂ × d̂| gives π − θ ≈ 5.7°, leaving the forward ≈ 169° off the target
         let cross = FORWARD_3D.cross(dir.normalize());
         let book = Quat::from_axis_angle(cross.normalize(), cross.length().asin());
@@ -784,11 +764,7 @@ mod tests {
         ] {
             let q = align_to_vector(d, Quat::IDENTITY).unwrap();
             assert!(unit(q));
-            assert!(
-                (forward(q) - d.normalize()).length() < 2e-6,
-                "{d}: {}",
-                forward(q)
-            );
+            assert!((forward(q) - d.normalize()).length() < 2e-6, "{d}: {}", forward(q));
         }
     }
 
@@ -864,10 +840,7 @@ mod tests {
         let travelled = run_align(&mut k, 300, |k| align.steer(k, target, &limits()));
         assert!(q_angle(k.orientation, target) < deg(0.5));
         let turned = travelled.to_degrees();
-        assert!(
-            (9.0..11.0).contains(&turned),
-            "turned {turned}°, not the 350° way round"
-        );
+        assert!((9.0..11.0).contains(&turned), "turned {turned}°, not the 350° way round");
         assert!(unit(k.orientation));
     }
 
@@ -875,11 +848,8 @@ mod tests {
     fn align3_brakes_inside_the_target_radius_and_clamps_its_output() {
         let l = limits();
         let q = Quat::from_rotation_z(0.4);
-        let spinning = Kinematic3 {
-            orientation: q,
-            rotation: Vec3::new(0.0, 0.5, 0.0),
-            ..Default::default()
-        };
+        let spinning =
+            Kinematic3 { orientation: q, rotation: Vec3::new(0.0, 0.5, 0.0), ..Default::default() };
         // on target: brake at −rotation / time_to_target = −5 rad/s² about y
         let out = Align3::new(align()).steer(&spinning, q, &l).unwrap();
         assert!((out.angular - Vec3::new(0.0, -5.0, 0.0)).length() < 1e-5);
@@ -890,13 +860,8 @@ mod tests {
         let coast = Align3::new(align().with_stop(Stop::Coast));
         assert_eq!(coast.steer(&spinning, q, &l), None);
         // far off and spinning the wrong way: the request is limited to max_angular_acceleration
-        let wrong = Kinematic3 {
-            rotation: Vec3::new(0.0, 0.0, -2.0),
-            ..Default::default()
-        };
-        let out = Align3::new(align())
-            .steer(&wrong, Quat::from_rotation_z(2.0), &l)
-            .unwrap();
+        let wrong = Kinematic3 { rotation: Vec3::new(0.0, 0.0, -2.0), ..Default::default() };
+        let out = Align3::new(align()).steer(&wrong, Quat::from_rotation_z(2.0), &l).unwrap();
         assert!((out.angular.length() - 10.0).abs() < 1e-4);
         assert!((out.angular.normalize() - Vec3::Z).length() < 1e-5);
         // inside the slow radius the target speed ramps: θ = 0.3 → ω* = 2·0.3/0.6 = 1 rad/s
@@ -976,15 +941,7 @@ mod tests {
     // ---- Wander3 ----
 
     fn wander(seed: u64) -> Wander3 {
-        Wander3::new(
-            Face3::new(align()),
-            Vec3::new(4.0, 0.0, 0.0),
-            2.0,
-            0.5,
-            0.5,
-            seed,
-        )
-        .unwrap()
+        Wander3::new(Face3::new(align()), Vec3::new(4.0, 0.0, 0.0), 2.0, 0.5, 0.5, seed).unwrap()
     }
 
     #[test]
@@ -1023,10 +980,7 @@ mod tests {
             let dt = if step % 100 == 0 { 1.0 } else { DT };
             let s = w.steer(&k, &l, dt);
             moved = moved.max((w.wander_target() - before).length());
-            assert!(
-                (w.wander_target().length() - 1.0).abs() < 1e-5,
-                "step {step}"
-            );
+            assert!((w.wander_target().length() - 1.0).abs() < 1e-5, "step {step}");
             assert!(s.is_finite());
             assert!(s.angular.length() <= l.max_angular_acceleration() * (1.0 + 1e-4));
             assert!((s.linear - forward(k.orientation) * 5.0).length() < 1e-4);
@@ -1136,10 +1090,7 @@ mod tests {
                 assert!(unit(q));
                 assert!((forward(q) - dir).length() < 1e-5, "{yaw}/{pitch}");
                 let (_, p, _) = fake.angles(&k);
-                assert!(
-                    (p - ph).abs() < 1e-5,
-                    "climbing is a positive pitch, nose up"
-                );
+                assert!((p - ph).abs() < 1e-5, "climbing is a positive pitch, nose up");
             }
         }
         // the listing's roll·pitch·yaw pitches about the world axis: at yaw 90° it stays level
@@ -1169,10 +1120,7 @@ mod tests {
         assert!((forward(q) - dir).length() < 1e-5);
         let unbanked = Quat::from_rotation_y(th) * Quat::from_rotation_z(ph);
         let (axis, bank) = shortest_rotation(unbanked, q);
-        assert!(
-            (axis.dot(dir).abs() - 1.0).abs() < 1e-4,
-            "banks about forward: {axis}"
-        );
+        assert!((axis.dot(dir).abs() - 1.0).abs() < 1e-4, "banks about forward: {axis}");
         assert!((bank - FRAC_PI_4).abs() < 1e-5);
         // into the turn: the up axis leans toward the centre (to the left)
         let left = UP_3D.cross(dir).normalize();
@@ -1196,10 +1144,7 @@ mod tests {
             ..Default::default()
         };
         let (_, _, roll) = fake.angles(&k);
-        assert!(
-            (roll - FRAC_PI_4).abs() < 1e-6,
-            "ψ(r = k) = atan 1 = π/4, not π/2"
-        );
+        assert!((roll - FRAC_PI_4).abs() < 1e-6, "ψ(r = k) = atan 1 = π/4, not π/2");
         let q = fake.orientation(&k);
         assert!((angle(q * UP_3D, UP_3D) - FRAC_PI_4).abs() < 1e-5);
         assert!((q * UP_3D).z < 0.0, "left turn, up leans left (−z)");
@@ -1237,10 +1182,7 @@ mod tests {
             ..Default::default()
         };
         let naive = k.orientation * 0.5 + faked * 0.5;
-        assert!(
-            naive.length() < 1e-6,
-            "the book's weighted sum collapses to zero"
-        );
+        assert!(naive.length() < 1e-6, "the book's weighted sum collapses to zero");
         let q = fake.orientation(&k);
         assert!(unit(q));
         assert!(q_angle(q, faked) < 1e-5);
@@ -1248,11 +1190,7 @@ mod tests {
         let level = Quat::from_rotation_y(deg(-50.0));
         let climb = Quat::from_rotation_y(deg(-50.0)) * Vec3::new(0.5, 0.75f32.sqrt(), 0.0);
         for sign in [1.0, -1.0] {
-            let k = Kinematic3 {
-                orientation: level * sign,
-                velocity: climb,
-                ..Default::default()
-            };
+            let k = Kinematic3 { orientation: level * sign, velocity: climb, ..Default::default() };
             let q = fake.orientation(&k);
             assert!(unit(q));
             assert!((q_angle(level, q) - deg(30.0)).abs() < 1e-4);
@@ -1283,11 +1221,7 @@ mod tests {
         };
         let s = FakeRotation::new(3.0, 0.8).unwrap();
         assert_eq!(fake_orientation(&k, 3.0, 0.8), s.orientation(&k));
-        for (b, r) in [
-            (-1.0, -1.0),
-            (f32::NAN, f32::NAN),
-            (f32::INFINITY, f32::INFINITY),
-        ] {
+        for (b, r) in [(-1.0, -1.0), (f32::NAN, f32::NAN), (f32::INFINITY, f32::INFINITY)] {
             assert!(unit(fake_orientation(&k, b, r)), "{b} {r}");
         }
         assert!(FakeRotation::new(-1.0, 1.0).is_err());
@@ -1358,12 +1292,7 @@ mod tests {
         }
 
         fn limits() -> impl Strategy<Value = Limits> {
-            (
-                non_negative_f32(),
-                non_negative_f32(),
-                non_negative_f32(),
-                non_negative_f32(),
-            )
+            (non_negative_f32(), non_negative_f32(), non_negative_f32(), non_negative_f32())
                 .prop_map(|(s, a, r, aa)| Limits::new(s, a, r, aa).unwrap())
         }
 

@@ -85,7 +85,7 @@ impl Align {
         } else if angle > self.slow_radius {
             Some(max_rotation)
         } else {
-            Some(max_rotation * angle / self.slow_radius)
+            Some(max_rotation * (angle / self.slow_radius))
         }
     }
 
