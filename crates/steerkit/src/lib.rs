@@ -26,3 +26,6 @@ mod obstacle;
 pub use obstacle::{
     ClosestObstacle, Collision, CollisionDetector, Obstacle, ObstacleId, ObstacleSet,
 };
+
+mod neighbours;
+pub use neighbours::{BruteForceNeighbours, Neighbour, NeighbourQuery, Neighbours, ViewCone};
