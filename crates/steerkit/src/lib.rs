@@ -67,3 +67,6 @@ pub use three_d::{
     align_to_vector, fake_orientation, shortest_rotation, Align3, Face3, FakeRotation,
     LookWhereYoureGoing3, Wander3,
 };
+
+mod neighbours;
+pub use neighbours::{BruteForceNeighbours, Neighbour, NeighbourQuery, Neighbours, ViewCone};
