@@ -42,9 +42,11 @@ pub use kinematic::{
 pub use math::{as_vector, new_orientation, orientation_of, wrap_angle, Vector};
 pub use rng::Rng;
 pub use steering::{
-    Align, Approach, Arrive, Chase, Deceleration, Estimate, Evade, Face, Flee, Interpose,
+    closest_approach, Align, Alignment, Approach, Arrive, Chase, Cohesion, CollisionAvoidance,
+    ConeCheck, Deceleration, Estimate, Evade, Face, Falloff, Flee, Gather, Interpose,
     KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander, LookWhereYoureGoing,
-    OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Stop, VelocityMatch, Wander, WanderJitter,
+    OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Separation, Stop, VelocityMatch, Wander,
+    WanderJitter,
 };
 
 #[cfg(doctest)]

@@ -2,12 +2,17 @@
 //! optional [`SteeringOutput`](crate::SteeringOutput) (kinematic movement returns velocities).
 
 mod align;
+mod group;
 mod kinematic_movement;
 mod pursue;
 mod seek;
 mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
+pub use group::{
+    closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
+    Separation,
+};
 pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};

@@ -1,0 +1,374 @@
+//! Behaviours that react to other agents: separation, cohesion, alignment (Millington §3.3.13,
+//! §3.4.2; Green; Buckland) and collision avoidance (§3.3.14: the naive cone check and the
+//! predictive closest-approach form).
+//!
+//! Each takes the neighbours as an iterator of [`Neighbour`]s, however they were found (a
+//! [`Neighbours`](crate::Neighbours) query, a grid, a list): the behaviour applies its own range
+//! test, so passing extra candidates is harmless. None of them allocates.
+
+use crate::error::{non_negative, positive, ParamError};
+use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::math::Vector;
+use crate::neighbours::Neighbour;
+use crate::steering::{Arrive, Seek, VelocityMatch};
+
+/// How separation's repulsion falls off with distance `d` (m) inside the threshold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Falloff {
+    /// Millington's inverse-square law: `min(k / d², max_acceleration)`; `k` in m³/s². A
+    /// negative `k` attracts.
+    InverseSquare(f32),
+    /// Millington's linear law: `max_acceleration · (threshold − d) / threshold`.
+    Linear,
+    /// Buckland's `1/d`: `min(k / d, max_acceleration)`; `k` in m²/s².
+    Inverse(f32),
+}
+
+/// Which neighbours separation answers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Gather {
+    /// Sum every neighbour's repulsion, then clip the sum to `max_acceleration`.
+    #[default]
+    Sum,
+    /// Only the nearest neighbour.
+    Nearest,
+}
+
+/// Separation (§3.3.13): accelerate away from neighbours closer than `threshold`.
+///
+/// ```text
+/// for each neighbour at distance d < threshold (d measured between centres, or between
+/// surfaces with `radius_aware`: d = |Δ| − r_self − r_other − buffer, Green's form):
+///     a += strength(d) · (p − p_other) / |p − p_other|        (away: erratum E8)
+/// a = clip(a, max_acceleration)
+/// ```
+/// A neighbour exactly on the character has no "away" direction and is skipped (non-penetration
+/// in the crowd engine separates exact overlaps deterministically).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Separation {
+    threshold: f32,
+    falloff: Falloff,
+    gather: Gather,
+    radius_aware: Option<f32>,
+}
+
+impl Separation {
+    /// Separation within `threshold` m with a falloff law.
+    ///
+    /// # Errors
+    /// If the threshold is negative or a coefficient is not finite.
+    pub fn new(threshold: f32, falloff: Falloff) -> Result<Self, ParamError> {
+        non_negative("threshold", threshold)?;
+        match falloff {
+            Falloff::InverseSquare(k) | Falloff::Inverse(k) => {
+                crate::error::finite("decay_coefficient", k)?;
+            }
+            Falloff::Linear => {}
+        }
+        Ok(Separation { threshold, falloff, gather: Gather::Sum, radius_aware: None })
+    }
+
+    /// Answer every neighbour or only the nearest.
+    #[must_use]
+    pub fn with_gather(mut self, gather: Gather) -> Self {
+        self.gather = gather;
+        self
+    }
+
+    /// Measure gaps between bodies (Green): `d = |Δ| − own_radius − neighbour.radius − buffer`.
+    ///
+    /// # Errors
+    /// If `buffer` is negative or not finite.
+    pub fn radius_aware(mut self, buffer: f32) -> Result<Self, ParamError> {
+        self.radius_aware = Some(non_negative("buffer", buffer)?);
+        Ok(self)
+    }
+
+    /// The repulsion from neighbours; `own_radius` is used only when radius-aware.
+    #[must_use]
+    pub fn steer<'a, V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        own_radius: f32,
+        neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
+        let max = limits.max_acceleration();
+        let mut sum = V::ZERO;
+        let mut nearest: Option<(f32, V)> = None;
+        let mut any = false;
+        for n in neighbours {
+            let away = character.position - n.position;
+            let centre = away.length();
+            if centre == 0.0 {
+                continue;
+            }
+            let d = match self.radius_aware {
+                Some(buffer) => (centre - own_radius - n.radius - buffer).max(0.0),
+                None => centre,
+            };
+            if d >= self.threshold {
+                continue;
+            }
+            let strength = match self.falloff {
+                Falloff::InverseSquare(k) => clamp_signed(k / (d * d), max),
+                Falloff::Inverse(k) => clamp_signed(k / d, max),
+                Falloff::Linear => max * (self.threshold - d) / self.threshold,
+            };
+            let push = away * (strength / centre);
+            any = true;
+            match self.gather {
+                Gather::Sum => sum += push,
+                Gather::Nearest => {
+                    if nearest.is_none_or(|(best, _)| d < best) {
+                        nearest = Some((d, push));
+                    }
+                }
+            }
+        }
+        if !any {
+            return None;
+        }
+        let linear = match self.gather {
+            Gather::Sum => sum,
+            Gather::Nearest => nearest.map_or(V::ZERO, |(_, p)| p),
+        };
+        Some(SteeringOutput::linear(linear.clamp_length_max(max)))
+    }
+}
+
+/// `x` limited to `±max`; a zero distance (∞ or NaN strength) gives the full `±max`.
+#[inline]
+fn clamp_signed(x: f32, max: f32) -> f32 {
+    if x.is_nan() {
+        max
+    } else {
+        x.clamp(-max, max)
+    }
+}
+
+/// How cohesion approaches the neighbours' centre of mass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Cohesion {
+    /// Millington: arrive at the centre of mass.
+    Arrive(Arrive),
+    /// Buckland: seek the centre of mass.
+    Seek(Seek),
+}
+
+impl Cohesion {
+    /// The neighbours' centre of mass, or `None` without neighbours.
+    #[must_use]
+    pub fn center<'a, V: Vector>(
+        neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
+    ) -> Option<V> {
+        let (sum, n) =
+            neighbours.into_iter().fold((V::ZERO, 0u32), |(s, n), x| (s + x.position, n + 1));
+        (n > 0).then(|| sum / n as f32)
+    }
+
+    /// The acceleration toward the centre of mass; `None` without neighbours (Buckland's zero;
+    /// flocking adds wander so a lone agent keeps moving).
+    #[must_use]
+    pub fn steer<'a, V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
+        let center = Self::center(neighbours)?;
+        match self {
+            Cohesion::Arrive(a) => a.steer(character, center, limits),
+            Cohesion::Seek(s) => s.steer(character, center, limits),
+        }
+    }
+}
+
+/// Alignment: match the neighbours' motion.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Alignment {
+    /// Millington: velocity matching to the neighbours' mean velocity.
+    Velocity(VelocityMatch),
+    /// Buckland and Green: steer the heading toward the neighbours' mean heading,
+    /// `a = (mean(v̂ᵢ) − v̂) · max_speed / time_to_target`, clipped; speed is left alone.
+    Heading {
+        /// Response time (s), > 0.
+        time_to_target: f32,
+    },
+}
+
+impl Alignment {
+    /// Buckland's heading alignment.
+    ///
+    /// # Errors
+    /// If `time_to_target` is not finite and positive.
+    pub fn heading(time_to_target: f32) -> Result<Self, ParamError> {
+        Ok(Alignment::Heading { time_to_target: positive("time_to_target", time_to_target)? })
+    }
+
+    /// The acceleration that aligns with the neighbours; `None` without neighbours.
+    #[must_use]
+    pub fn steer<'a, V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
+        let heading = matches!(self, Alignment::Heading { .. });
+        let (sum, n) = neighbours.into_iter().fold((V::ZERO, 0u32), |(s, n), x| {
+            (s + if heading { x.velocity.normalize_or_zero() } else { x.velocity }, n + 1)
+        });
+        if n == 0 {
+            return None;
+        }
+        let mean = sum / n as f32;
+        match self {
+            Alignment::Velocity(vm) => vm.steer(character, mean, limits),
+            Alignment::Heading { time_to_target } => {
+                let own = character.velocity.normalize_or_zero();
+                let a = (mean - own) * (limits.max_speed() / time_to_target);
+                Some(SteeringOutput::linear(a.clamp_length_max(limits.max_acceleration())))
+            }
+        }
+    }
+}
+
+/// The closest approach of two constant-velocity points: `Δp = p_other − p`, `Δv = v_other − v`,
+/// `t = −(Δp·Δv) / |Δv|²` (erratum E9: the book drops the minus), separation at that time
+/// `|Δp + Δv·t|` (exact; erratum E10's `distance − speed·t` is not). Returns `(t, separation)`;
+/// with no relative motion, `(0, |Δp|)`.
+#[must_use]
+#[inline]
+pub fn closest_approach<V: Vector>(dp: V, dv: V) -> (f32, f32) {
+    let speed2 = dv.length_squared();
+    if speed2 == 0.0 {
+        return (0.0, dp.length());
+    }
+    let t = -dp.dot(dv) / speed2;
+    (t, (dp + dv * t).length())
+}
+
+/// Predictive collision avoidance (§3.3.14).
+///
+/// For each neighbour, find the time of closest approach and the separation then
+/// ([`closest_approach`]); a collision is a future approach (`0 < t ≤ horizon`) closer than
+/// the two radii plus `margin`. React only to the **earliest** such collision, evading its
+/// predicted relative position `Δp + Δv·t`, or the current `Δp` when already overlapping or on an
+/// exact hit:
+/// `linear = −normalize(relative) · max_acceleration` (erratum E11: the book steers toward it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollisionAvoidance {
+    margin: f32,
+    horizon: f32,
+}
+
+impl CollisionAvoidance {
+    /// Avoid approaches closer than the sum of radii plus `margin` (m) within `horizon` s.
+    ///
+    /// # Errors
+    /// If `margin` is negative or `horizon` is not positive (or either is not finite).
+    pub fn new(margin: f32, horizon: f32) -> Result<Self, ParamError> {
+        Ok(CollisionAvoidance {
+            margin: non_negative("margin", margin)?,
+            horizon: positive("horizon", horizon)?,
+        })
+    }
+
+    /// The acceleration away from the earliest predicted collision, or `None` when there is none.
+    #[must_use]
+    pub fn steer<'a, V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        own_radius: f32,
+        neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
+        let mut first: Option<(f32, V)> = None;
+        for n in neighbours {
+            let dp = n.position - character.position;
+            let dv = n.velocity - character.velocity;
+            let reach = own_radius + n.radius + self.margin;
+            let now = dp.length();
+            let (t, separation) = closest_approach(dp, dv);
+            let (time, relative) = if now < reach {
+                (0.0, dp) // already too close: evade the present position
+            } else if t > 0.0 && t <= self.horizon && separation < reach {
+                (t, if separation > 0.0 { dp + dv * t } else { dp })
+            } else {
+                continue;
+            };
+            if first.is_none_or(|(best, _)| time < best) {
+                first = Some((time, relative));
+            }
+        }
+        let (_, relative) = first?;
+        let away = -relative.normalize_or_zero();
+        (away != V::ZERO).then(|| SteeringOutput::linear(away * limits.max_acceleration()))
+    }
+}
+
+/// The naive cone check (§3.3.14, Fig 3.20): flee the neighbours inside a cone ahead of the
+/// character's motion, whether or not they will really collide. Kept to show its false
+/// positives (a neighbour ahead moving away) and false negatives (one from the side on a
+/// collision course); use [`CollisionAvoidance`] instead.
+///
+/// A neighbour within `range` is in the cone when `cos∠(v, Δp) > cos_half_angle`; the character
+/// flees the average position of those in the cone at full acceleration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ConeCheck {
+    cos_half_angle: f32,
+    range: f32,
+}
+
+impl ConeCheck {
+    /// A cone of `half_angle` rad ahead, `range` m deep.
+    ///
+    /// # Errors
+    /// If `half_angle` is outside [0, π] or `range` is negative or not finite.
+    pub fn new(half_angle: f32, range: f32) -> Result<Self, ParamError> {
+        crate::error::finite("half_angle", half_angle)?;
+        if !(0.0..=core::f32::consts::PI).contains(&half_angle) {
+            return Err(ParamError::OutOfRange {
+                name: "half_angle",
+                value: half_angle,
+                range: "in [0, π]",
+            });
+        }
+        Ok(ConeCheck { cos_half_angle: half_angle.cos(), range: non_negative("range", range)? })
+    }
+
+    /// Flee from the neighbours in the cone, or `None` when it is empty or the character is still.
+    #[must_use]
+    pub fn steer<'a, V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
+        let heading = character.velocity.normalize_or_zero();
+        if heading == V::ZERO {
+            return None;
+        }
+        let (sum, count) = neighbours.into_iter().fold((V::ZERO, 0u32), |(s, c), n| {
+            let dp = n.position - character.position;
+            let d = dp.length();
+            if d > 0.0 && d <= self.range && dp.dot(heading) > self.cos_half_angle * d {
+                (s + n.position, c + 1)
+            } else {
+                (s, c)
+            }
+        });
+        if count == 0 {
+            return None;
+        }
+        let away = (character.position - sum / count as f32).normalize_or_zero();
+        (away != V::ZERO).then(|| SteeringOutput::linear(away * limits.max_acceleration()))
+    }
+}
