@@ -29,3 +29,6 @@ pub use obstacle::{
 
 mod neighbours;
 pub use neighbours::{BruteForceNeighbours, Neighbour, NeighbourQuery, Neighbours, ViewCone};
+
+mod path;
+pub use path::{Path, Polyline, Polyline3, WaypointCursor};
