@@ -72,3 +72,6 @@ pub use three_d::{
 
 mod neighbours;
 pub use neighbours::{BruteForceNeighbours, Neighbour, NeighbourQuery, Neighbours, ViewCone};
+
+mod path;
+pub use path::{Path, Polyline, Polyline3, WaypointCursor};
