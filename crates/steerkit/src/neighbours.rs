@@ -206,7 +206,7 @@ pub trait Neighbours<V: Vector = Vec2> {
     fn nearest(&self, query: &NeighbourQuery<V>) -> Option<Neighbour<V>> {
         let mut best: Option<Neighbour<V>> = None;
         self.for_each_within(query, |n| {
-            let better = best.map_or(true, |b| {
+            let better = best.is_none_or(|b| {
                 n.distance_squared < b.distance_squared
                     || (n.distance_squared == b.distance_squared && n.index < b.index)
             });

@@ -206,7 +206,7 @@ impl CollisionDetector for [Obstacle] {
         let mut best: Option<Collision> = None;
         for (i, o) in self.iter().enumerate() {
             if let Some(h) = o.cast_ray(ray) {
-                if best.map_or(true, |b| h.distance < b.distance) {
+                if best.is_none_or(|b| h.distance < b.distance) {
                     best = Some(collision(h, i as u32));
                 }
             }
@@ -542,7 +542,7 @@ impl ObstacleSet {
                     }
                     let c = closest_to(&self.obstacles[id as usize], point, id);
                     if c.distance <= best_d
-                        && best.map_or(true, |b| {
+                        && best.is_none_or(|b| {
                             c.distance < b.distance
                                 || (c.distance == b.distance && id < b.obstacle.0)
                         })
