@@ -43,7 +43,7 @@ pub use math::{as_vector, new_orientation, orientation_of, wrap_angle, Vector};
 pub use rng::Rng;
 pub use steering::{
     closest_approach, Align, Alignment, Approach, Arrive, Chase, Cohesion, CollisionAvoidance,
-    ConeCheck, Deceleration, Estimate, Evade, Face, Falloff, Flee, Gather, Interpose,
+    ConeCheck, Deceleration, Estimate, Evade, Face, Falloff, Flee, FollowPath, Gather, Interpose,
     KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander, LookWhereYoureGoing,
     OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Separation, Stop, VelocityMatch, Wander,
     WanderJitter,

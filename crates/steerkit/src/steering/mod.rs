@@ -2,6 +2,7 @@
 //! optional [`SteeringOutput`](crate::SteeringOutput) (kinematic movement returns velocities).
 
 mod align;
+mod follow;
 mod group;
 mod kinematic_movement;
 mod pursue;
@@ -9,6 +10,7 @@ mod seek;
 mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
+pub use follow::FollowPath;
 pub use group::{
     closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
     Separation,
