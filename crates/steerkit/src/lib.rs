@@ -20,3 +20,13 @@ pub use steering::{
     Align, Approach, Arrive, Deceleration, Face, Flee, LookWhereYoureGoing, Seek, SeekMode, Stop,
     VelocityMatch,
 };
+
+mod predict;
+pub use predict::{
+    aim_at_moving_target, closest_approach, direction_from_elevation, distance_to_target,
+    firing_solution, firing_solutions, landing_point, predict_landing, react_to_grenade,
+    refine_targeting, time_to_height, trajectory_position, trajectory_velocity, AimError, Arc,
+    Catcher, ClosestApproach, FiringSolution, ForwardModel, Grenade, Interception, Landing,
+    LandingError, LandingOptions, LinearDrag, Miss, MovingTargetOptions, NoDrag, QuadraticDrag,
+    Reaction, TargetingOptions, TargetingSolution,
+};
