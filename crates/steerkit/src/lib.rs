@@ -30,3 +30,10 @@ pub use predict::{
     LandingError, LandingOptions, LinearDrag, Miss, MovingTargetOptions, NoDrag, QuadraticDrag,
     Reaction, TargetingOptions, TargetingSolution,
 };
+
+mod jump;
+pub use jump::{
+    jump_times, jump_velocity, next_jump_link, pair_landing_pads, HoleFiller, Jump, JumpAction,
+    JumpCapability, JumpDetector, JumpError, JumpLink, JumpPair, JumpPoint, JumpSolution,
+    JumpState, TakeoffConditions, TakeoffRule,
+};
