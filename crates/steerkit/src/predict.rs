@@ -874,6 +874,8 @@ fn closest_on_segment(a: Vec3, b: Vec3, p: Vec3) -> (Vec3, f32) {
 /// offset from the target to the closest point, taken along the upward normal of the flight
 /// direction there (positive: the shot passes above, i.e. over or beyond; negative: below or
 /// short); for a vertical flight direction, along the horizontal bearing from `start` to `target`.
+/// Options are not validated here: a non-positive interval measures the start point only, and a
+/// flight is cut at 10⁶ samples.
 #[must_use]
 pub fn distance_to_target<M: ForwardModel + ?Sized>(
     model: &M,
@@ -884,7 +886,12 @@ pub fn distance_to_target<M: ForwardModel + ?Sized>(
 ) -> Miss {
     const REFINE: u32 = 16;
     let dt = options.sample_interval;
-    let steps = (options.max_flight_time / dt).ceil().min(1e7) as u32;
+    // invalid timing options fly nothing: only the start point is measured
+    let steps = if dt > 0.0 && options.max_flight_time.is_finite() {
+        (options.max_flight_time / dt).ceil().clamp(0.0, 1e6) as u32
+    } else {
+        0
+    };
     let (mut p, mut v) = (start, velocity);
     // (distance, state at the start of the sample before the best segment)
     let mut best = (start.distance(target), (start, velocity, 0.0f32));
@@ -1940,6 +1947,18 @@ mod tests {
         let guess = firing_solution(Vec3::ZERO, near, 30.0, G, Arc::Low).unwrap();
         assert!(sol.direction.y > guess.direction.y);
         assert!(fine_miss(&model, Vec3::ZERO, sol.direction * 30.0, near) < opts.margin + 0.01);
+    }
+
+    #[test]
+    fn distance_to_target_with_bad_timing_measures_the_start_only() {
+        let model = NoDrag::new(G).unwrap();
+        let bad = TargetingOptions {
+            sample_interval: 0.0,
+            ..TargetingOptions::default()
+        };
+        let e = Vec3::new(10.0, 0.0, 0.0);
+        let m = distance_to_target(&model, Vec3::ZERO, Vec3::new(10.0, 5.0, 0.0), e, &bad);
+        assert_eq!((m.distance.abs(), m.time), (10.0, 0.0));
     }
 
     #[test]
