@@ -218,6 +218,8 @@ fn cast_ball<V: Vector>(
     let m = origin - center;
     let m_sq = m.length_squared();
     let outward = |v: V| {
+        // scale tiny offsets up first: their squared length is subnormal and normalises badly
+        let v = if v.length_squared() < 1e-20 { v * 1e20 } else { v };
         let n = v.normalize_or_zero();
         if n != V::ZERO {
             n

@@ -75,3 +75,20 @@ pub use neighbours::{BruteForceNeighbours, Neighbour, NeighbourQuery, Neighbours
 
 mod path;
 pub use path::{Path, Polyline, Polyline3, WaypointCursor};
+
+mod predict;
+pub use predict::{
+    aim_at_moving_target, direction_from_elevation, distance_to_target, firing_solution,
+    firing_solutions, landing_point, predict_landing, react_to_grenade, refine_targeting,
+    time_to_height, trajectory_closest_approach, trajectory_position, trajectory_velocity,
+    AimError, Arc, Catcher, ClosestApproach, FiringSolution, ForwardModel, Grenade, Interception,
+    Landing, LandingError, LandingOptions, LinearDrag, Miss, MovingTargetOptions, NoDrag,
+    QuadraticDrag, Reaction, TargetingOptions, TargetingSolution,
+};
+
+mod jump;
+pub use jump::{
+    jump_times, jump_velocity, next_jump_link, pair_landing_pads, HoleFiller, Jump, JumpAction,
+    JumpCapability, JumpDetector, JumpError, JumpLink, JumpPair, JumpPoint, JumpSolution,
+    JumpState, TakeoffConditions, TakeoffRule,
+};
