@@ -92,3 +92,11 @@ pub use jump::{
     JumpCapability, JumpDetector, JumpError, JumpLink, JumpPair, JumpPoint, JumpSolution,
     JumpState, TakeoffConditions, TakeoffRule,
 };
+
+mod motor;
+pub use motor::{
+    choose_command, command_cost, desired_velocity, rescaled, turn_direction, Actuator, Body, Car,
+    CarActuator, CarControls, CarParams, DiscreteCar, DiscreteCarCommand, Goal, HeadFor, Human,
+    HumanControls, HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Plan, Tank,
+    TankControls, TankParams, Turn, Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
+};

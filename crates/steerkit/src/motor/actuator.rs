@@ -1,0 +1,438 @@
+//! The steering pipeline's actuator (Millington §3.4.5): goals with optional channels, the path
+//! an actuator intends, and two actuators.
+
+use super::Car;
+use crate::error::{positive, ParamError};
+use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::math::{as_vector, orientation_of, wrap_angle, Vector};
+use crate::steering::{Align, Arrive};
+use glam::Vec2;
+
+/// What a character should achieve (§3.4.5): four channels, each optional ("don't care").
+///
+/// Targeters fill channels, decomposers and constraints replace them, and the actuator decides
+/// which it can honour. [`Goal::update_channels`] merges two goals, the other one winning on every
+/// channel it sets (the book's `updateChannels`).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Goal<V: Vector = Vec2> {
+    /// Where to be (m).
+    pub position: Option<V>,
+    /// Which way to face (rad in 2D).
+    pub orientation: Option<V::Orientation>,
+    /// How fast to be moving (m/s), at the position if there is one.
+    pub velocity: Option<V>,
+    /// How fast to be turning (rad/s).
+    pub rotation: Option<V::Angular>,
+}
+
+impl<V: Vector> Goal<V> {
+    /// A goal with only a position.
+    #[must_use]
+    pub fn at(position: V) -> Self {
+        Goal { position: Some(position), orientation: None, velocity: None, rotation: None }
+    }
+
+    /// A goal with only an orientation.
+    #[must_use]
+    pub fn facing(orientation: V::Orientation) -> Self {
+        Goal { position: None, orientation: Some(orientation), velocity: None, rotation: None }
+    }
+
+    /// The same goal with an orientation.
+    #[must_use]
+    pub fn with_orientation(mut self, orientation: V::Orientation) -> Self {
+        self.orientation = Some(orientation);
+        self
+    }
+
+    /// The same goal with a velocity.
+    #[must_use]
+    pub fn with_velocity(mut self, velocity: V) -> Self {
+        self.velocity = Some(velocity);
+        self
+    }
+
+    /// The same goal with a rotation.
+    #[must_use]
+    pub fn with_rotation(mut self, rotation: V::Angular) -> Self {
+        self.rotation = Some(rotation);
+        self
+    }
+
+    /// Copies every channel `other` sets into `self` (the other goal wins).
+    pub fn update_channels(&mut self, other: &Goal<V>) {
+        self.position = other.position.or(self.position);
+        self.orientation = other.orientation.or(self.orientation);
+        self.velocity = other.velocity.or(self.velocity);
+        self.rotation = other.rotation.or(self.rotation);
+    }
+
+    /// True when no channel is set.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.position.is_none()
+            && self.orientation.is_none()
+            && self.velocity.is_none()
+            && self.rotation.is_none()
+    }
+}
+
+/// What an actuator intends: a polyline of points and the goal it adopted.
+///
+/// `points[0]` is the character's position; the segments `points[i] → points[i+1]` are the
+/// straight-line approximation of the route (a constraint checks them, e.g. against obstacles),
+/// and the last point is where the goal is met. A plan with one point means "stay here" (only
+/// non-positional channels, or nothing, to meet). `goal` is the input goal minus the channels the
+/// actuator dropped because it cannot meet them.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Plan<V: Vector = Vec2> {
+    /// The route, starting at the character's position.
+    pub points: Vec<V>,
+    /// The channels the actuator will honour.
+    pub goal: Goal<V>,
+}
+
+impl<V: Vector> Plan<V> {
+    /// The route's segments, in order.
+    pub fn segments(&self) -> impl Iterator<Item = (V, V)> + '_ {
+        self.points.windows(2).map(|w| (w[0], w[1]))
+    }
+
+    /// The route's length (m).
+    #[must_use]
+    pub fn length(&self) -> f32 {
+        self.segments().map(|(a, b)| (b - a).length()).sum()
+    }
+}
+
+/// The last stage of a steering pipeline (§3.4.5): given a goal, say how the character will
+/// move ([`Actuator::path`]), and once the constraints accept that, the request that follows it
+/// ([`Actuator::output`]).
+///
+/// The pipeline calls `path` every frame from the current state, possibly several times with
+/// goals amended by constraints, then `output` on the accepted plan. Actuators are stateless
+/// (`&self`): everything they need is in the character, the plan and the limits.
+pub trait Actuator<V: Vector = Vec2> {
+    /// The route the character would take to `goal`, and the channels it will honour.
+    fn path(&self, character: &Kinematic<V>, goal: &Goal<V>, limits: &Limits) -> Plan<V>;
+
+    /// The steering request (m/s², rad/s²) that follows `plan`.
+    fn output(
+        &self,
+        character: &Kinematic<V>,
+        plan: &Plan<V>,
+        limits: &Limits,
+    ) -> SteeringOutput<V>;
+}
+
+/// The simple actuator of §3.4.5 for characters that move in any direction (a sentry, a ghost,
+/// a person with [`Human`](super::Human) behind it): head straight for the position and face it.
+///
+/// - With a position: the plan is `[p, position]`; the output arrives there
+///   ([`Arrive`]) while facing the position ([`Align`] toward `position − p`), then aligns to the
+///   goal's orientation if it has one. Velocity and rotation are dropped.
+/// - Without a position but with a velocity: matches it (`(v* − v) / time_to_target`) and faces
+///   along it; the plan is `[p, p + v*·1 s]`.
+/// - With only an orientation: turns to it; the plan is `[p]`.
+/// - An empty goal: brakes to rest (arrive at the current position).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeadFor {
+    /// The positional behaviour.
+    pub arrive: Arrive,
+    /// The facing behaviour.
+    pub align: Align,
+}
+
+impl HeadFor {
+    /// An actuator from an arrive and an align.
+    #[must_use]
+    pub fn new(arrive: Arrive, align: Align) -> Self {
+        HeadFor { arrive, align }
+    }
+}
+
+impl Actuator<Vec2> for HeadFor {
+    fn path(&self, character: &Kinematic, goal: &Goal, _limits: &Limits) -> Plan {
+        let p = character.position;
+        if let Some(target) = goal.position {
+            let adopted =
+                Goal { position: Some(target), orientation: goal.orientation, ..Goal::default() };
+            Plan { points: vec![p, target], goal: adopted }
+        } else if let Some(v) = goal.velocity {
+            let adopted =
+                Goal { velocity: Some(v), orientation: goal.orientation, ..Goal::default() };
+            Plan { points: vec![p, p + v], goal: adopted }
+        } else {
+            Plan {
+                points: vec![p],
+                goal: Goal { orientation: goal.orientation, ..Goal::default() },
+            }
+        }
+    }
+
+    fn output(&self, character: &Kinematic, plan: &Plan, limits: &Limits) -> SteeringOutput {
+        let goal = &plan.goal;
+        let p = character.position;
+        let linear = if let Some(target) = goal.position {
+            self.arrive.steer(character, target, limits).map_or(Vec2::ZERO, |s| s.linear)
+        } else if let Some(v) = goal.velocity {
+            ((v - character.velocity) / self.arrive.time_to_target())
+                .clamp_length_max(limits.max_acceleration())
+        } else {
+            self.arrive.steer(character, p, limits).map_or(Vec2::ZERO, |s| s.linear)
+        };
+        let facing = match (goal.position, goal.velocity) {
+            (Some(target), _) if !self.arrive.is_inside(p, target) && target != p => {
+                Some(orientation_of(target - p))
+            }
+            (None, Some(v)) if goal.orientation.is_none() && v != Vec2::ZERO => {
+                Some(orientation_of(v))
+            }
+            _ => goal.orientation,
+        };
+        let angular =
+            facing.and_then(|o| self.align.steer(character, o, limits)).map_or(0.0, |s| s.angular);
+        super::sanitize(&SteeringOutput { linear, angular })
+    }
+}
+
+/// The car's actuator for the steering pipeline: plans routes a car can drive and drops the
+/// channels it cannot meet (§3.4.5, Fig. 3.43).
+///
+/// Channel rules ([`Actuator::path`]):
+///
+/// - **rotation** is always dropped: a car's yaw rate follows from its speed and steering.
+/// - **velocity and orientation** that disagree by more than `heading_tolerance` (the car moves
+///   only along its facing): the orientation is dropped, the velocity wins.
+/// - **position with an approach heading** (from the velocity or the orientation): if the car is
+///   not yet inside the 30° approach cone behind the goal, the route takes a **run-up** through
+///   the point `run_up` metres behind the goal along that heading: `[p, goal − ĥ·run_up, goal]`.
+/// - **position inside a turning circle** (a point the car cannot reach without first moving
+///   away, e.g. just beside a stationary car): the route starts straight ahead,
+///   `[p, p + ĥ·2R, goal]` with `R = R_min(cruise_speed)`.
+/// - **orientation only**: a stationary car cannot turn on the spot, so it **drives a loop**: the
+///   route is the arc of radius `R_min(0)` that turns it to the goal orientation (sampled every
+///   0.2 rad). Within `heading_tolerance` the plan is `[p]`.
+/// - **velocity only**: `[p, p + v·1 s]`.
+///
+/// [`Actuator::output`] follows the route toward its next point at
+/// `speed = min(cruise_speed, √(v_end² + 2·(brake/2)·remaining))` (braking at half the car's
+/// braking power so as to stop on the last point, or reach it at the goal's speed `v_end`).
+/// Moving forward with the point ahead it steers by pure pursuit: the arc through the point
+/// tangent to the heading has curvature `κ = 2·sin β / ℓ` (β the bearing, ℓ the distance), asked
+/// for as `linear = ĥ·(speed − s)/time_to_target + side·s²·κ`; otherwise it asks for the velocity
+/// `d̂·speed`: `(desired − v) / time_to_target`. Both are clipped to `max_acceleration`. Within
+/// `arrival_radius` of the last point (and with no end speed), or with no route, it brakes to rest
+/// and then returns zero; intermediate points within `arrival_radius` count as passed. A
+/// velocity-only goal is matched directly. The request is meant for the car's
+/// [`Vehicle::controls_for`](super::Vehicle::controls_for), which filters it and has the stall
+/// fallback; it is not pre-filtered, so that a sideways request from rest still reaches that
+/// fallback.
+///
+/// Limitation: the route is re-planned from the current state on every call, with no memory, so
+/// a goal whose approach heading points back at the car (a U-turn) is met by driving through the
+/// run-up point and then, for a car that can reverse, backing in; this is not a full manoeuvre
+/// planner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CarActuator {
+    car: Car,
+    cruise_speed: f32,
+    arrival_radius: f32,
+    time_to_target: f32,
+    run_up: f32,
+    heading_tolerance: f32,
+}
+
+/// Half-angle of the approach cone behind a goal with a heading.
+const APPROACH_CONE: f32 = core::f32::consts::FRAC_PI_6; // 30°
+/// Arc sampling step for loops (rad).
+const ARC_STEP: f32 = 0.2;
+/// Above this forward speed (m/s) the car actuator steers by pure pursuit.
+const PURSUIT_SPEED: f32 = 0.5;
+
+impl CarActuator {
+    /// An actuator for `car` driving at `cruise_speed` (m/s) and stopping within
+    /// `arrival_radius` (m) of its goal. Defaults: `time_to_target` 0.25 s, `run_up`
+    /// `2·R_min(cruise_speed)`, `heading_tolerance` 0.1 rad.
+    ///
+    /// # Errors
+    /// If `cruise_speed` or `arrival_radius` is not finite and positive.
+    pub fn new(car: Car, cruise_speed: f32, arrival_radius: f32) -> Result<Self, ParamError> {
+        positive("cruise_speed", cruise_speed)?;
+        positive("arrival_radius", arrival_radius)?;
+        Ok(CarActuator {
+            car,
+            cruise_speed,
+            arrival_radius,
+            time_to_target: 0.25,
+            run_up: 2.0 * car.min_turn_radius(cruise_speed),
+            heading_tolerance: 0.1,
+        })
+    }
+
+    /// The same actuator with another run-up length (m).
+    ///
+    /// # Errors
+    /// If it is not finite and positive.
+    pub fn with_run_up(self, run_up: f32) -> Result<Self, ParamError> {
+        Ok(CarActuator { run_up: positive("run_up", run_up)?, ..self })
+    }
+
+    /// The same actuator with another response time (s).
+    ///
+    /// # Errors
+    /// If it is not finite and positive.
+    pub fn with_time_to_target(self, time_to_target: f32) -> Result<Self, ParamError> {
+        Ok(CarActuator { time_to_target: positive("time_to_target", time_to_target)?, ..self })
+    }
+
+    /// The same actuator with another heading tolerance (rad).
+    ///
+    /// # Errors
+    /// If it is not finite and positive.
+    pub fn with_heading_tolerance(self, tolerance: f32) -> Result<Self, ParamError> {
+        Ok(CarActuator { heading_tolerance: positive("heading_tolerance", tolerance)?, ..self })
+    }
+
+    /// The car.
+    #[must_use]
+    pub fn car(&self) -> &Car {
+        &self.car
+    }
+
+    /// Run-up length (m).
+    #[must_use]
+    pub fn run_up(&self) -> f32 {
+        self.run_up
+    }
+
+    /// The channels the car can honour (see the type's rules).
+    fn adopt(&self, goal: &Goal) -> Goal {
+        let mut g = Goal { rotation: None, ..*goal };
+        if let (Some(v), Some(o)) = (g.velocity, g.orientation) {
+            if v != Vec2::ZERO && wrap_angle(orientation_of(v) - o).abs() > self.heading_tolerance {
+                g.orientation = None;
+            }
+        }
+        g
+    }
+
+    fn arc(&self, character: &Kinematic, delta: f32) -> Vec<Vec2> {
+        let r = self.car.min_turn_radius(0.0);
+        let theta = character.orientation;
+        let side = as_vector(theta).perp() * delta.signum();
+        let centre = character.position + side * r;
+        let steps = (delta.abs() / ARC_STEP).ceil().max(1.0) as usize;
+        (0..=steps)
+            .map(|i| {
+                let phi = delta * (i as f32 / steps as f32);
+                // rotate the radius vector (p − c) by φ about the centre
+                centre + Vec2::from_angle(phi).rotate(character.position - centre)
+            })
+            .collect()
+    }
+}
+
+impl Actuator<Vec2> for CarActuator {
+    fn path(&self, character: &Kinematic, goal: &Goal, _limits: &Limits) -> Plan {
+        let g = self.adopt(goal);
+        let p = character.position;
+        let h = as_vector(character.orientation);
+        let approach =
+            g.velocity.filter(|v| *v != Vec2::ZERO).map(orientation_of).or(g.orientation);
+        let points = match (g.position, approach, g.velocity) {
+            (Some(target), Some(psi), _) => {
+                let dir = as_vector(psi);
+                let to_goal = target - p;
+                let along = to_goal.dot(dir);
+                let lateral = to_goal.perp_dot(dir).abs();
+                let in_cone = along > 0.0 && lateral <= along * APPROACH_CONE.tan();
+                if in_cone || to_goal.length() <= self.arrival_radius {
+                    vec![p, target]
+                } else {
+                    vec![p, target - dir * self.run_up, target]
+                }
+            }
+            (Some(target), None, _) => {
+                let r = self.car.min_turn_radius(self.cruise_speed);
+                let left = p + h.perp() * r;
+                let right = p - h.perp() * r;
+                let inside = (target - left).length() < r || (target - right).length() < r;
+                if inside && (target - p).length() > self.arrival_radius {
+                    vec![p, p + h * (2.0 * r), target]
+                } else {
+                    vec![p, target]
+                }
+            }
+            (None, _, Some(v)) => vec![p, p + v],
+            (None, Some(psi), None) => {
+                let delta = wrap_angle(psi - character.orientation);
+                if delta.abs() <= self.heading_tolerance {
+                    vec![p]
+                } else {
+                    self.arc(character, delta)
+                }
+            }
+            (None, None, None) => vec![p],
+        };
+        Plan { points, goal: g }
+    }
+
+    fn output(&self, character: &Kinematic, plan: &Plan, limits: &Limits) -> SteeringOutput {
+        let p = character.position;
+        let v = character.velocity;
+        let h = as_vector(character.orientation);
+        let s = v.dot(h);
+        let max_a = limits.max_acceleration();
+        let goal = &plan.goal;
+        if goal.position.is_none() {
+            if let Some(gv) = goal.velocity {
+                let linear = ((gv - v) / self.time_to_target).clamp_length_max(max_a);
+                return super::sanitize(&SteeringOutput::linear(linear));
+            }
+        }
+        let end_speed = match (goal.position, goal.velocity) {
+            (Some(_), Some(gv)) => gv.length(),
+            _ => 0.0,
+        };
+        // skip intermediate points already reached
+        let mut i = 1;
+        while i + 1 < plan.points.len() && (plan.points[i] - p).length() <= self.arrival_radius {
+            i += 1;
+        }
+        let stop_here = match plan.points.get(i) {
+            None => true,
+            Some(&last) => {
+                i + 1 == plan.points.len()
+                    && goal.position.is_some()
+                    && end_speed == 0.0
+                    && (last - p).length() <= self.arrival_radius
+            }
+        };
+        if stop_here {
+            // nothing left to drive: brake to rest, then say nothing
+            if v.length_squared() < 1e-8 {
+                return SteeringOutput::ZERO;
+            }
+            let linear = (-v / self.time_to_target).clamp_length_max(max_a);
+            return super::sanitize(&SteeringOutput::linear(linear));
+        }
+        let next = plan.points[i];
+        let remaining = (next - p).length()
+            + plan.points[i..].windows(2).map(|w| (w[1] - w[0]).length()).sum::<f32>();
+        let brake = 0.5 * self.car.params().brake;
+        let speed = self.cruise_speed.min((end_speed * end_speed + 2.0 * brake * remaining).sqrt());
+        let to_next = next - p;
+        let beta = wrap_angle(orientation_of(to_next) - character.orientation);
+        let linear = if s > PURSUIT_SPEED && beta.abs() < core::f32::consts::FRAC_PI_2 {
+            // pure pursuit: the arc through `next` tangent to the heading has curvature
+            // κ = 2·sin β / ℓ; a car follows it with lateral acceleration s²·κ
+            let kappa = 2.0 * beta.sin() / to_next.length();
+            let a_long = (speed - s) / self.time_to_target;
+            h * a_long + h.perp() * (s * s * kappa)
+        } else {
+            (to_next.normalize_or_zero() * speed - v) / self.time_to_target
+        };
+        super::sanitize(&SteeringOutput::linear(linear.clamp_length_max(max_a)))
+    }
+}
