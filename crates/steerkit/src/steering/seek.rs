@@ -99,7 +99,12 @@ impl Seek {
 /// `linear = normalize(position − target) · max_acceleration` (m/s²), or the desired-velocity
 /// form of [`SeekMode`]. Returns `None` outside the panic distance and when the character is
 /// exactly on the threat (there is no "away" direction; combine with wander to break the tie).
+///
+/// Flee is also the practical opposite of arrive: Millington's "leave" (a ramp that starts near
+/// zero acceleration) is deliberately not provided, since a character leaving wants full
+/// acceleration at once.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[doc(alias = "leave")]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Flee {
     mode: SeekMode,
