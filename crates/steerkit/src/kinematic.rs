@@ -333,9 +333,8 @@ impl Kinematic<Vec2> {
     /// `half_life = 0` snaps. Nothing changes while the speed is at or below `min_speed` (Green's
     /// epsilon test: a nearly stopped character must not flip round on a tiny velocity).
     pub fn face_motion(&mut self, dt: f32, half_life: f32, min_speed: f32) {
-        if self.velocity.length_squared() <= min_speed * min_speed
-            || self.velocity.length_squared() == 0.0
-        {
+        let speed_sq = self.velocity.length_squared();
+        if speed_sq <= min_speed * min_speed || speed_sq == 0.0 {
             return;
         }
         let heading = orientation_of(self.velocity);

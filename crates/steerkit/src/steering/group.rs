@@ -3,8 +3,10 @@
 //! predictive closest-approach form).
 //!
 //! Each takes the neighbours as an iterator of [`Neighbour`]s, however they were found (a
-//! [`Neighbours`](crate::Neighbours) query, a grid, a list): the behaviour applies its own range
-//! test, so passing extra candidates is harmless. None of them allocates.
+//! [`Neighbours`](crate::Neighbours) query, a grid, a list). Separation and the avoidances apply
+//! their own range tests, so extra candidates are harmless to them; cohesion and alignment
+//! average every neighbour they are given, so for them the query defines the neighbourhood.
+//! None of them allocates.
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
@@ -100,12 +102,15 @@ impl Separation {
         let mut sum = V::ZERO;
         let mut nearest: Option<(f32, V)> = None;
         let mut any = false;
+        let threshold_sq = self.threshold * self.threshold;
         for n in neighbours {
             let away = character.position - n.position;
-            let centre = away.length();
-            if centre == 0.0 {
+            let centre_sq = away.length_squared();
+            // cheap reject before the square root (centres are never closer than gaps)
+            if centre_sq == 0.0 || (self.radius_aware.is_none() && centre_sq >= threshold_sq) {
                 continue;
             }
+            let centre = centre_sq.sqrt();
             let d = match self.radius_aware {
                 Some(buffer) => (centre - own_radius - n.radius - buffer).max(0.0),
                 None => centre,
