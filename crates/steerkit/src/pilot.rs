@@ -24,7 +24,8 @@ pub enum PilotEvent {
 ///
 /// ```text
 /// distance_to_go = |p − current waypoint| + arc length from that waypoint to the end
-/// is_finished_path = clamp(1 − distance_to_go / total, 0, 1)    total stored at (re)nav
+/// is_finished_path = clamp(1 − distance_to_go / total, 0, 1)    total stored at (re)nav;
+///                    1 within the arrival tolerance of the end
 /// history = (history << 1) | (is_finished_path increased)         a 32-update window
 /// is_stuck = 1 − popcount(history) / 32
 /// ```
@@ -35,6 +36,7 @@ pub enum PilotEvent {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pilot {
     stuck_threshold: f32,
+    tolerance: f32,
     total: f32,
     finished: f32,
     history: u32,
@@ -57,7 +59,23 @@ impl Pilot {
                 range: "in (0, 1]",
             });
         }
-        Ok(Pilot { stuck_threshold: t, total: 0.0, finished: 0.0, history: u32::MAX })
+        Ok(Pilot {
+            stuck_threshold: t,
+            tolerance: 0.0,
+            total: 0.0,
+            finished: 0.0,
+            history: u32::MAX,
+        })
+    }
+
+    /// Count the path as finished (`is_finished_path = 1`) within `tolerance` m of the end, as
+    /// an arrival that stops inside its target radius needs (default 0).
+    ///
+    /// # Errors
+    /// If `tolerance` is negative or not finite.
+    pub fn with_arrival_tolerance(mut self, tolerance: f32) -> Result<Self, ParamError> {
+        self.tolerance = crate::error::non_negative("arrival_tolerance", tolerance)?;
+        Ok(self)
     }
 
     /// The distance still to travel (m) from `position` heading for waypoint `waypoint`.
@@ -90,7 +108,9 @@ impl Pilot {
         waypoint: usize,
     ) -> PilotEvent {
         let to_go = Self::distance_to_go(path, position, waypoint);
-        let finished = if self.total > 0.0 && to_go.is_finite() {
+        let finished = if to_go <= self.tolerance {
+            1.0
+        } else if self.total > 0.0 && to_go.is_finite() {
             (1.0 - to_go / self.total).clamp(0.0, 1.0)
         } else {
             1.0

@@ -106,7 +106,9 @@ impl DogOnAString {
 /// else seek path(s + ahead); on an open path arrive at the end once s + ahead reaches it
 /// ```
 /// The forward test is Green's start-up problem: a character at rest or facing the wrong way is
-/// inside the band but must still be set moving along the path.
+/// inside the band but must still be set moving along the path. Reprojection only corrects the
+/// course: inside the band it leaves the speed alone, so put it first in a priority group with a
+/// drive that keeps the character moving (velocity matching along its heading, say).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Reprojection {
@@ -137,6 +139,13 @@ impl Reprojection {
             arrive,
             param: 0.0,
         })
+    }
+
+    /// Start the coherent search from `param` (m), e.g. after a re-path.
+    #[must_use]
+    pub fn starting_at(mut self, param: f32) -> Self {
+        self.param = if param.is_finite() { param } else { 0.0 };
+        self
     }
 
     /// The projection's parameter found by the last call (m).
