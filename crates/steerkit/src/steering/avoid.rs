@@ -11,6 +11,9 @@
 //! All output accelerations (m/s²) within `max_acceleration` and never NaN. They work in 2D
 //! (the obstacle world is 2D; use [`crate::math::ground`] for 2½D).
 
+// `!(a < b)` is deliberate: NaN fails the comparison and takes the "nothing" branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use crate::error::{non_negative, positive, ParamError};
 use crate::geometry::{Circle, Ray};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};

@@ -1,5 +1,8 @@
 //! Hide (Buckland §17, Green): put an obstacle between the character and a hunter.
 
+// `!(a < b)` is deliberate: NaN fails the comparison and takes the "nothing" branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use crate::error::{non_negative, positive, ParamError};
 use crate::geometry::Circle;
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
