@@ -57,6 +57,10 @@ fn a_single_ray_grazes_a_wall_corner_while_whiskers_do_not() {
     assert!((single_gap - 0.3).abs() < 1e-4, "single ray: the centre passes 0.3 m from the corner");
     assert!(single_gap < 0.5, "so a 0.5 m body grazes it: {single_gap}");
     assert!(whisker_gap > 0.5, "whiskers keep the body clear: {whisker_gap}");
+    let fan =
+        ObstacleAvoidance::new(RayLayout::Fan { half_angle: 0.4, rays: 5 }, 1.0, 6.0).unwrap();
+    let fan_gap = closest_to(&world, &drive(fan, &world, start, &l, 5.0));
+    assert!(fan_gap > 0.5, "so does a five-ray fan: {fan_gap}");
 }
 
 /// Two walls meeting at 40° (an acute V, apex at (20, 0), arms 15 m). A character cruising into
