@@ -100,3 +100,12 @@ pub use motor::{
     HumanControls, HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Plan, Tank,
     TankControls, TankParams, Turn, Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
 };
+
+// Behaviours that see the world: obstacle and wall avoidance, hide, Green's path techniques,
+// pilot metrics.
+mod pilot;
+pub use pilot::{is_crowded, Pilot, PilotEvent};
+pub use steering::{
+    AdaptiveFan, AvoidTarget, BoxThreat, DetectionBox, DogOnAString, GrapplingHooks, Hide,
+    ObstacleAvoidance, RayLayout, RepelObstacle, Reprojection, WallFeelers, MAX_FAN_RAYS,
+};
