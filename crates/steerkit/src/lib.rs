@@ -100,3 +100,13 @@ pub use motor::{
     HumanControls, HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Plan, Tank,
     TankControls, TankParams, Turn, Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
 };
+
+// Coordinated movement: formations, slot assignment, plays, tactical movement
+mod formation;
+pub use formation::{
+    ease_of_assignment, slot_allowed, AnchorMode, AssignmentMethod, AssignmentOutcome,
+    BoundingOverwatch, CostMatrix, CoverSlots, EmergentFormation, FixedPattern, Follow,
+    FormationManager, FormationPattern, MemberId, Moderation, Pattern, Play, RoleCosts,
+    ScalablePattern, Shape, SlotAssigner, SlotRole, SlotSteering, SlotTarget, Team, Transition,
+    DRIFT_ORIENTATION_EPSILON,
+};
