@@ -362,12 +362,6 @@ struct Squad {
     agents: Vec<Kinematic>,
 }
 
-impl Squad {
-    fn state(&self) -> impl Fn(MemberId) -> Kinematic + '_ {
-        move |id| self.agents[id as usize]
-    }
-}
-
 /// The worst slot error of the members in each second of `seconds` of a V squad of five following a
 /// path around two pillars, and the closest any member came to a pillar's surface.
 fn run_v_squad(seconds: f32) -> (Vec<f32>, f32, Squad) {
@@ -459,4 +453,271 @@ fn v_squad_follows_a_path_around_obstacles_keeping_its_slots() {
     assert!(errors.last().unwrap() < &0.2, "settled at the end: {:?}", errors.last());
     let end = squad.manager.anchor().position;
     assert!((end - Vec2::new(70.0, 0.0)).length() < 0.5, "anchor at {end}");
+}
+
+/// Places members on their slots at rest after one update.
+fn settle_on_slots(m: &mut FormationManager, agents: &mut [Kinematic]) {
+    m.update(0.0, &SteeringOutput::ZERO, |id| agents[id as usize]);
+    for t in m.targets() {
+        agents[t.member as usize] = Kinematic::at_rest(t.position, t.orientation);
+    }
+}
+
+fn remove_then_measure(method: AssignmentMethod) -> (f32, Vec<Option<usize>>) {
+    let mut m = FormationManager::new(v_pattern(2.0), at(0.0, 0.0), anchor_limits(1.0))
+        .with_assignment(method)
+        .with_distance_cost(1.0)
+        .unwrap();
+    let mut agents = vec![at(0.0, 0.0); 6];
+    for id in 0..5 {
+        m.add_member(id, 0);
+    }
+    m.update(0.0, &SteeringOutput::ZERO, |_| at(0.0, 0.0));
+    settle_on_slots(&mut m, &mut agents);
+    // the member in slot 1 (first on the left arm) leaves
+    let gone = m.members().find(|&id| m.slot_of(id) == Some(1)).unwrap();
+    assert!(m.remove_member(gone));
+    assert!(!m.remove_member(gone), "removing twice is a no-op");
+    m.update(0.0, &SteeringOutput::ZERO, |id| agents[id as usize]);
+    let walk: f32 = m
+        .targets()
+        .iter()
+        .map(|t| (t.position - agents[t.member as usize].position).length())
+        .sum();
+    (walk, m.members().map(|id| m.slot_of(id)).collect())
+}
+
+/// §3.7.5/3.7.8: removing a member reassigns the slots. The book's sequential assignment shifts
+/// every later member one slot on, across the V (12.94 m of walking in all); the optimal
+/// assignment with a distance cost moves them least (5.00 m, the V of four being re-centred).
+/// Adding a member gives a fifth slot to the newcomer, and everyone settles.
+#[test]
+fn formation_reassigns_slots_when_members_leave_or_join() {
+    let (sequential, seq_slots) = remove_then_measure(AssignmentMethod::Sequential);
+    let (optimal, opt_slots) = remove_then_measure(AssignmentMethod::Optimal);
+    println!("walk after removal: sequential {sequential:.3} m, optimal {optimal:.3} m; {seq_slots:?} {opt_slots:?}");
+    assert!(optimal < 5.1 && sequential > 12.5, "optimal {optimal} vs sequential {sequential}");
+    for slots in [&seq_slots, &opt_slots] {
+        let mut s: Vec<usize> = slots.iter().map(|s| s.unwrap()).collect();
+        s.sort_unstable();
+        assert_eq!(s, vec![0, 1, 2, 3], "four members fill the four slots of a V of four");
+    }
+
+    // the full cycle with motion: remove, settle, add, settle
+    let mut m = FormationManager::new(v_pattern(2.0), at(0.0, 0.0), anchor_limits(1.0))
+        .with_distance_cost(1.0)
+        .unwrap();
+    let mut agents = vec![at(0.0, 0.0); 6];
+    for id in 0..5 {
+        m.add_member(id, 0);
+        agents[id as usize] = at(-1.0 * id as f32, 0.3 * id as f32);
+    }
+    let l = member_limits();
+    let run = |m: &mut FormationManager, agents: &mut Vec<Kinematic>, seconds: f32| {
+        for _ in 0..(seconds / DT) as usize {
+            m.update(DT, &SteeringOutput::ZERO, |id| agents[id as usize]);
+            let s = slot_steering();
+            for t in m.targets() {
+                let k = &mut agents[t.member as usize];
+                let out = s.steer(k, t, &l);
+                k.integrate(&out, &l, DT);
+            }
+        }
+        m.targets()
+            .iter()
+            .map(|t| (t.position - agents[t.member as usize].position).length())
+            .fold(0.0f32, f32::max)
+    };
+    assert!(run(&mut m, &mut agents, 6.0) < 0.1);
+    assert!(m.remove_member(3));
+    assert_eq!(m.len(), 4);
+    assert!(run(&mut m, &mut agents, 6.0) < 0.1);
+    assert!(m.targets().iter().all(|t| t.slot.is_some_and(|s| s < 4)));
+    agents[5] = at(-6.0, -6.0);
+    assert!(m.add_member(5, 0));
+    assert!(!m.add_member(5, 0), "already a member");
+    let err = run(&mut m, &mut agents, 8.0);
+    assert!(err < 0.1, "{err}");
+    let mut slots: Vec<usize> = m.targets().iter().map(|t| t.slot.unwrap()).collect();
+    slots.sort_unstable();
+    assert_eq!(slots, vec![0, 1, 2, 3, 4]);
+    // a fixed pattern refuses a member it has no slot for
+    let fixed = FixedPattern::from_shape(Shape::Wedge, 1.0, 2).unwrap();
+    let mut f = FormationManager::new(Pattern::from(fixed), at(0.0, 0.0), anchor_limits(1.0));
+    assert!(f.add_member(0, 0) && f.add_member(1, 0) && !f.add_member(2, 0));
+}
+
+/// Distance from the anchor to a member held in place (stuck on a wall), over 30 s of an anchor
+/// driven east at 1.5 m/s; five members abreast.
+fn anchor_vs_blocked_member(moderation: Option<Moderation>) -> (f32, f32) {
+    let mut m = FormationManager::new(
+        ScalablePattern::new(Shape::Line, 2.0).unwrap().into(),
+        at(0.0, 0.0),
+        anchor_limits(1.5),
+    );
+    if let Some(md) = moderation {
+        m = m.with_moderation(md);
+    }
+    let mut agents = vec![at(0.0, 0.0); 5];
+    for id in 0..5 {
+        m.add_member(id, 0);
+    }
+    settle_on_slots(&mut m, &mut agents);
+    let blocked = 2usize;
+    let drive = VelocityMatch::new(0.5).unwrap();
+    let l = member_limits();
+    let mut max_d = 0.0f32;
+    for _ in 0..(30.0 / DT) as usize {
+        let a = *m.anchor();
+        let s = drive.steer(&a, Vec2::new(1.5, 0.0), m.anchor_limits()).unwrap();
+        m.update(DT, &s, |id| agents[id as usize]);
+        step_members(&m, &mut agents, &l, Some(blocked));
+        max_d = max_d.max((m.anchor().position - agents[blocked].position).length());
+    }
+    (max_d, (m.anchor().position - agents[blocked].position).length())
+}
+
+/// §3.7.4: information flows only from formation to characters unless the anchor is moderated.
+/// With the leash (Eq. 3.8: `p_c + k·v_c`, k = 0.5 s, 1 m of slack) the anchor of a line of
+/// five never gets more than 9 m from a member held in place (8.0 m measured); without it the
+/// anchor is 44 m away after 30 s and still going.
+#[test]
+fn moderated_anchor_waits_for_a_blocked_member() {
+    let (moderated_max, moderated_end) =
+        anchor_vs_blocked_member(Some(Moderation::new(0.5, 1.0).unwrap()));
+    let (_, free_end) = anchor_vs_blocked_member(None);
+    println!(
+        "moderated: max {moderated_max:.3} end {moderated_end:.3}; unmoderated end {free_end:.3}"
+    );
+    assert!(moderated_max < 9.0, "{moderated_max}");
+    assert!(free_end > 40.0, "{free_end}");
+}
+
+/// §3.7.4 drift: a stationary formation whose anchor is reset to its members' centre of mass
+/// (the book's moderation, k = 0, no slack) stays put with drift correction and drifts across
+/// the level without it: 0.0000 m against 30.7 m in 10 s (the V's centre of mass is 1.7 m
+/// behind its apex, and each reset moves the anchor there).
+#[test]
+fn drift_correction_keeps_a_moderated_formation_in_place() {
+    let run = |correct: bool| {
+        let mut m = FormationManager::new(v_pattern(2.0), at(5.0, 5.0), anchor_limits(2.0))
+            .with_moderation(Moderation::new(0.0, 0.0).unwrap())
+            .with_drift_correction(correct);
+        let mut agents = vec![at(0.0, 0.0); 5];
+        for id in 0..5 {
+            m.add_member(id, 0);
+        }
+        settle_on_slots(&mut m, &mut agents);
+        let start = m.anchor().position;
+        let l = member_limits();
+        for _ in 0..(10.0 / DT) as usize {
+            m.update(DT, &SteeringOutput::ZERO, |id| agents[id as usize]);
+            step_members(&m, &mut agents, &l, None);
+        }
+        (m.anchor().position - start).length()
+    };
+    let (kept, drifted) = (run(true), run(false));
+    println!("corrected {kept:.4} m, uncorrected {drifted:.3} m");
+    assert!(kept < 0.01, "{kept}");
+    assert!(drifted > 20.0, "{drifted}");
+}
+
+/// §3.7.10: two teams bound from cover to cover toward a goal. Team movements alternate
+/// (A, B, A, B, ...) and never overlap: at no step is a member of each team moving faster than
+/// 0.1 m/s. Eight bounds of 8 m carry the squad's centre 59 m (more than 50 m asserted).
+#[test]
+fn bounding_overwatch_alternates_teams() {
+    let mut covers = Vec::new();
+    for i in 0..16 {
+        covers.push(Vec2::new(4.0 * i as f32, -3.0 + (i % 3) as f32));
+        covers.push(Vec2::new(4.0 * i as f32 + 2.0, 3.0 - (i % 2) as f32));
+    }
+    let start =
+        [Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), Vec2::new(-1.0, -1.0), Vec2::new(-1.0, 1.0)];
+    let mut ow = BoundingOverwatch::new(
+        vec![Team::A, Team::A, Team::B, Team::B],
+        &start,
+        covers,
+        Vec2::new(62.0, 0.0),
+        8.0,
+        0.3,
+        0.05,
+    )
+    .unwrap();
+    // everyone starts in cover
+    let mut agents: Vec<Kinematic> =
+        (0..4).map(|i| Kinematic::at_rest(ow.target(i).unwrap(), 0.0)).collect();
+    let l = member_limits();
+    let arrive = Arrive::new(0.05, 2.0, 0.25).unwrap();
+    let mut sequence = Vec::new();
+    let mut overlap = 0;
+    for _ in 0..(120.0 / DT) as usize {
+        if let Some(t) = ow.update(&agents) {
+            if sequence.last() != Some(&t) {
+                sequence.push(t);
+            }
+        }
+        for (i, k) in agents.iter_mut().enumerate() {
+            let target = ow.target(i).unwrap();
+            let s = arrive.steer(k, target, &l).unwrap_or_default();
+            k.integrate(&s, &l, DT);
+        }
+        let moving = |team: Team| {
+            agents
+                .iter()
+                .enumerate()
+                .any(|(i, k)| ow.team(i) == Some(team) && k.velocity.length() > 0.1)
+        };
+        if moving(Team::A) && moving(Team::B) {
+            overlap += 1;
+        }
+        if ow.bounds() >= 8 {
+            break;
+        }
+    }
+    let advance = agents.iter().map(|k| k.position.x).sum::<f32>() / 4.0;
+    println!("bounds {}, sequence {:?}, advance {advance:.2} m", ow.bounds(), sequence);
+    assert_eq!(overlap, 0, "steps with both teams moving");
+    assert!(ow.bounds() >= 8);
+    assert!(sequence.len() >= 8);
+    for w in sequence.windows(2) {
+        assert_ne!(w[0], w[1], "teams alternate");
+    }
+    assert_eq!(sequence[0], Team::A);
+    assert!(advance > 50.0, "{advance}");
+}
+
+/// §3.7.10 slot-id stability: as the anchor advances, a cover point that stays among the N
+/// nearest keeps its slot, and one entering takes the slot of the one that left (the rear
+/// member leapfrogs to the front), one slot at a time.
+#[test]
+fn cover_slots_keep_their_ids_as_the_anchor_moves() {
+    let covers: Vec<Vec2> = (0..30)
+        .flat_map(|i| [Vec2::new(2.0 * i as f32, 0.0), Vec2::new(2.0 * i as f32 + 1.0, 4.0)])
+        .collect();
+    let mut slots = CoverSlots::new(4);
+    slots.update(Vec2::new(0.0, 1.0), &covers, None);
+    assert!(slots.covers().iter().all(Option::is_some));
+    let mut total = 0;
+    for step in 1..=400 {
+        let before = slots.covers().to_vec();
+        let anchor = Vec2::new(0.1 * step as f32, 1.0);
+        let changed = slots.update(anchor, &covers, None);
+        assert!(changed <= 1, "step {step}: {changed} slots changed at once");
+        let mut differing = 0;
+        for (b, a) in before.iter().zip(slots.covers()) {
+            if b != a {
+                differing += 1;
+                // the new cover is ahead of the one given up: a leapfrog
+                assert!(covers[a.unwrap()].x > covers[b.unwrap()].x);
+            }
+        }
+        assert_eq!(differing, changed);
+        total += changed;
+    }
+    assert!(total >= 30, "the squad advanced through {total} cover changes");
+    // a leader's own cover is excluded
+    let mut s = CoverSlots::new(2);
+    s.update(Vec2::ZERO, &covers, Some((Vec2::ZERO, 0.5)));
+    assert!(s.covers().iter().all(|c| c.is_some_and(|c| c != 0)));
 }
