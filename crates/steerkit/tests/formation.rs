@@ -721,3 +721,299 @@ fn cover_slots_keep_their_ids_as_the_anchor_moves() {
     s.update(Vec2::ZERO, &covers, Some((Vec2::ZERO, 0.5)));
     assert!(s.covers().iter().all(|c| c.is_some_and(|c| c != 0)));
 }
+
+/// §3.7.6, formations of formations: a platoon column whose slots hold a squad, the platoon
+/// leader (an individual) and a second squad; each squad is a wedge of three whose anchor is
+/// steered to its platoon slot with the same [`SlotSteering`] the characters use. The platoon
+/// anchor marches east 12 s, then turns north. After 30 s every character is within 0.3 m of
+/// its squad slot and each squad anchor within 0.3 m of its platoon slot.
+#[test]
+fn formations_nest_three_levels_deep() {
+    let al = anchor_limits(1.0);
+    let mut platoon = FormationManager::<Pattern>::new(
+        ScalablePattern::new(Shape::Column, 5.0).unwrap().into(),
+        at(0.0, 0.0),
+        al,
+    );
+    // platoon members: 100 = squad A's anchor, 0 = platoon leader, 101 = squad B's anchor
+    for id in [100, 0, 101] {
+        platoon.add_member(id, 0);
+    }
+    let wedge = || -> Pattern { ScalablePattern::new(Shape::Wedge, 1.5).unwrap().into() };
+    let sub_limits = Limits::new(2.0, 4.0, 2.0, 8.0).unwrap();
+    let mut squads = [
+        FormationManager::new(wedge(), at(-2.0, 3.0), sub_limits),
+        FormationManager::new(wedge(), at(-8.0, -3.0), sub_limits),
+    ];
+    for (q, squad) in squads.iter_mut().enumerate() {
+        for j in 0..3 {
+            squad.add_member(1 + 3 * q as u32 + j, 0);
+        }
+    }
+    // characters 0..=6: 0 is the platoon leader, 1..=3 squad A, 4..=6 squad B
+    let mut agents: Vec<Kinematic> =
+        (0..7).map(|i| at(-1.5 * i as f32, 0.7 * i as f32 - 2.0)).collect();
+    let l = member_limits();
+    let steer = slot_steering();
+    let drive = VelocityMatch::new(0.5).unwrap();
+    let look = LookWhereYoureGoing::new(Align::new(0.01, 0.5, 0.2).unwrap());
+    for step in 0..(30.0 / DT) as usize {
+        let heading = if step as f32 * DT < 12.0 { Vec2::X } else { Vec2::Y };
+        let a = *platoon.anchor();
+        let mut s = drive.steer(&a, heading, &al).unwrap();
+        s.angular = look.steer(&a, &al).map_or(0.0, |o| o.angular);
+        let squad_anchor = [*squads[0].anchor(), *squads[1].anchor()];
+        platoon.update(DT, &s, |id| match id {
+            100 => squad_anchor[0],
+            101 => squad_anchor[1],
+            _ => agents[id as usize],
+        });
+        for (q, squad) in squads.iter_mut().enumerate() {
+            let target = *platoon.target_of(100 + q as u32).unwrap();
+            let s = steer.steer(squad.anchor(), &target, &sub_limits);
+            squad.update(DT, &s, |id| agents[id as usize]);
+            for t in squad.targets() {
+                let k = &mut agents[t.member as usize];
+                let out = steer.steer(k, t, &l);
+                k.integrate(&out, &l, DT);
+            }
+        }
+        let t = *platoon.target_of(0).unwrap();
+        let out = steer.steer(&agents[0], &t, &l);
+        agents[0].integrate(&out, &l, DT);
+    }
+    let mut worst = (t_err(&platoon, 0, &agents[0]), 0.0f32);
+    for (q, squad) in squads.iter().enumerate() {
+        let st = platoon.target_of(100 + q as u32).unwrap();
+        worst.1 = worst.1.max((st.position - squad.anchor().position).length());
+        for t in squad.targets() {
+            worst.0 = worst.0.max((t.position - agents[t.member as usize].position).length());
+        }
+    }
+    println!("characters {:.3} m, squad anchors {:.3} m", worst.0, worst.1);
+    assert!(worst.0 < 0.3 && worst.1 < 0.3, "{worst:?}");
+    // the platoon turned north: squad A (slot 0) is north of the leader, squad B south
+    assert!(squads[0].anchor().position.y > agents[0].position.y + 4.0);
+    assert!(squads[1].anchor().position.y < agents[0].position.y - 4.0);
+}
+
+fn t_err(m: &FormationManager, id: MemberId, k: &Kinematic) -> f32 {
+    (m.target_of(id).unwrap().position - k.position).length()
+}
+
+/// §3.7.1: with a leader as the anchor, the pattern is placed so that slot 0 is the leader and
+/// the others hold their places in its frame (the leader ignores the formation). A wedge of
+/// four behind a leader circling at 1 m/s keeps every follower within 0.5 m of its slot.
+#[test]
+fn leader_anchored_formation_places_slot_zero_on_the_leader() {
+    let mut m = FormationManager::<Pattern>::new(
+        ScalablePattern::new(Shape::Wedge, 1.5).unwrap().into(),
+        at(0.0, 0.0),
+        anchor_limits(1.0),
+    )
+    .with_leader(7);
+    let mut agents = vec![at(0.0, 0.0); 8];
+    for id in [3, 7, 4, 5] {
+        m.add_member(id, 0);
+        agents[id as usize] = at(-(id as f32), 1.0);
+    }
+    agents[7] = moving(0.0, 0.0, 1.0, 0.0);
+    let l = member_limits();
+    let mut worst = 0.0f32;
+    for step in 0..(20.0 / DT) as usize {
+        m.update(DT, &SteeringOutput::ZERO, |id| agents[id as usize]);
+        assert_eq!(m.slot_of(7), Some(0));
+        let lt = m.target_of(7).unwrap();
+        assert!((lt.position - agents[7].position).length() < 1e-5);
+        for t in m.targets().iter().filter(|t| t.member != 7) {
+            let k = &mut agents[t.member as usize];
+            let out = slot_steering().steer(k, t, &l);
+            k.integrate(&out, &l, DT);
+            if step as f32 * DT > 5.0 {
+                worst = worst.max((t.position - k.position).length());
+            }
+        }
+        // the leader circles: 1 m/s, 0.2 rad/s, facing its motion
+        let lead = &mut agents[7];
+        lead.rotation = 0.2;
+        lead.velocity = as_vector(lead.orientation);
+        lead.integrate(&SteeringOutput::ZERO, &l, DT);
+    }
+    println!("leader formation: worst follower error {worst:.3} m");
+    assert!(worst < 0.5, "{worst}");
+}
+
+/// §3.7.3: the emergent V. Five followers behind a leader heading east each pick a member in
+/// front and a free spot 1.5 m behind and 1.5 m beside it; they offset-pursue it. After 20 s
+/// every follower has a target, no two spots are within the 1 m "very near" distance, every
+/// follower is within 0.3 m of its spot, and the V has members on both sides of the leader.
+#[test]
+fn emergent_v_forms_behind_a_leader() {
+    let mut e = EmergentFormation::new(1.5, 1.5, 1.0).unwrap();
+    let mut agents: Vec<Kinematic> =
+        (0..6).map(|i| at(-1.0 - 0.8 * i as f32, 0.3 * (i % 3) as f32)).collect();
+    agents[0] = moving(2.0, 0.0, 1.0, 0.0);
+    let l = member_limits();
+    for _ in 0..(20.0 / DT) as usize {
+        e.update(&agents, Some(0), |_| true);
+        let snapshot = agents.clone();
+        for (i, k) in agents.iter_mut().enumerate().skip(1) {
+            if let Some(f) = e.choice(i) {
+                let op = OffsetPursuit::new(f.offset, 1.0).unwrap();
+                let s = op.steer(k, &snapshot[f.target], &l).unwrap_or_default();
+                k.integrate(&s, &l, DT);
+                k.face_motion(DT, 0.1, 0.05);
+            }
+        }
+        let lead = &mut agents[0];
+        lead.integrate(&SteeringOutput::ZERO, &l, DT);
+    }
+    let spots: Vec<Vec2> =
+        (1..6).map(|i| e.spot(i, &agents).expect("every follower chose")).collect();
+    for (a, p) in spots.iter().enumerate() {
+        for q in &spots[a + 1..] {
+            assert!((*p - *q).length() >= 1.0, "spots {p} and {q} jostle");
+        }
+        assert!((agents[a + 1].position - *p).length() < 0.3, "follower {} off its spot", a + 1);
+    }
+    let lead_y = agents[0].position.y;
+    assert!(agents.iter().any(|k| k.position.y > lead_y + 1.0));
+    assert!(agents.iter().any(|k| k.position.y < lead_y - 1.0));
+    assert!(agents.iter().skip(1).all(|k| k.position.x < agents[0].position.x));
+    // a spot inside a wall is rejected: with nothing reachable nobody follows
+    let mut blocked = EmergentFormation::new(1.5, 1.5, 1.0).unwrap();
+    blocked.update(&agents, Some(0), |_| false);
+    assert!((0..6).all(|i| blocked.choice(i).is_none()));
+}
+
+/// §3.7.9: a play. Two fielders start in a fixed formation; at 1 s the pattern switches to a
+/// timed play (slots run piecewise-linear routes for 4 s, then hold) on a field-fixed anchor with
+/// drift correction off. Members track their moving slots within 0.8 m during the play (0.71 m
+/// measured, at the route's corners) and end within 0.05 m of the final layout.
+#[test]
+fn a_play_moves_slots_over_time() {
+    let st = |x: f32, y: f32| Static { position: Vec2::new(x, y), orientation: 0.0 };
+    let fielding = FixedPattern::new(vec![st(0.0, 0.0), st(0.0, 6.0)]).unwrap();
+    let play = Play::new(
+        2,
+        vec![
+            (0.0, vec![st(0.0, 0.0), st(0.0, 6.0)]),
+            (2.0, vec![st(4.0, 0.0), st(2.0, 4.0)]),
+            (4.0, vec![st(4.0, 4.0), st(6.0, 4.0)]),
+        ],
+        Transition::Linear,
+    )
+    .unwrap();
+    let mut m = FormationManager::new(Pattern::from(fielding), at(10.0, 10.0), anchor_limits(1.0))
+        .with_drift_correction(false)
+        .with_assignment(AssignmentMethod::Sequential);
+    let mut agents = vec![at(10.0, 10.0), at(10.0, 16.0)];
+    m.add_member(0, 0);
+    m.add_member(1, 0);
+    let l = member_limits();
+    let mut worst = 0.0f32;
+    let mut play = Some(play);
+    for step in 0..(7.0 / DT) as usize {
+        let t = step as f32 * DT;
+        if t >= 1.0 {
+            if let Some(p) = play.take() {
+                m.set_pattern(p.into());
+            }
+        }
+        m.update(DT, &SteeringOutput::ZERO, |id| agents[id as usize]);
+        step_members(&m, &mut agents, &l, None);
+        if (1.3..5.0).contains(&t) {
+            for (i, tg) in m.targets().iter().enumerate() {
+                worst = worst.max((tg.position - agents[i].position).length());
+            }
+        }
+    }
+    println!("play: worst tracking error {worst:.3} m");
+    assert!(worst < 0.8, "{worst}");
+    assert!((agents[0].position - Vec2::new(14.0, 14.0)).length() < 0.05);
+    assert!((agents[1].position - Vec2::new(16.0, 14.0)).length() < 0.05);
+}
+
+// ---------------------------------------------------------------------------------------------
+// No NaN from any finite input
+// ---------------------------------------------------------------------------------------------
+
+fn any_shape() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        Just(Shape::Line),
+        Just(Shape::V),
+        Just(Shape::Wedge),
+        Just(Shape::Column),
+        (1usize..4).prop_map(|columns| Shape::Box { columns }),
+        Just(Shape::DefensiveCircle),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Zero members, one member, coincident members, anchors on their members, a zero-length
+    /// anchor path and dt = 0: the manager's targets, the slot steering and the anchor stay
+    /// finite, with and without moderation, for every shape and assignment method.
+    #[test]
+    fn formations_never_produce_nan(
+        shape in any_shape(),
+        n in 0usize..6,
+        coincident in any::<bool>(),
+        p in prop::collection::vec((-50.0f32..50.0, -50.0f32..50.0, -5.0f32..5.0, -5.0f32..5.0), 6),
+        anchor in (-50.0f32..50.0, -50.0f32..50.0, -PI..PI),
+        dt in prop::sample::select(vec![0.0f32, 1.0 / 60.0, 0.1]),
+        moderated in any::<bool>(),
+        method in prop::sample::select(vec![AssignmentMethod::Sequential, AssignmentMethod::Greedy, AssignmentMethod::Optimal]),
+    ) {
+        let mut m = FormationManager::<Pattern>::new(
+            ScalablePattern::new(shape, 1.0).unwrap().into(),
+            Kinematic::at_rest(Vec2::new(anchor.0, anchor.1), anchor.2),
+            anchor_limits(2.0),
+        )
+        .with_assignment(method)
+        .with_distance_cost(1.0)
+        .unwrap();
+        if moderated {
+            m = m.with_moderation(Moderation::new(0.5, 0.0).unwrap());
+        }
+        let mut agents: Vec<Kinematic> = p
+            .iter()
+            .map(|&(x, y, vx, vy)| if coincident { moving(anchor.0, anchor.1, 0.0, 0.0) } else { moving(x, y, vx, vy) })
+            .collect();
+        for id in 0..n as u32 {
+            prop_assert!(m.add_member(id, 0));
+        }
+        // a zero-length path for the anchor
+        let path = Polyline::open(vec![Vec2::new(anchor.0, anchor.1); 2]).unwrap();
+        let mut follow = FollowPath::new(1.0).unwrap();
+        let l = member_limits();
+        for _ in 0..30 {
+            let a = *m.anchor();
+            let s = follow.steer(&a, &path, m.anchor_limits()).unwrap_or_default();
+            prop_assert!(s.is_finite());
+            m.update(dt, &s, |id| agents[id as usize]);
+            prop_assert!(m.anchor().is_finite());
+            prop_assert!(m.drift_offset().position.is_finite() && m.drift_offset().orientation.is_finite());
+            for t in m.targets() {
+                prop_assert!(t.position.is_finite() && t.orientation.is_finite() && t.velocity.is_finite());
+                let out = slot_steering().steer(&agents[t.member as usize], t, &l);
+                prop_assert!(out.is_finite());
+                agents[t.member as usize].integrate(&out, &l, dt);
+            }
+        }
+        if n == 1 {
+            prop_assert_eq!(m.targets()[0].position, m.anchor().position, "one member sits on the anchor");
+        }
+        // emergent and tactical helpers on the same (possibly coincident) members
+        let mut e = EmergentFormation::new(1.0, 1.0, 0.5).unwrap();
+        e.update(&agents[..n], None, |_| true);
+        for i in 0..n {
+            if let Some(s) = e.spot(i, &agents[..n]) {
+                prop_assert!(s.is_finite());
+            }
+        }
+        let mut cs = CoverSlots::new(n);
+        cs.update(Vec2::new(anchor.0, anchor.1), &agents.iter().map(|k| k.position).collect::<Vec<_>>(), None);
+    }
+}
