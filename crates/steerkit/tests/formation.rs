@@ -510,7 +510,7 @@ fn formation_reassigns_slots_when_members_leave_or_join() {
     let mut agents = vec![at(0.0, 0.0); 6];
     for id in 0..5 {
         m.add_member(id, 0);
-        agents[id as usize] = at(-1.0 * id as f32, 0.3 * id as f32);
+        agents[id as usize] = at(-(id as f32), 0.3 * id as f32);
     }
     let l = member_limits();
     let run = |m: &mut FormationManager, agents: &mut Vec<Kinematic>, seconds: f32| {
@@ -812,7 +812,7 @@ fn leader_anchored_formation_places_slot_zero_on_the_leader() {
         anchor_limits(1.0),
     )
     .with_leader(7);
-    let mut agents = vec![at(0.0, 0.0); 8];
+    let mut agents = [at(0.0, 0.0); 8];
     for id in [3, 7, 4, 5] {
         m.add_member(id, 0);
         agents[id as usize] = at(-(id as f32), 1.0);

@@ -228,12 +228,32 @@ impl FormationPattern for ScalablePattern {
     }
 }
 
+/// A slot location as stored by the pattern types (a serialisable [`Static`]).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Loc {
+    position: Vec2,
+    orientation: f32,
+}
+
+impl From<Static> for Loc {
+    fn from(s: Static) -> Self {
+        Loc { position: s.position, orientation: s.orientation }
+    }
+}
+
+impl From<Loc> for Static {
+    fn from(l: Loc) -> Self {
+        Static { position: l.position, orientation: l.orientation }
+    }
+}
+
 /// A fixed pattern (§3.7.1): an explicit list of slots with roles, e.g. designed by hand or
 /// sampled from a [`Shape`] for a given size.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FixedPattern {
-    slots: Vec<Static>,
+    slots: Vec<Loc>,
     roles: Vec<SlotRole>,
 }
 
@@ -251,7 +271,7 @@ impl FixedPattern {
             crate::error::finite("slot.orientation", s.orientation)?;
         }
         let roles = vec![SlotRole(0); slots.len()];
-        Ok(FixedPattern { slots, roles })
+        Ok(FixedPattern { slots: slots.into_iter().map(Loc::from).collect(), roles })
     }
 
     /// `n` slots of `shape` with `spacing` m (the character radius for the circle).
@@ -280,10 +300,21 @@ impl FixedPattern {
         Ok(self)
     }
 
-    /// The slots.
+    /// Number of slots.
     #[must_use]
-    pub fn slots(&self) -> &[Static] {
-        &self.slots
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// True without slots.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The slots.
+    pub fn slots(&self) -> impl ExactSizeIterator<Item = Static> + '_ {
+        self.slots.iter().map(|&l| l.into())
     }
 }
 
@@ -295,7 +326,7 @@ impl FormationPattern for FixedPattern {
         members <= self.slots.len()
     }
     fn slot_location(&self, slot: usize, _slot_count: usize, _time: f32) -> Static {
-        self.slots.get(slot).copied().unwrap_or_default()
+        self.slots.get(slot).map_or_else(Static::default, |&l| l.into())
     }
     fn slot_role(&self, slot: usize, _slot_count: usize) -> SlotRole {
         self.roles.get(slot).copied().unwrap_or_default()
@@ -321,7 +352,7 @@ pub enum Transition {
 pub struct Play {
     slots: usize,
     times: Vec<f32>,
-    layouts: Vec<Static>,
+    layouts: Vec<Loc>,
     transition: Transition,
     roles: Vec<SlotRole>,
 }
@@ -360,7 +391,7 @@ impl Play {
             }
             let fixed = FixedPattern::new(layout)?;
             times.push(t);
-            layouts.extend_from_slice(fixed.slots());
+            layouts.extend_from_slice(&fixed.slots);
         }
         if times.is_empty() {
             return Err(ParamError::OutOfRange { name: "keys", value: 0.0, range: "at least one" });
@@ -406,7 +437,7 @@ impl Play {
     }
 
     fn key(&self, key: usize, slot: usize) -> Static {
-        self.layouts[key * self.slots + slot]
+        self.layouts[key * self.slots + slot].into()
     }
 }
 
@@ -520,7 +551,9 @@ mod tests {
     #[test]
     fn defensive_circle_radius_matches_the_derived_fixtures() {
         // spec fixtures: character radius 1, n = 2, 3, 4, 6 → 1, 1.154701, 1.414214, 2
-        for (n, r) in [(2, 1.0), (3, 1.154_701), (4, 1.414_214), (6, 2.0), (8, 2.613_126)] {
+        for (n, r) in
+            [(2, 1.0), (3, 1.154_701), (4, core::f32::consts::SQRT_2), (6, 2.0), (8, 2.613_126)]
+        {
             let s = Shape::DefensiveCircle.slot(0, n, 1.0);
             assert!((s.position.length() - r).abs() < 1e-5, "n = {n}: {}", s.position.length());
             let next = Shape::DefensiveCircle.slot(1, n, 1.0);
