@@ -22,8 +22,9 @@ pub struct Follow {
 /// exists, the spot stays reachable and unshared, and re-selects otherwise. Choices never form a
 /// cycle, and a member that finds nothing leads. The designated leader never follows.
 ///
-/// Selection is O(n) per member that has to choose (O(n²) only when all choose at once, e.g. the
-/// first update); keeping a choice costs O(n) for the conflict check.
+/// Meant for squads (tens of members): a member that has to choose scans every candidate and
+/// checks each candidate spot against the chosen ones, O(n²); keeping a choice costs O(n). A
+/// crowd-sized group should use a [`FormationManager`](crate::FormationManager) instead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmergentFormation {
     back: f32,

@@ -257,7 +257,9 @@ impl<P: FormationPattern> FormationManager<P> {
         self
     }
 
-    /// Anchor the formation on a leader member (it must be added as a member).
+    /// Anchor the formation on a leader member (it must be added as a member). The leader is
+    /// forced into slot 0 through the costs (infinite elsewhere), so use the greedy or optimal
+    /// method, or add the leader first with the sequential one.
     #[must_use]
     pub fn with_leader(mut self, leader: MemberId) -> Self {
         self.mode = AnchorMode::Leader(leader);
