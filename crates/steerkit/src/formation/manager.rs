@@ -89,8 +89,10 @@ impl SlotSteering {
 ///
 /// `max_lead = 0` is the book's reset (the anchor's position and velocity become the leash
 /// point and `v_c` every update); a positive `max_lead` lets the anchor lead freely while the
-/// members keep up and holds it back when one is blocked. With `k_offset = 0` and `max_lead = 0`
-/// the formation slows to a halt (the book's side effect).
+/// members keep up and holds it back when one is blocked, without slowing an unobstructed march.
+/// With `max_lead = 0` the formation's speed is set by its members rather than by the anchor's
+/// limits: a positive `k_offset` keeps pulling the anchor ahead of them (the book gives the anchor
+/// very high limits for this reason), and `k_offset = 0` lets arrive slow them down.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Moderation {
