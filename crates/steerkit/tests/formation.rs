@@ -1058,3 +1058,32 @@ fn the_leash_does_not_slow_an_unobstructed_formation() {
     assert!(free > 29.0);
     assert!(reset > 55.0, "{reset}");
 }
+
+/// Exercise 3.18's numbers: characters at (20, 16), (6, 11), (28, 9) moving (0, 1), (3, 1),
+/// (9, 7) in slots at (20, 18), (8, 12), (32, 12). Centre of mass (18, 12), mean velocity (4, 3),
+/// so the book's reset with k_offset = 1 puts the anchor at (22, 15); the slots' centre (the
+/// drift offset) is (20, 14). When the third character leaves, both are recomputed: drift
+/// (14, 15), anchor (13, 13.5) + (1.5, 1) = (14.5, 14.5).
+#[test]
+fn exercise_3_18_anchor_and_drift() {
+    let st = |x: f32, y: f32| Static { position: Vec2::new(x, y), orientation: 0.0 };
+    let pattern = FixedPattern::new(vec![st(20.0, 18.0), st(8.0, 12.0), st(32.0, 12.0)]).unwrap();
+    let mut m = FormationManager::new(Pattern::from(pattern), at(0.0, 0.0), anchor_limits(100.0))
+        .with_assignment(AssignmentMethod::Sequential)
+        .with_moderation(Moderation::new(1.0, 0.0).unwrap());
+    let agents =
+        [moving(20.0, 16.0, 0.0, 1.0), moving(6.0, 11.0, 3.0, 1.0), moving(28.0, 9.0, 9.0, 7.0)];
+    for id in 0..3 {
+        m.add_member(id, 0);
+    }
+    m.update(0.0, &SteeringOutput::ZERO, |id| agents[id as usize]);
+    assert!((m.anchor().position - Vec2::new(22.0, 15.0)).length() < 1e-5);
+    assert!((m.anchor().velocity - Vec2::new(4.0, 3.0)).length() < 1e-5);
+    assert!((m.drift_offset().position - Vec2::new(20.0, 14.0)).length() < 1e-5);
+    // slot 0's target: anchor + (slot − drift) = (22, 15) + (0, 4)
+    assert!((m.targets()[0].position - Vec2::new(22.0, 19.0)).length() < 1e-5);
+    assert!(m.remove_member(2));
+    m.update(0.0, &SteeringOutput::ZERO, |id| agents[id as usize]);
+    assert!((m.drift_offset().position - Vec2::new(14.0, 15.0)).length() < 1e-5);
+    assert!((m.anchor().position - Vec2::new(14.5, 14.5)).length() < 1e-5);
+}
