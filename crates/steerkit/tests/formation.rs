@@ -946,6 +946,7 @@ fn any_shape() -> impl Strategy<Value = Shape> {
         Just(Shape::Column),
         (1usize..4).prop_map(|columns| Shape::Box { columns }),
         Just(Shape::DefensiveCircle),
+        (1usize..4).prop_map(|per_ring| Shape::Rings { per_ring }),
     ]
 }
 

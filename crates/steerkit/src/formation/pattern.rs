@@ -116,6 +116,33 @@ pub enum Shape {
     /// `radius = character_radius / sin(π/n)` so adjacent slots are `2·character_radius` apart;
     /// one slot sits on the anchor.
     DefensiveCircle,
+    /// A defensive circle in concentric rings for large groups (§3.7.2, Fig. 3.55): ring r
+    /// (from 0, innermost) holds up to `per_ring·(r + 1)` members, filled from the inside; each
+    /// ring is sized like the defensive circle for the members it holds and at least
+    /// `2·character_radius` outside the previous one. With no more than `per_ring` members it
+    /// is exactly [`Shape::DefensiveCircle`].
+    Rings {
+        /// Capacity of the innermost ring (≥ 1).
+        per_ring: usize,
+    },
+}
+
+/// Radius at which `m` characters of `character_radius` stand shoulder to shoulder.
+#[inline]
+fn circle_radius(m: usize, character_radius: f32) -> f32 {
+    if m <= 1 {
+        0.0
+    } else {
+        character_radius / (PI / m as f32).sin()
+    }
+}
+
+/// A slot facing outward at `angle` on a circle of `radius`.
+#[inline]
+fn outward(angle: f32, radius: f32) -> Static {
+    // Facing out: in this library's convention (angles counter-clockwise from +x,
+    // as_vector(θ) = (cos θ, sin θ)) the outward direction of (cos a, sin a) is a.
+    Static { position: as_vector(angle) * radius, orientation: wrap_angle(angle) }
 }
 
 impl Shape {
@@ -155,11 +182,24 @@ impl Shape {
                 if n == 1 {
                     return Static::default();
                 }
-                let angle = i as f32 / n as f32 * TAU;
-                let radius = spacing / (PI / n as f32).sin();
-                // Facing out: in this library's convention (angles counter-clockwise from +x,
-                // as_vector(θ) = (cos θ, sin θ)) the outward direction of (cos a, sin a) is a.
-                Static { position: as_vector(angle) * radius, orientation: wrap_angle(angle) }
+                outward(i as f32 / n as f32 * TAU, circle_radius(n, spacing))
+            }
+            Shape::Rings { per_ring } => {
+                let per_ring = per_ring.max(1);
+                let (mut first, mut radius, mut r) = (0usize, 0.0f32, 0usize);
+                loop {
+                    let in_ring = (per_ring * (r + 1)).min(n - first);
+                    let min = if r == 0 { 0.0 } else { radius + 2.0 * spacing };
+                    radius = circle_radius(in_ring, spacing).max(min);
+                    if i < first + in_ring {
+                        if in_ring == 1 && r == 0 {
+                            return Static::default();
+                        }
+                        return outward((i - first) as f32 / in_ring as f32 * TAU, radius);
+                    }
+                    first += in_ring;
+                    r += 1;
+                }
             }
         }
     }
@@ -182,8 +222,16 @@ impl ScalablePattern {
     /// If `spacing` is not finite and positive, or a box has zero columns.
     pub fn new(shape: Shape, spacing: f32) -> Result<Self, ParamError> {
         positive("spacing", spacing)?;
-        if let Shape::Box { columns: 0 } = shape {
-            return Err(ParamError::OutOfRange { name: "columns", value: 0.0, range: "≥ 1" });
+        match shape {
+            Shape::Box { columns: 0 } => {
+                return Err(ParamError::OutOfRange { name: "columns", value: 0.0, range: "≥ 1" });
+            }
+            Shape::Rings { per_ring: 0 } => {
+                return Err(ParamError::OutOfRange {
+                    name: "per_ring", value: 0.0, range: "≥ 1"
+                });
+            }
+            _ => {}
         }
         Ok(ScalablePattern { shape, spacing, max_slots: usize::MAX })
     }
@@ -577,6 +625,29 @@ mod tests {
         let b = |i| Shape::Box { columns: 3 }.slot(i, 5, 1.0);
         assert_eq!(b(3).position, Vec2::new(-1.0, 0.5));
         assert_eq!(Shape::Column.slot(2, 3, 1.0).position, Vec2::new(-2.0, 0.0));
+    }
+
+    #[test]
+    fn rings_reduce_to_the_circle_and_never_overlap() {
+        for i in 0..5 {
+            let a = Shape::Rings { per_ring: 8 }.slot(i, 5, 0.5);
+            let b = Shape::DefensiveCircle.slot(i, 5, 0.5);
+            assert!((a.position - b.position).length() < 1e-6 && a.orientation == b.orientation);
+        }
+        // 40 members in rings of 6, 12, 18 and 4: shoulders never closer than 2 radii
+        let slots: Vec<Static> =
+            (0..40).map(|i| Shape::Rings { per_ring: 6 }.slot(i, 40, 0.5)).collect();
+        for (a, p) in slots.iter().enumerate() {
+            assert!(as_vector(p.orientation).dot(p.position.normalize()) > 1.0 - 1e-5);
+            for q in &slots[a + 1..] {
+                assert!((p.position - q.position).length() > 1.0 - 1e-4);
+            }
+        }
+        let radii: Vec<f32> = [0, 6, 18, 36].iter().map(|&i| slots[i].position.length()).collect();
+        assert!((radii[0] - 1.0).abs() < 1e-5, "6 of radius 0.5 stand on a circle of 1 m");
+        assert!(radii.windows(2).all(|w| w[1] >= w[0] + 1.0 - 1e-5), "{radii:?}");
+        assert_eq!(Shape::Rings { per_ring: 3 }.slot(0, 1, 0.5), Static::default());
+        assert!(ScalablePattern::new(Shape::Rings { per_ring: 0 }, 1.0).is_err());
     }
 
     #[test]
