@@ -64,7 +64,7 @@ fn main() {
             t_update += t.elapsed().as_secs_f64();
             for tg in m.targets() {
                 let k = &mut agents[tg.member as usize];
-                let out = steer.steer(k, tg, &limits);
+                let out = steer.steer(k, tg, &limits).unwrap_or_default();
                 k.integrate(&out, &limits, 1.0 / 60.0);
             }
         }

@@ -32,7 +32,7 @@ fn step_members(m: &FormationManager, agents: &mut [Kinematic], l: &Limits, froz
         if Some(i) == frozen {
             continue;
         }
-        let out = s.steer(&agents[i], t, l);
+        let out = s.steer(&agents[i], t, l).unwrap_or_default();
         agents[i].integrate(&out, l, DT);
     }
 }
@@ -422,7 +422,7 @@ fn run_v_squad(seconds: f32) -> (Vec<f32>, f32, Squad) {
         for (i, t) in squad.manager.targets().iter().enumerate() {
             let k = squad.agents[i];
             let others = neighbours.iter().filter(|n| n.index != i);
-            let mut out = steer.steer(&k, t, &ml);
+            let mut out = steer.steer(&k, t, &ml).unwrap_or_default();
             out.linear += sep.steer(&k, 0.4, others, &ml).map_or(Vec2::ZERO, |o| o.linear);
             out.linear += repel(&obstacles, &k, 0.4, 1.5, 12.0);
             squad.agents[i].integrate(&out, &ml, DT);
@@ -519,7 +519,7 @@ fn formation_reassigns_slots_when_members_leave_or_join() {
             let s = slot_steering();
             for t in m.targets() {
                 let k = &mut agents[t.member as usize];
-                let out = s.steer(k, t, &l);
+                let out = s.steer(k, t, &l).unwrap_or_default();
                 k.integrate(&out, &l, DT);
             }
         }
@@ -770,16 +770,16 @@ fn formations_nest_three_levels_deep() {
         });
         for (q, squad) in squads.iter_mut().enumerate() {
             let target = *platoon.target_of(100 + q as u32).unwrap();
-            let s = steer.steer(squad.anchor(), &target, &sub_limits);
+            let s = steer.steer(squad.anchor(), &target, &sub_limits).unwrap_or_default();
             squad.update(DT, &s, |id| agents[id as usize]);
             for t in squad.targets() {
                 let k = &mut agents[t.member as usize];
-                let out = steer.steer(k, t, &l);
+                let out = steer.steer(k, t, &l).unwrap_or_default();
                 k.integrate(&out, &l, DT);
             }
         }
         let t = *platoon.target_of(0).unwrap();
-        let out = steer.steer(&agents[0], &t, &l);
+        let out = steer.steer(&agents[0], &t, &l).unwrap_or_default();
         agents[0].integrate(&out, &l, DT);
     }
     let mut worst = (t_err(&platoon, 0, &agents[0]), 0.0f32);
@@ -827,7 +827,7 @@ fn leader_anchored_formation_places_slot_zero_on_the_leader() {
         assert!((lt.position - agents[7].position).length() < 1e-5);
         for t in m.targets().iter().filter(|t| t.member != 7) {
             let k = &mut agents[t.member as usize];
-            let out = slot_steering().steer(k, t, &l);
+            let out = slot_steering().steer(k, t, &l).unwrap_or_default();
             k.integrate(&out, &l, DT);
             if step as f32 * DT > 5.0 {
                 worst = worst.max((t.position - k.position).length());
@@ -998,7 +998,7 @@ proptest! {
             prop_assert!(m.drift_offset().position.is_finite() && m.drift_offset().orientation.is_finite());
             for t in m.targets() {
                 prop_assert!(t.position.is_finite() && t.orientation.is_finite() && t.velocity.is_finite());
-                let out = slot_steering().steer(&agents[t.member as usize], t, &l);
+                let out = slot_steering().steer(&agents[t.member as usize], t, &l).unwrap_or_default();
                 prop_assert!(out.is_finite());
                 agents[t.member as usize].integrate(&out, &l, dt);
             }

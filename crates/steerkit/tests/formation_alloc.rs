@@ -60,7 +60,7 @@ fn formation_update_does_not_allocate_per_step() {
         m.update(1.0 / 60.0, &push, |id| agents[id as usize]);
         for t in m.targets() {
             let k = &mut agents[t.member as usize];
-            let out = steer.steer(k, t, &limits);
+            let out = steer.steer(k, t, &limits).unwrap_or_default();
             k.integrate(&out, &limits, 1.0 / 60.0);
         }
     }

@@ -65,21 +65,24 @@ impl SlotSteering {
         SlotSteering { arrive, align }
     }
 
-    /// The acceleration toward `target` (never NaN; zero when the character rests on its slot).
+    /// The acceleration toward `target`: arrive's linear part and align's angular part, or
+    /// `None` when the character rests on its slot, facing its way (never NaN).
     #[must_use]
     pub fn steer(
         &self,
         character: &Kinematic,
         target: &SlotTarget,
         limits: &Limits,
-    ) -> SteeringOutput {
-        let linear = self
-            .arrive
-            .steer_moving(character, target.position, target.velocity, limits)
-            .map_or(Vec2::ZERO, |s| s.linear);
-        let angular =
-            self.align.steer(character, target.orientation, limits).map_or(0.0, |s| s.angular);
-        SteeringOutput { linear, angular }
+    ) -> Option<SteeringOutput> {
+        let linear = self.arrive.steer_moving(character, target.position, target.velocity, limits);
+        let angular = self.align.steer(character, target.orientation, limits);
+        if linear.is_none() && angular.is_none() {
+            return None;
+        }
+        Some(SteeringOutput {
+            linear: linear.map_or(Vec2::ZERO, |s| s.linear),
+            angular: angular.map_or(0.0, |s| s.angular),
+        })
     }
 }
 
