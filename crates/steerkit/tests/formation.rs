@@ -287,7 +287,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     /// The Hungarian assignment equals brute force on random problems up to 8×8 (square and
-    /// rectangular), and the greedy heuristic is never better.
+    /// rectangular), gives the same answer when spread over frames, and the greedy heuristic is
+    /// never better.
     #[test]
     fn optimal_assignment_matches_brute_force(costs in cost_problem(8, false)) {
         let mut out = Vec::new();
@@ -307,6 +308,17 @@ proptest! {
             }
         }
         prop_assert!((total - o.total_cost).abs() < 1e-6);
+        // spread over frames, two rows per frame: the same answer
+        let mut sliced = SlotAssigner::new();
+        sliced.begin_optimal(&costs, f32::INFINITY);
+        let mut frames = 1;
+        while !sliced.step_optimal(2) {
+            frames += 1;
+        }
+        let mut out_sliced = Vec::new();
+        prop_assert_eq!(sliced.finish_optimal(&mut out_sliced), o);
+        prop_assert_eq!(&out_sliced, &out);
+        prop_assert_eq!(frames, costs.members().min(costs.slots()).div_ceil(2).max(1));
         let g = solver.greedy(&costs, f32::INFINITY, &mut out);
         prop_assert!(g.unassigned >= o.unassigned);
         if g.unassigned == o.unassigned {

@@ -10,7 +10,8 @@
 //!   is wrong.
 //!
 //! The solvers keep their buffers between calls, so re-assigning a formation of the same size
-//! does not allocate.
+//! does not allocate. The optimal solver can also be spread over frames, a few rows per frame
+//! ([`SlotAssigner::begin_optimal`]).
 
 use crate::error::ParamError;
 use crate::formation::pattern::SlotRole;
@@ -130,6 +131,12 @@ pub struct SlotAssigner {
     way: Vec<usize>,
     minv: Vec<f64>,
     used: Vec<bool>,
+    members: usize,
+    rows: usize,
+    cols: usize,
+    next_row: usize,
+    transposed: bool,
+    penalty: f64,
 }
 
 impl SlotAssigner {
@@ -216,14 +223,23 @@ impl SlotAssigner {
         limit: f32,
         out: &mut Vec<Option<usize>>,
     ) -> AssignmentOutcome {
+        self.begin_optimal(costs, limit);
+        while !self.step_optimal(usize::MAX) {}
+        self.finish_optimal(out)
+    }
+
+    /// Starts an optimal assignment to be spread over several frames (§3.7.8: "split it over
+    /// several frames"): copies the costs, so the caller's matrix may change afterwards. Follow
+    /// with [`step_optimal`](Self::step_optimal) until it returns `true`, then
+    /// [`finish_optimal`](Self::finish_optimal). The result equals [`optimal`](Self::optimal).
+    pub fn begin_optimal(&mut self, costs: &CostMatrix, limit: f32) {
         let (k, n) = (costs.members, costs.slots);
-        out.clear();
-        out.resize(k, None);
-        if k == 0 || n == 0 {
-            return AssignmentOutcome { total_cost: 0.0, unassigned: k };
-        }
-        let transpose = k > n;
-        let (rows, cols) = if transpose { (n, k) } else { (k, n) };
+        self.members = k;
+        self.transposed = k > n;
+        let (rows, cols) = if self.transposed { (n, k) } else { (k, n) };
+        self.rows = if k == 0 || n == 0 { 0 } else { rows };
+        self.cols = cols;
+        self.next_row = 1;
         let mut max_allowed = 0.0f64;
         let mut min_allowed = 0.0f64;
         for &c in &costs.costs {
@@ -233,90 +249,108 @@ impl SlotAssigner {
             }
         }
         // > any difference between two totals of `rows` allowed costs
-        let penalty = (max_allowed - min_allowed + 1.0) * (rows as f64 + 1.0);
+        self.penalty = (max_allowed - min_allowed + 1.0) * (rows as f64 + 1.0);
         self.a.clear();
-        for r in 0..rows {
+        for r in 0..self.rows {
             for c in 0..cols {
-                let (m, s) = if transpose { (c, r) } else { (r, c) };
+                let (m, s) = if self.transposed { (c, r) } else { (r, c) };
                 let x = costs.get(m, s);
-                self.a.push(if slot_allowed(x, limit) { f64::from(x) } else { penalty });
+                self.a.push(if slot_allowed(x, limit) { f64::from(x) } else { self.penalty });
             }
         }
-        self.hungarian(rows, cols);
-        let mut outcome = AssignmentOutcome::default();
-        // p[j] = row matched to column j (1-based, 0 = none)
-        for j in 1..=cols {
-            let i = self.p[j];
-            if i == 0 {
-                continue;
-            }
-            let (m, s) = if transpose { (j - 1, i - 1) } else { (i - 1, j - 1) };
-            let c = costs.get(m, s);
-            if slot_allowed(c, limit) {
-                out[m] = Some(s);
-                outcome.total_cost += f64::from(c);
-            }
-        }
-        outcome.unassigned = out.iter().filter(|s| s.is_none()).count();
-        outcome
-    }
-
-    /// Rows ≤ columns; `self.a` holds the row-major cost matrix. Leaves `self.p`.
-    fn hungarian(&mut self, rows: usize, cols: usize) {
-        let inf = f64::INFINITY;
         self.u.clear();
-        self.u.resize(rows + 1, 0.0);
+        self.u.resize(self.rows + 1, 0.0);
         self.v.clear();
         self.v.resize(cols + 1, 0.0);
         self.p.clear();
         self.p.resize(cols + 1, 0);
         self.way.clear();
         self.way.resize(cols + 1, 0);
-        for i in 1..=rows {
-            self.p[0] = i;
-            let mut j0 = 0usize;
-            self.minv.clear();
-            self.minv.resize(cols + 1, inf);
-            self.used.clear();
-            self.used.resize(cols + 1, false);
-            loop {
-                self.used[j0] = true;
-                let i0 = self.p[j0];
-                let mut delta = inf;
-                let mut j1 = 0usize;
-                for j in 1..=cols {
-                    if !self.used[j] {
-                        let cur = self.a[(i0 - 1) * cols + (j - 1)] - self.u[i0] - self.v[j];
-                        if cur < self.minv[j] {
-                            self.minv[j] = cur;
-                            self.way[j] = j0;
-                        }
-                        if self.minv[j] < delta {
-                            delta = self.minv[j];
-                            j1 = j;
-                        }
-                    }
+    }
+
+    /// Adds up to `rows` more rows to the matching (each O(r·c)); `true` when all are in.
+    pub fn step_optimal(&mut self, rows: usize) -> bool {
+        let mut done = 0;
+        while self.next_row <= self.rows && done < rows {
+            self.augment(self.next_row);
+            self.next_row += 1;
+            done += 1;
+        }
+        self.next_row > self.rows
+    }
+
+    /// The result of a finished [`begin_optimal`](Self::begin_optimal); rows not yet added are
+    /// left unassigned.
+    pub fn finish_optimal(&self, out: &mut Vec<Option<usize>>) -> AssignmentOutcome {
+        out.clear();
+        out.resize(self.members, None);
+        let mut outcome = AssignmentOutcome::default();
+        if self.rows > 0 {
+            // p[j] = row matched to column j (1-based, 0 = none)
+            for j in 1..=self.cols {
+                let i = self.p[j];
+                if i == 0 {
+                    continue;
                 }
-                for j in 0..=cols {
-                    if self.used[j] {
-                        self.u[self.p[j]] += delta;
-                        self.v[j] -= delta;
-                    } else {
-                        self.minv[j] -= delta;
-                    }
-                }
-                j0 = j1;
-                if self.p[j0] == 0 {
-                    break;
+                let c = self.a[(i - 1) * self.cols + (j - 1)];
+                if c < self.penalty {
+                    let (m, s) = if self.transposed { (j - 1, i - 1) } else { (i - 1, j - 1) };
+                    out[m] = Some(s);
+                    outcome.total_cost += c;
                 }
             }
-            loop {
-                let j1 = self.way[j0];
-                self.p[j0] = self.p[j1];
-                j0 = j1;
-                if j0 == 0 {
-                    break;
+        }
+        outcome.unassigned = out.iter().filter(|s| s.is_none()).count();
+        outcome
+    }
+
+    /// Adds row `i` (1-based) to the matching along a shortest augmenting path.
+    fn augment(&mut self, i: usize) {
+        let inf = f64::INFINITY;
+        let cols = self.cols;
+        self.p[0] = i;
+        let mut j0 = 0usize;
+        self.minv.clear();
+        self.minv.resize(cols + 1, inf);
+        self.used.clear();
+        self.used.resize(cols + 1, false);
+        loop {
+            self.used[j0] = true;
+            let i0 = self.p[j0];
+            let mut delta = inf;
+            let mut j1 = 0usize;
+            for j in 1..=cols {
+                if !self.used[j] {
+                    let cur = self.a[(i0 - 1) * cols + (j - 1)] - self.u[i0] - self.v[j];
+                    if cur < self.minv[j] {
+                        self.minv[j] = cur;
+                        self.way[j] = j0;
+                    }
+                    if self.minv[j] < delta {
+                        delta = self.minv[j];
+                        j1 = j;
+                    }
                 }
+            }
+            for j in 0..=cols {
+                if self.used[j] {
+                    self.u[self.p[j]] += delta;
+                    self.v[j] -= delta;
+                } else {
+                    self.minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if self.p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = self.way[j0];
+            self.p[j0] = self.p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
             }
         }
     }
