@@ -109,3 +109,13 @@ pub use steering::{
     AdaptiveFan, AvoidTarget, BoxThreat, DetectionBox, DogOnAString, GrapplingHooks, Hide,
     ObstacleAvoidance, RayLayout, RepelObstacle, Reprojection, WallFeelers, MAX_FAN_RAYS,
 };
+
+// Coordinated movement: formations, slot assignment, plays, tactical movement
+mod formation;
+pub use formation::{
+    ease_of_assignment, slot_allowed, AnchorMode, AssignmentMethod, AssignmentOutcome,
+    BoundingOverwatch, CostMatrix, CoverSlots, EmergentFormation, FixedPattern, Follow,
+    FormationManager, FormationPattern, MemberId, Moderation, Pattern, Play, RoleCosts,
+    ScalablePattern, Shape, SlotAssigner, SlotRole, SlotSteering, SlotTarget, Team, Transition,
+    DRIFT_ORIENTATION_EPSILON,
+};
