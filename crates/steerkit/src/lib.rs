@@ -95,8 +95,16 @@ pub use jump::{
 
 mod motor;
 pub use motor::{
-    choose_command, command_cost, desired_velocity, rescaled, turn_direction, Actuator, Body, Car,
-    CarActuator, CarControls, CarParams, DiscreteCar, DiscreteCarCommand, Goal, HeadFor, Human,
-    HumanControls, HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Plan, Tank,
-    TankControls, TankParams, Turn, Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
+    choose_command, command_cost, desired_velocity, rescaled, turn_direction, Body, Car,
+    CarActuator, CarControls, CarParams, DiscreteCar, DiscreteCarCommand, Human, HumanControls,
+    HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Tank, TankControls, TankParams, Turn,
+    Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
+};
+
+// Combining behaviours: the steering pipeline, flocking presets and Green's layering
+mod pipeline;
+pub use pipeline::{
+    AStar, Actuator, AvoidObstacle, ChaseTargeter, Constraint, Deadlock, Decomposer, FromFn, Goal,
+    Graph, GridGraph, HeadFor, PipelineReport, Plan, PlanningDecomposer, SteeringPipeline,
+    Targeter, WallConstraint, WaypointGraph,
 };
