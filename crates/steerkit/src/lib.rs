@@ -108,3 +108,6 @@ pub use pipeline::{
     Graph, GridGraph, HeadFor, PipelineReport, Plan, PlanningDecomposer, SteeringPipeline,
     Targeter, WallConstraint, WaypointGraph,
 };
+pub use steering::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
+mod layering;
+pub use layering::{clip_to_walls, Layering, RepelObstacles, WALL_SKIN};

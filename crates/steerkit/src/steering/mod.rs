@@ -2,6 +2,7 @@
 //! optional [`SteeringOutput`](crate::SteeringOutput) (kinematic movement returns velocities).
 
 mod align;
+mod flock;
 mod follow;
 mod group;
 mod kinematic_movement;
@@ -10,6 +11,7 @@ mod seek;
 mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
+pub use flock::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 pub use follow::FollowPath;
 pub use group::{
     closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
