@@ -185,8 +185,9 @@ impl Constraint<Vec2> for AvoidObstacle {
 /// A wall constraint: the plan's segments must not cross a wall segment (lengthened by
 /// `clearance` at both ends, so the character does not clip its end).
 ///
-/// A segment crosses when its ends lie strictly on opposite sides of the wall's line and it meets
-/// the lengthened wall. The suggestion goes round the end that makes the shorter detour
+/// A segment crosses when it meets the lengthened wall coming from one side (its end lying on the
+/// other side or on the wall itself); a segment starting exactly on the wall's line does not
+/// cross, so a character standing there can leave. The suggestion goes round the end that makes the shorter detour
 /// `|a − c| + |c − b|` for the violating segment `a → b` (ties: the wall's first end), through the
 /// point `c = end + ê · 2·clearance` on the wall's line beyond that end (`ê` pointing away from the
 /// wall): any straight line from `c` across the wall's line crosses it at `c`, outside the wall.
@@ -219,7 +220,8 @@ impl WallConstraint {
         let w1 = self.wall.b + along * self.clearance;
         let wd = w1 - w0;
         let (da, db) = (wd.perp_dot(a - w0), wd.perp_dot(b - w0));
-        if !(da * db < 0.0) {
+        // a start on the wall's line may leave it; an end on the wall is a collision
+        if da == 0.0 || da * db > 0.0 || da.is_nan() || db.is_nan() {
             return false;
         }
         let sd = b - a;
@@ -309,5 +311,7 @@ mod tests {
         assert!(!c.crosses(Vec2::new(0.0, -3.0), Vec2::new(10.0, -3.0)));
         assert!(c.crosses(Vec2::new(0.0, -2.3), Vec2::new(10.0, -2.3)), "clearance at the end");
         assert!(!c.crosses(Vec2::ZERO, Vec2::new(4.0, 9.0)));
+        assert!(c.crosses(Vec2::ZERO, Vec2::new(5.0, 1.0)), "ending on the wall");
+        assert!(!c.crosses(Vec2::new(5.0, 1.0), Vec2::ZERO), "leaving it");
     }
 }
