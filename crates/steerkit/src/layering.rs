@@ -4,7 +4,7 @@
 //! - Walls are a hard constraint at integration: [`clip_to_walls`] clips a move so the centre
 //!   never crosses a wall (it slides along it instead). Apply it after integrating, or use
 //!   [`Layering::integrate`].
-//! - Obstacles push out strongly: [`RepelObstacles`], Green's `RepelObstacle` with a 1/x³ law.
+//! - Obstacles push out strongly: [`RepelObstacle`], Green's 1/x³ repulsion.
 //! - Then neighbours: separation, and last whatever else the agent wants.
 //!
 //! [`Layering::steer`] combines the last three by the weighted truncated running sum in that
@@ -12,12 +12,10 @@
 //! wall. Works for any agent, whatever steers it.
 
 use crate::combine::running_sum_observed;
-use crate::error::{non_negative, ParamError};
-use crate::geometry::Circle;
 use crate::kinematic::{Integration, Kinematic, Limits, SteeringOutput};
 use crate::neighbours::Neighbour;
 use crate::obstacle::{CollisionDetector, ObstacleSet};
-use crate::steering::Separation;
+use crate::steering::{RepelObstacle, Separation};
 use glam::Vec2;
 
 /// How far (m) a clipped move stops short of the wall it met.
@@ -77,73 +75,14 @@ pub fn clip_to_walls<D: CollisionDetector + ?Sized>(
     clipped
 }
 
-/// Green's `RepelObstacle`: push out of (and away from) nearby obstacles with a steep law,
-/// `a = min(k / x³, max_acceleration)` away from each obstacle's closest point, where `x` is the
-/// gap between the agent's body and the obstacle (`distance − own_radius`, 0 when touching or
-/// inside). Obstacles within `range` m of the body count; the sum is clipped to
-/// `max_acceleration`. An agent whose centre is inside a solid obstacle is pushed away from the
-/// obstacle's box centre (+x if it sits exactly there).
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RepelObstacles {
-    range: f32,
-    strength: f32,
-}
-
-impl RepelObstacles {
-    /// Repulsion within `range` m of the body, with coefficient `strength` `k` (m⁴/s²: `k / x³`
-    /// m/s² at a gap of `x` m).
-    ///
-    /// # Errors
-    /// If either is negative or not finite.
-    pub fn new(range: f32, strength: f32) -> Result<Self, ParamError> {
-        Ok(RepelObstacles {
-            range: non_negative("range", range)?,
-            strength: non_negative("strength", strength)?,
-        })
-    }
-
-    /// The repulsion for `character` of radius `own_radius` m, or `None` with no obstacle in
-    /// range.
-    #[must_use]
-    pub fn steer(
-        &self,
-        character: &Kinematic,
-        own_radius: f32,
-        obstacles: &ObstacleSet,
-        limits: &Limits,
-    ) -> Option<SteeringOutput> {
-        let p = character.position;
-        let max = limits.max_acceleration();
-        let reach = Circle::new(p, own_radius.max(0.0) + self.range);
-        let mut sum = Vec2::ZERO;
-        let mut any = false;
-        obstacles.for_each_overlapping(&reach, |_, o| {
-            let closest = o.closest_point(p);
-            let mut away = p - closest;
-            let distance = away.length();
-            if distance == 0.0 {
-                away = (p - o.aabb().center()).normalize_or(Vec2::X);
-            } else {
-                away /= distance;
-            }
-            let gap = (distance - own_radius).max(0.0);
-            let push = if gap > 0.0 { (self.strength / (gap * gap * gap)).min(max) } else { max };
-            sum += away * if push.is_nan() { max } else { push };
-            any = true;
-        });
-        any.then(|| SteeringOutput::linear(sum.clamp_length_max(max)))
-    }
-}
-
-/// Green's layering as one recipe: [`RepelObstacles`] first, then neighbour [`Separation`], then
+/// Green's layering as one recipe: [`RepelObstacle`] first, then neighbour [`Separation`], then
 /// the agent's own desire, combined by the truncated running sum in that order; walls are
 /// enforced at integration ([`Layering::integrate`] or [`clip_to_walls`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Layering {
     /// Obstacle repulsion (second layer).
-    pub repel: RepelObstacles,
+    pub repel: RepelObstacle,
     /// Neighbour separation (third layer).
     pub separation: Separation,
 }
@@ -151,7 +90,7 @@ pub struct Layering {
 impl Layering {
     /// The layers.
     #[must_use]
-    pub fn new(repel: RepelObstacles, separation: Separation) -> Self {
+    pub fn new(repel: RepelObstacle, separation: Separation) -> Self {
         Layering { repel, separation }
     }
 
@@ -230,21 +169,5 @@ mod tests {
         let mut free = Kinematic { position: Vec2::new(0.5, 3.0), ..Kinematic::default() };
         assert!(!clip_to_walls(&walls[..], Vec2::ZERO, &mut free));
         assert_eq!(free.position, Vec2::new(0.5, 3.0));
-    }
-
-    #[test]
-    fn repulsion_is_steep_and_capped() {
-        let set = ObstacleSet::new([Obstacle::Circle(Circle::new(Vec2::ZERO, 1.0))]).unwrap();
-        let l = Limits::new(5.0, 10.0, 1.0, 1.0).unwrap();
-        let r = RepelObstacles::new(3.0, 1.0).unwrap();
-        let at = |x: f32| Kinematic::at_rest(Vec2::new(x, 0.0), 0.0);
-        // gap 1.5 → 1/3.375 = 0.296; gap 0.75 → 2.370 (8× for half the gap)
-        let far = r.steer(&at(3.0), 0.5, &set, &l).unwrap().linear;
-        let near = r.steer(&at(2.25), 0.5, &set, &l).unwrap().linear;
-        assert!((far.x - 1.0 / 3.375).abs() < 1e-4 && far.y == 0.0);
-        assert!((near.x / far.x - 8.0).abs() < 1e-3);
-        assert_eq!(r.steer(&at(1.2), 0.5, &set, &l).unwrap().linear, Vec2::new(10.0, 0.0));
-        assert_eq!(r.steer(&at(0.0), 0.5, &set, &l).unwrap().linear, Vec2::new(10.0, 0.0));
-        assert!(r.steer(&at(10.0), 0.5, &set, &l).is_none());
     }
 }

@@ -101,6 +101,15 @@ pub use motor::{
     Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
 };
 
+// Behaviours that see the world: obstacle and wall avoidance, hide, Green's path techniques,
+// pilot metrics.
+mod pilot;
+pub use pilot::{is_crowded, Pilot, PilotEvent};
+pub use steering::{
+    AdaptiveFan, AvoidTarget, BoxThreat, DetectionBox, DogOnAString, GrapplingHooks, Hide,
+    ObstacleAvoidance, RayLayout, RepelObstacle, Reprojection, WallFeelers, MAX_FAN_RAYS,
+};
+
 // Combining behaviours: the steering pipeline, flocking presets and Green's layering
 mod pipeline;
 pub use pipeline::{
@@ -110,4 +119,4 @@ pub use pipeline::{
 };
 pub use steering::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 mod layering;
-pub use layering::{clip_to_walls, Layering, RepelObstacles, WALL_SKIN};
+pub use layering::{clip_to_walls, Layering, WALL_SKIN};

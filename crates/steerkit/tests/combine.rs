@@ -260,7 +260,7 @@ fn stable_equilibrium_traps_blending_while_the_wander_fallback_escapes() {
 fn approach_obstacle(priority: bool) -> f32 {
     let l = limits(5.0, 10.0);
     let set = ObstacleSet::new([Obstacle::Circle(Circle::new(Vec2::new(15.0, 0.0), 2.0))]).unwrap();
-    let repel = RepelObstacles::new(4.0, 20.0).unwrap();
+    let repel = RepelObstacle::new(4.0, 1.26).unwrap();
     let e = Epsilon::new(0.1).unwrap();
     let path = run(moving(0.0, 0.0, 5.0, 0.0), &l, DT, 900, |k, _| {
         let avoid = repel.steer(k, 0.5, &set, &l);
@@ -390,7 +390,7 @@ fn a_crowd_cannot_push_an_agent_through_a_wall() {
     let l = limits(6.0, 30.0);
     let walls = [Obstacle::Wall(Segment::new(Vec2::new(0.0, -20.0), Vec2::new(0.0, 20.0)))];
     let layers = Layering::new(
-        RepelObstacles::new(1.0, 1.0).unwrap(),
+        RepelObstacle::new(1.0, 0.5).unwrap(),
         Separation::new(3.0, Falloff::Linear).unwrap(),
     );
     let none = ObstacleSet::new([]).unwrap();
@@ -418,14 +418,14 @@ fn obstacles_outrank_neighbours_in_the_layering() {
     let l = limits(6.0, 10.0);
     let set = ObstacleSet::new([Obstacle::Circle(Circle::new(Vec2::new(-1.0, 0.0), 0.5))]).unwrap();
     let layers = Layering::new(
-        RepelObstacles::new(1.0, 1.0).unwrap(),
+        RepelObstacle::new(1.0, 0.5).unwrap(),
         Separation::new(3.0, Falloff::Linear).unwrap(),
     );
     let others = [neighbour(1, &at(0.5, 0.0), 0.3)];
     let me = at(0.0, 0.0);
     let mut parts = [Vec2::ZERO; 3];
     let s = layers.steer_observed(&me, 0.3, &set, &others, None, &l, |i, p| parts[i] = p.linear);
-    // gap 0.2 m → 1/0.008 = 125 → capped at 10: nothing is left for the neighbours
+    // gap 0.2 m, inside the 0.5 m contact gap: full strength, nothing left for the neighbours
     assert_eq!(parts[0], Vec2::new(10.0, 0.0));
     assert_eq!(parts[1], Vec2::ZERO);
     assert_eq!(s.linear, Vec2::new(10.0, 0.0));
@@ -508,7 +508,7 @@ proptest! {
             Obstacle::Circle(Circle::new(others.first().map_or(Vec2::ZERO, |k| k.position), 1.0)),
             Obstacle::Wall(Segment::new(me.position, me.position + Vec2::X)),
         ]).unwrap();
-        let layers = Layering::new(RepelObstacles::new(2.0, 1.0).unwrap(), Separation::new(3.0, Falloff::Inverse(1.0)).unwrap());
+        let layers = Layering::new(RepelObstacle::new(2.0, 1.0).unwrap(), Separation::new(3.0, Falloff::Inverse(1.0)).unwrap());
         let s = layers.steer(&me, radius, &set, &list, Some(SteeringOutput::linear(me.velocity)), &l);
         prop_assert!(within(&s, &l), "layers {s:?}");
     }

@@ -177,3 +177,97 @@ fn wander_jitter_spread_is_frame_rate_independent() {
         assert!(s.linear.length() <= 1.0 + 1e-5);
     }
 }
+
+/// B-E14 (lateral sign): Buckland's lateral term `(r_ob − y)·m` pushes toward the obstacle's
+/// side when its centre is 0 < y < r_ob to the left; the detection box always pushes away, with
+/// the same magnitude on both sides.
+#[test]
+fn detection_box_lateral_force_points_away_on_both_sides() {
+    let l = Limits::new(4.0, 10.0, 4.0, 20.0).unwrap();
+    let b = DetectionBox::new(10.0).unwrap();
+    let me = Kinematic::at_rest(Vec2::ZERO, 0.0); // at rest: heading from the orientation, +x
+    let left = Circle::new(Vec2::new(5.0, 0.5), 1.0);
+    let right = Circle::new(Vec2::new(5.0, -0.5), 1.0);
+    // L = 10, closeness (10 − 5)/10 = ½, R = 1.5, depth (1.5 − 0.5)/1.5 = ⅔:
+    // lateral = 10 · ⅔ · ½ · (1 + ½) = 5, braking = 0.2 · 10 · ½ = 1
+    let a = b.steer(&me, 0.5, [left], &l).unwrap().linear;
+    assert!((a - Vec2::new(-1.0, -5.0)).length() < 1e-5, "away to the right: {a:?}");
+    let buckland_lateral = (left.radius - 0.5) * (1.0 + 0.5);
+    assert!(buckland_lateral > 0.0, "the listing would push left, toward the obstacle");
+    let a = b.steer(&me, 0.5, [right], &l).unwrap().linear;
+    assert!((a - Vec2::new(-1.0, 5.0)).length() < 1e-5, "mirror image: {a:?}");
+}
+
+/// G-E5 (dead ahead): Green's `(0, −y)` is zero for an obstacle straight ahead; the detection
+/// box chooses the left and pushes with the full lateral strength.
+#[test]
+fn detection_box_turns_for_an_obstacle_dead_ahead() {
+    let l = Limits::new(4.0, 10.0, 4.0, 20.0).unwrap();
+    let b = DetectionBox::new(10.0).unwrap();
+    let me = Kinematic { velocity: Vec2::new(2.0, 0.0), ..Kinematic::at_rest(Vec2::ZERO, 0.0) };
+    let ahead = Circle::new(Vec2::new(5.0, 0.0), 1.0);
+    // speed 2 of 4: L = 15; closeness (15 − 5)/15 = ⅔; depth 1; lateral 10 · ½ · (1 + ⅔)
+    let a = b.steer(&me, 0.5, [ahead], &l).unwrap().linear;
+    let lateral = 10.0 * 0.5 * (1.0 + 2.0 / 3.0);
+    let braking = 0.2 * 10.0 * 2.0 / 3.0;
+    assert!((a - Vec2::new(-braking, lateral)).length() < 1e-4, "{a:?}");
+    // Green's form for comparison: −y = 0
+    assert_eq!(-(ahead.center - me.position).y, 0.0);
+    // the ray form's dead-ahead, square-on hit also turns (left), never straight back
+    let wall =
+        ObstacleSet::new([Segment::new(Vec2::new(5.0, -3.0), Vec2::new(5.0, 3.0)).into()]).unwrap();
+    let mut av = ObstacleAvoidance::new(RayLayout::Single, 1.0, 8.0).unwrap();
+    assert!(av.steer(&me, &wall, &l, 0.0).unwrap().linear.y > 5.0);
+}
+
+/// B-E15 (feeler pairing): the push uses the overshoot of the feeler whose hit is nearest. The
+/// listing recomputes the force for each later feeler from its own tip and the kept hit point,
+/// so a clear side feeler after a hit centre feeler sets the wrong magnitude.
+#[test]
+fn wall_feelers_pair_the_hit_with_its_own_feeler() {
+    let l = Limits::new(4.0, 10.0, 4.0, 20.0).unwrap();
+    let f = WallFeelers::new(4.0).unwrap();
+    let me = Kinematic { velocity: Vec2::new(2.0, 0.0), ..Kinematic::at_rest(Vec2::ZERO, 0.0) };
+    let wall =
+        ObstacleSet::new([Segment::new(Vec2::new(3.0, -1.0), Vec2::new(3.0, 1.0)).into()]).unwrap();
+    let [centre, _, right] = f.feelers(&me);
+    assert!(wall.cast_ray(&right).is_none(), "the side feelers (2 m at 45°) are clear");
+    let hit = wall.cast_ray(&centre).unwrap();
+    // the centre feeler overshoots by 4 − 3 = 1 m of its 4 m: a = 10 · ¼ along the normal
+    let a = f.steer(&me, &wall, &l).unwrap().linear;
+    assert!((a - Vec2::new(-2.5, 0.0)).length() < 1e-5, "{a:?}");
+    // the listing's last recomputation: |right tip − centre hit| ≈ 2.125 m instead of 1 m
+    let listing = (right.end() - hit.position).length();
+    assert!((listing - 2.1249).abs() < 1e-3 && (listing - 1.0).abs() > 1.0);
+}
+
+/// B-E15 (one-sided walls): Buckland's force is along the wall's own normal, which pushes a
+/// vehicle approaching from behind through the wall. Walls are two-sided here: the push always
+/// faces the character.
+#[test]
+fn wall_feelers_push_back_from_a_wall_met_from_behind() {
+    let l = Limits::new(4.0, 10.0, 4.0, 20.0).unwrap();
+    let f = WallFeelers::new(4.0).unwrap();
+    // the wall's front (left-hand normal of b − a) faces +x; the character comes from −x
+    let seg = Segment::new(Vec2::new(3.0, 5.0), Vec2::new(3.0, -5.0));
+    assert_eq!(seg.normal(), Vec2::X);
+    let wall = ObstacleSet::new([seg.into()]).unwrap();
+    let me = Kinematic { velocity: Vec2::new(2.0, 0.0), ..Kinematic::at_rest(Vec2::ZERO, 0.0) };
+    let a = f.steer(&me, &wall, &l).unwrap().linear;
+    assert!(a.x < 0.0, "pushed back, not through: {a:?}");
+}
+
+/// B-E17: hide falls back to evading when there is nothing to hide behind (the released source
+/// never does and arrives at the origin).
+#[test]
+fn hide_without_cover_evades() {
+    let l = Limits::new(4.0, 10.0, 4.0, 20.0).unwrap();
+    let hide = Hide::new(1.0).unwrap();
+    let me = Kinematic::at_rest(Vec2::new(3.0, 4.0), 0.0);
+    let hunter = Kinematic::at_rest(Vec2::new(6.0, 8.0), 0.0);
+    let a = hide.steer(&me, &hunter, [], &l).unwrap().linear;
+    assert!(
+        (a - Vec2::new(-6.0, -8.0)).length() < 1e-4,
+        "straight away at full acceleration: {a:?}"
+    );
+}

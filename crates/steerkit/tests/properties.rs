@@ -185,3 +185,107 @@ proptest! {
         prop_assert!((captures[0] - captures[2]).abs() < tolerance, "capture times {:?}", captures);
     }
 }
+
+/// A small random world around the origin: circles, walls, boxes.
+fn world() -> impl Strategy<Value = Vec<Obstacle>> {
+    let circle = (vec2(), 0.0f32..5.0).prop_map(|(c, r)| Obstacle::from(Circle::new(c, r)));
+    let wall = (vec2(), vec2()).prop_map(|(a, b)| Obstacle::from(Segment::new(a, b)));
+    let boxed = (vec2(), 0.0f32..5.0, 0.0f32..5.0)
+        .prop_map(|(c, w, h)| Obstacle::from(Aabb::from_center_half_extents(c, Vec2::new(w, h))));
+    proptest::collection::vec(prop_oneof![circle, wall, boxed], 0..6)
+}
+
+/// Open, looping, zero-length and single-point paths.
+fn path() -> impl Strategy<Value = Polyline> {
+    prop_oneof![
+        vec2().prop_map(|p| Polyline::open(vec![p]).unwrap()),
+        vec2().prop_map(|p| Polyline::open(vec![p, p]).unwrap()),
+        (proptest::collection::vec(vec2(), 2..6), any::<bool>())
+            .prop_map(|(ps, looping)| Polyline::new(ps, looping).unwrap()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Avoidance, feelers, box, repulsion and hide: finite and within max_acceleration for any
+    /// finite input, including a character exactly on a wall, inside an obstacle, or on an
+    /// obstacle's centre.
+    #[test]
+    fn world_behaviours_are_finite_and_bounded(
+        me in kinematic(), hunter in kinematic(), obstacles in world(), l in limits_any(),
+        place in 0u8..4, t in 0.0f32..=1.0, dt in prop_oneof![Just(0.0f32), 0.0f32..0.2],
+        radius in prop_oneof![Just(0.0f32), 0.0f32..3.0],
+    ) {
+        let mut me = me;
+        // sometimes put the character on an obstacle: on a wall, or at a shape's centre
+        if let Some(o) = obstacles.first() {
+            match (place, o) {
+                (0, Obstacle::Wall(s)) => me.position = s.a + (s.b - s.a) * t,
+                (1, o) => me.position = o.aabb().center(),
+                (2, o) => me.position = o.closest_point(me.position),
+                _ => {}
+            }
+        }
+        let set = ObstacleSet::new(obstacles.clone()).unwrap();
+        let layouts = [
+            RayLayout::Single,
+            RayLayout::Whiskers { half_angle: 0.4, whisker_ratio: 0.5 },
+            RayLayout::Parallel { half_width: 0.5 },
+            RayLayout::Fan { half_angle: 1.2, rays: 5 },
+        ];
+        for layout in layouts {
+            let mut plain = ObstacleAvoidance::new(layout, 1.0, 5.0).unwrap().with_lookahead_time(1.0).unwrap();
+            let mut fan = ObstacleAvoidance::new(layout, 1.0, 5.0).unwrap()
+                .adaptive(AdaptiveFan { min_half_angle: 0.1, max_half_angle: 1.5, rate: 2.0 }).unwrap()
+                .with_commitment(0.5).unwrap();
+            let mut book = ObstacleAvoidance::new(layout, 1.0, 5.0).unwrap().with_target(AvoidTarget::Normal);
+            for _ in 0..3 {
+                check(plain.steer(&me, &set, &l, dt), &l)?;
+                check(fan.steer(&me, &set, &l, dt), &l)?;
+                check(book.steer(&me, obstacles.as_slice(), &l, dt), &l)?;
+            }
+        }
+        check(WallFeelers::new(4.0).unwrap().steer(&me, &set, &l), &l)?;
+        let bx = DetectionBox::new(5.0).unwrap();
+        check(bx.steer_in(&me, radius, &set, &l), &l)?;
+        let circles = [Circle::new(me.position, radius), Circle::new(hunter.position, 1.0)];
+        check(bx.steer(&me, radius, circles, &l), &l)?;
+        check(RepelObstacle::new(2.0, 0.1).unwrap().steer(&me, radius, &set, &l), &l)?;
+        let hide = Hide::new(1.0).unwrap();
+        check(hide.steer_in(&me, &hunter, &set, &l), &l)?;
+        check(hide.steer(&me, &hunter, circles, &l), &l)?;
+        check(hide.steer(&me, &Kinematic { position: me.position, ..hunter }, circles, &l), &l)?;
+    }
+
+    /// Green's path techniques and the pilot on any path (single point, zero length, looping),
+    /// from any state: finite, bounded, metrics in [0, 1].
+    #[test]
+    fn path_techniques_and_pilot_are_finite_and_bounded(
+        me in kinematic(), path in path(), l in limits_any(), dt in 0.0f32..0.2,
+        others in proptest::collection::vec(kinematic(), 0..5), threshold in 0.01f32..1.0,
+    ) {
+        let arrive = Arrive::new(0.1, 2.0, 0.1).unwrap();
+        let mut dog = DogOnAString::new(2.0, arrive).unwrap();
+        let mut repro = Reprojection::new(0.5, 0.5, 1.0, arrive).unwrap();
+        let mut hooks = GrapplingHooks::for_radius(0.5, arrive).unwrap();
+        let mut pilot = Pilot::new(threshold).unwrap();
+        pilot.renav(&path, me.position, 0);
+        for _ in 0..3 {
+            check(dog.steer(&me, &path, &l, dt), &l)?;
+            check(repro.steer(&me, &path, &l), &l)?;
+            check(hooks.steer(&me, &path, &l), &l)?;
+            pilot.update(&path, me.position, hooks.cursor().index(&path));
+            prop_assert!((0.0..=1.0).contains(&pilot.is_finished_path()));
+            prop_assert!((0.0..=1.0).contains(&pilot.is_stuck()));
+        }
+        // coincident neighbours included
+        let mut agents = others;
+        agents.push(me);
+        agents.push(me);
+        let brute = BruteForceNeighbours::new(&agents, 0.5).unwrap();
+        let wp = hooks.cursor().target(&path);
+        let c = is_crowded(&brute, &NeighbourQuery::new(wp, 2.0), 1.0).unwrap();
+        prop_assert!((0.0..=1.0).contains(&c));
+    }
+}
