@@ -9,6 +9,9 @@ use steerkit::*;
 
 const DT: f32 = 1.0 / 60.0;
 
+/// A dithering member: weight, probability, behaviour.
+type Dithered = (f32, f32, fn() -> Option<SteeringOutput>);
+
 fn out(x: f32, y: f32, a: f32) -> Option<SteeringOutput> {
     Some(SteeringOutput { linear: Vec2::new(x, y), angular: a })
 }
@@ -69,8 +72,7 @@ fn none_counts_as_zero_in_every_combiner() {
     );
     let e = Epsilon::new(0.01).unwrap();
     let mut rng = steerkit::Rng::new(1);
-    let members: [(f32, f32, fn() -> Option<SteeringOutput>); 2] =
-        [(1.0, 1.0, || None), (1.0, 1.0, || out(2.0, 0.0, 0.0))];
+    let members: [Dithered; 2] = [(1.0, 1.0, || None), (1.0, 1.0, || out(2.0, 0.0, 0.0))];
     let (s, i) = dither(members, e, &l, &mut rng);
     assert_eq!((s.linear, i), (Vec2::new(2.0, 0.0), Some(1)), "a silent member is passed over");
     assert_eq!(blend::<Vec2>([], &l), SteeringOutput::ZERO);
@@ -151,7 +153,7 @@ fn dithering_tests_rand_below_the_probability() {
     let n = 20_000;
     let mut first = 0;
     for _ in 0..n {
-        let members: [(f32, f32, fn() -> Option<SteeringOutput>); 2] =
+        let members: [Dithered; 2] =
             [(1.0, 0.9, || out(1.0, 0.0, 0.0)), (1.0, 1.0, || out(0.0, 1.0, 0.0))];
         if dither(members, e, &l, &mut rng).1 == Some(0) {
             first += 1;

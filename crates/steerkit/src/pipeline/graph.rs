@@ -145,7 +145,7 @@ impl AStar {
                 return Some(&self.path);
             }
             graph.for_each_edge(node, |next, cost| {
-                if next >= n || !(cost >= 0.0) {
+                if next >= n || cost.is_nan() || cost < 0.0 {
                     return;
                 }
                 let candidate = g + cost;
