@@ -132,9 +132,40 @@ pub fn prioritize_variable<V: Vector>(
 ) -> (SteeringOutput<V>, Option<usize>) {
     order.clear();
     order.extend(0..groups.len());
-    order.sort_by(|&a, &b| groups[b].0.total_cmp(&groups[a].0));
+    sort_by_priority(order, |i| groups[i].0);
     let (s, k) = prioritize_observed(order.iter().map(|&i| groups[i].1), epsilon);
     (s, k.map(|k| order[k]))
+}
+
+/// Variable priorities with lazy groups: the priorities are requested first
+/// (`priorities[i]` for group `i`), the groups sorted by decreasing priority (ties keep their
+/// order; a NaN priority counts as the lowest), and only then are groups evaluated, by
+/// `group(i)`, until one exceeds `epsilon`: the book's order of work, so groups after the winner
+/// cost nothing. Returns the output and the index of the group used.
+pub fn prioritize_by<V: Vector>(
+    priorities: &[f32],
+    mut group: impl FnMut(usize) -> SteeringOutput<V>,
+    epsilon: Epsilon,
+    order: &mut Vec<usize>,
+) -> (SteeringOutput<V>, Option<usize>) {
+    order.clear();
+    order.extend(0..priorities.len());
+    sort_by_priority(order, |i| priorities[i]);
+    let (s, k) = prioritize_observed(order.iter().map(|&i| group(i)), epsilon);
+    (s, k.map(|k| order[k]))
+}
+
+/// Decreasing priority, ties by index (an unstable sort with a total key: no allocation).
+fn sort_by_priority(order: &mut [usize], priority: impl Fn(usize) -> f32) {
+    let key = |i: usize| {
+        let p = priority(i);
+        if p.is_nan() {
+            f32::NEG_INFINITY
+        } else {
+            p
+        }
+    };
+    order.sort_unstable_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
 }
 
 /// Buckland's weighted truncated running sum with prioritisation: members in priority order

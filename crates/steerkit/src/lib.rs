@@ -29,8 +29,8 @@ mod rng;
 mod steering;
 
 pub use combine::{
-    blend, blend_observed, dither, prioritize, prioritize_observed, prioritize_variable,
-    running_sum, running_sum_observed, Epsilon,
+    blend, blend_observed, dither, prioritize, prioritize_by, prioritize_observed,
+    prioritize_variable, running_sum, running_sum_observed, Epsilon,
 };
 pub use error::ParamError;
 pub use glam;

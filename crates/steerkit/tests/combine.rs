@@ -113,6 +113,20 @@ fn variable_priorities_reorder_the_groups_each_call() {
     // a silent high-priority group still falls through to the next
     let quiet = [(10.0, SteeringOutput::ZERO), (1.0, seek)];
     assert_eq!(prioritize_variable(&quiet, e, &mut order).1, Some(1));
+    // lazily: priorities first, then groups in that order until one speaks
+    let mut evaluated = Vec::new();
+    let groups = [seek, avoid, seek];
+    let (s, i) = prioritize_by(
+        &[1.0, 10.0, f32::NAN],
+        |i| {
+            evaluated.push(i);
+            groups[i]
+        },
+        e,
+        &mut order,
+    );
+    assert_eq!((s, i), (avoid, Some(1)));
+    assert_eq!(evaluated, vec![1], "only the winner was computed");
 }
 
 #[test]
@@ -486,6 +500,8 @@ proptest! {
         let mut order = Vec::new();
         let (v, _) = prioritize_variable(&ranked, e, &mut order);
         prop_assert!(within(&v, &l));
+        let (lazy, _) = prioritize_by(&priorities[..groups.len()], |i| groups[i], e, &mut order);
+        prop_assert_eq!(lazy, v, "lazy and eager variable priorities agree");
         let mut rng = steerkit::Rng::new(seed);
         let dithered: Vec<(f32, f32, _)> = members.iter().map(|&(w, s, p)| (w, p, move || s)).collect();
         let (d, _) = dither(dithered, e, &l, &mut rng);

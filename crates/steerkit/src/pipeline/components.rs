@@ -159,18 +159,10 @@ impl AvoidObstacle {
     pub fn detour(&self, a: Vec2, b: Vec2) -> Vec2 {
         let (closest, _) = closest_point_on_segment(self.center, a, b);
         let offset = closest - self.center;
-        let direction = if offset.length_squared() > 0.0 {
-            offset.normalize_or_zero()
-        } else {
-            // through the centre: the left side of the direction of travel
-            let left = (b - a).perp().normalize_or_zero();
-            if left == Vec2::ZERO {
-                Vec2::X
-            } else {
-                left
-            }
-        };
-        let direction = if direction == Vec2::ZERO { Vec2::X } else { direction };
+        // through the centre (E15: the offset, not `closest`, is zero): the left of the direction
+        // of travel; a zero-length segment there: +x
+        let direction =
+            offset.try_normalize().or_else(|| (b - a).perp().try_normalize()).unwrap_or(Vec2::X);
         self.center + direction * (self.radius * self.margin)
     }
 }

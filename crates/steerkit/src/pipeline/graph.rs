@@ -195,7 +195,8 @@ impl GridGraph {
         height: usize,
     ) -> Result<Self, ParamError> {
         positive("cell_size", cell_size)?;
-        crate::error::finite("origin", origin.x + origin.y)?;
+        crate::error::finite("origin.x", origin.x)?;
+        crate::error::finite("origin.y", origin.y)?;
         if width == 0 || height == 0 {
             return Err(ParamError::OutOfRange {
                 name: "width × height",
