@@ -23,7 +23,7 @@ pub use graph::{AStar, Graph, GridGraph, WaypointGraph};
 
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{orientation_of, Vector};
-use crate::steering::{Align, Arrive, Wander};
+use crate::steering::{Align, Arrive, Wander, WanderJitter};
 use glam::Vec2;
 
 /// What a character should achieve (§3.4.5): four channels, each optional ("don't care").
@@ -304,7 +304,8 @@ pub trait Constraint<V: Vector = Vec2> {
 
 /// What takes exclusive control when the constraints cannot be satisfied within
 /// `constraint_steps` (§3.4.5): any steering behaviour, often a wander. Implemented for
-/// [`Wander`] and for closures `FnMut(&Kinematic, &Limits, dt) -> Option<SteeringOutput>`.
+/// [`Wander`], [`WanderJitter`] and for closures
+/// `FnMut(&Kinematic, &Limits, dt) -> Option<SteeringOutput>`.
 pub trait Deadlock<V: Vector = Vec2> {
     /// The request for this frame (`None`: nothing, i.e. zero).
     fn steer(
@@ -332,6 +333,12 @@ where
 impl Deadlock<Vec2> for Wander {
     fn steer(&mut self, character: &Kinematic, limits: &Limits, dt: f32) -> Option<SteeringOutput> {
         Wander::steer(self, character, limits, dt)
+    }
+}
+
+impl Deadlock<Vec2> for WanderJitter {
+    fn steer(&mut self, character: &Kinematic, limits: &Limits, dt: f32) -> Option<SteeringOutput> {
+        WanderJitter::steer(self, character, limits, dt)
     }
 }
 
