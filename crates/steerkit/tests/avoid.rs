@@ -57,6 +57,10 @@ fn a_single_ray_grazes_a_wall_corner_while_whiskers_do_not() {
     assert!((single_gap - 0.3).abs() < 1e-4, "single ray: the centre passes 0.3 m from the corner");
     assert!(single_gap < 0.5, "so a 0.5 m body grazes it: {single_gap}");
     assert!(whisker_gap > 0.5, "whiskers keep the body clear: {whisker_gap}");
+    let fan =
+        ObstacleAvoidance::new(RayLayout::Fan { half_angle: 0.4, rays: 5 }, 1.0, 6.0).unwrap();
+    let fan_gap = closest_to(&world, &drive(fan, &world, start, &l, 5.0));
+    assert!(fan_gap > 0.5, "so does a five-ray fan: {fan_gap}");
 }
 
 /// Two walls meeting at 40° (an acute V, apex at (20, 0), arms 15 m). A character cruising into
@@ -274,4 +278,32 @@ fn a_hider_ends_behind_an_obstacle_out_of_the_hunters_sight() {
         hide.steer_in(&start, &hunter, &set, &l),
         hide.steer(&start, &hunter, [rocks[0]], &l)
     );
+}
+
+/// Parallel corridor walls are not a corner: the commitment never engages and the character
+/// runs down the corridor without touching either wall.
+#[test]
+fn corridor_walls_do_not_trigger_the_corner_commitment() {
+    let l = limits(4.0, 8.0);
+    let world = ObstacleSet::new([
+        Segment::new(Vec2::new(0.0, 1.5), Vec2::new(60.0, 1.5)).into(),
+        Segment::new(Vec2::new(0.0, -1.5), Vec2::new(60.0, -1.5)).into(),
+    ])
+    .unwrap();
+    let mut av = ObstacleAvoidance::new(whiskers(), 1.0, 5.0)
+        .unwrap()
+        .adaptive(AdaptiveFan { min_half_angle: 0.3, max_half_angle: 0.8, rate: 1.5 })
+        .unwrap()
+        .with_commitment(0.5)
+        .unwrap();
+    let mut k = moving(0.0, 0.3, 3.9, 0.9);
+    let mut gap = f32::INFINITY;
+    for _ in 0..(8.0 / DT) as usize {
+        let s = av.steer(&k, &world, &l, DT).unwrap_or_else(|| cruise(&k, &l));
+        assert_eq!(av.committed_side(), 0.0);
+        k.integrate(&s, &l, DT);
+        gap = gap.min(1.5 - k.position.y.abs());
+    }
+    assert!(gap > 0.3, "closest approach to a wall {gap}");
+    assert!(k.position.x > 25.0, "made progress: {:?}", k.position);
 }

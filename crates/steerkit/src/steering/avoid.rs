@@ -20,6 +20,7 @@ use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::as_vector;
 use crate::obstacle::{Collision, CollisionDetector, Obstacle, ObstacleSet};
 use crate::steering::Seek;
+use core::f32::consts::FRAC_1_SQRT_2;
 use glam::Vec2;
 
 /// Most rays a [`RayLayout::Fan`] may cast.
@@ -260,9 +261,6 @@ pub struct ObstacleAvoidance {
 /// corridor walls give 0).
 const CONVERGING: f32 = -0.2;
 
-/// While trapped, the backward share of the escape direction: `escape = σ ŝ − TRAP_BRAKE · ĥ`.
-const TRAP_BRAKE: f32 = 1.0;
-
 impl ObstacleAvoidance {
     /// Avoidance that keeps `avoid_distance` m from what the rays hit (more than the character's
     /// radius), looking `lookahead` m ahead.
@@ -427,22 +425,29 @@ impl ObstacleAvoidance {
                     }
                 }
                 // the commitment acts while the nearest hit still faces the character; once it
-                // has turned so the walls open out ahead, the ordinary rule takes over
-                let escape = if self.hold > 0.0 && self.side != 0.0 && n.dot(h) < 0.0 {
-                    // trapped: brake and turn the committed way (a tighter turn than at speed)
+                // has turned so the walls open out ahead, the ordinary rule takes over and the
+                // commitment runs out after `hold` s
+                let trapped = self.side != 0.0 && n.dot(h) < 0.0;
+                if trapped {
                     self.hold_left = self.hold;
-                    s * self.side - h * TRAP_BRAKE
+                } else {
+                    self.hold_left = (self.hold_left - dt).max(0.0);
+                    if self.hold_left == 0.0 {
+                        self.side = 0.0;
+                    }
+                }
+                if trapped {
+                    // brake and turn the committed way (a tighter turn than at speed)
+                    hit.position + (s * self.side - h) * (self.avoid_distance * FRAC_1_SQRT_2)
                 } else {
                     // back off a facing wall; go round by `avoid_distance` beside a glancing hit
-                    // (|n·ŝ| = 1, the book's target) and by `avoid_distance + d` beside a square-on
-                    // one, so the turn is at least 45° whatever the distance
+                    // (|n·ŝ| = 1, the book's target) and by `avoid_distance + d` beside a
+                    // square-on one, so the turn is at least 45° whatever the distance
                     let lateral = self.avoid_distance + hit.distance * (1.0 - n.dot(s).abs());
-                    let target = hit.position
+                    hit.position
                         + h * (n.dot(h).min(0.0) * self.avoid_distance)
-                        + s * (natural * lateral);
-                    return self.seek_or_back_off(character, target, n, limits);
-                };
-                hit.position + escape.normalize_or_zero() * self.avoid_distance
+                        + s * (natural * lateral)
+                }
             }
         };
         self.seek_or_back_off(character, target, n, limits)
