@@ -40,9 +40,16 @@ pub fn blend_observed<V: Vector>(
 }
 
 /// The threshold below which a priority group counts as having nothing to say.
+///
+/// Compared in squared form (the book's optional speed-up): `|linear|² > ε²` or
+/// `|angular| > ε`, with no square root. Build it from `ε` ([`Epsilon::new`]) or from `ε²`
+/// ([`Epsilon::from_squared`]); both compare identically.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Epsilon(f32);
+pub struct Epsilon {
+    epsilon: f32,
+    squared: f32,
+}
 
 impl Epsilon {
     /// A threshold on `|linear|` and `|angular|` (m/s², rad/s²).
@@ -50,22 +57,38 @@ impl Epsilon {
     /// # Errors
     /// If it is negative or not finite.
     pub fn new(epsilon: f32) -> Result<Self, ParamError> {
-        Ok(Epsilon(non_negative("epsilon", epsilon)?))
+        let epsilon = non_negative("epsilon", epsilon)?;
+        Ok(Epsilon { epsilon, squared: epsilon * epsilon })
     }
 
-    /// The threshold.
+    /// A threshold given as a squared magnitude `ε²` ((m/s²)²), for callers that think in
+    /// squared lengths.
+    ///
+    /// # Errors
+    /// If it is negative or not finite.
+    pub fn from_squared(squared: f32) -> Result<Self, ParamError> {
+        let squared = non_negative("epsilon_squared", squared)?;
+        Ok(Epsilon { epsilon: squared.sqrt(), squared })
+    }
+
+    /// The threshold `ε`.
     #[must_use]
     pub fn get(self) -> f32 {
-        self.0
+        self.epsilon
     }
 
-    /// True when either channel exceeds the threshold. Compared in squared form, without a
-    /// square root (the book's optional speed-up; identical results).
+    /// The squared threshold `ε²`.
+    #[must_use]
+    pub fn squared(self) -> f32 {
+        self.squared
+    }
+
+    /// True when either channel exceeds the threshold (strictly: a group exactly at `ε` is
+    /// small). The linear test is `|linear|² > ε²`, without a square root.
     #[must_use]
     #[inline]
     pub fn exceeded_by<V: Vector>(self, s: &SteeringOutput<V>) -> bool {
-        let e2 = self.0 * self.0;
-        s.linear.length_squared() > e2 || V::angular_magnitude(s.angular) > self.0
+        s.linear.length_squared() > self.squared || V::angular_magnitude(s.angular) > self.epsilon
     }
 }
 
@@ -81,7 +104,9 @@ pub fn prioritize<V: Vector>(
     prioritize_observed(groups, epsilon).0
 }
 
-/// [`prioritize`], also returning the index of the group that was used (`None` when empty).
+/// [`prioritize`], also returning the index of the group that was used (`None` when empty): that
+/// group contributed the whole output and every other group nothing. Inside a group,
+/// [`blend_observed`] reports each member.
 #[must_use]
 pub fn prioritize_observed<V: Vector>(
     groups: impl IntoIterator<Item = SteeringOutput<V>>,
@@ -107,9 +132,40 @@ pub fn prioritize_variable<V: Vector>(
 ) -> (SteeringOutput<V>, Option<usize>) {
     order.clear();
     order.extend(0..groups.len());
-    order.sort_by(|&a, &b| groups[b].0.total_cmp(&groups[a].0));
+    sort_by_priority(order, |i| groups[i].0);
     let (s, k) = prioritize_observed(order.iter().map(|&i| groups[i].1), epsilon);
     (s, k.map(|k| order[k]))
+}
+
+/// Variable priorities with lazy groups: the priorities are requested first
+/// (`priorities[i]` for group `i`), the groups sorted by decreasing priority (ties keep their
+/// order; a NaN priority counts as the lowest), and only then are groups evaluated, by
+/// `group(i)`, until one exceeds `epsilon`: the book's order of work, so groups after the winner
+/// cost nothing. Returns the output and the index of the group used.
+pub fn prioritize_by<V: Vector>(
+    priorities: &[f32],
+    mut group: impl FnMut(usize) -> SteeringOutput<V>,
+    epsilon: Epsilon,
+    order: &mut Vec<usize>,
+) -> (SteeringOutput<V>, Option<usize>) {
+    order.clear();
+    order.extend(0..priorities.len());
+    sort_by_priority(order, |i| priorities[i]);
+    let (s, k) = prioritize_observed(order.iter().map(|&i| group(i)), epsilon);
+    (s, k.map(|k| order[k]))
+}
+
+/// Decreasing priority, ties by index (an unstable sort with a total key: no allocation).
+fn sort_by_priority(order: &mut [usize], priority: impl Fn(usize) -> f32) {
+    let key = |i: usize| {
+        let p = priority(i);
+        if p.is_nan() {
+            f32::NEG_INFINITY
+        } else {
+            p
+        }
+    };
+    order.sort_unstable_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
 }
 
 /// Buckland's weighted truncated running sum with prioritisation: members in priority order
@@ -133,9 +189,10 @@ pub fn running_sum_observed<V: Vector>(
 ) -> SteeringOutput<V> {
     let (max_lin, max_ang) = (limits.max_acceleration(), limits.max_angular_acceleration());
     let mut sum = SteeringOutput::<V>::ZERO;
+    let (mut lin_used, mut ang_used) = (0.0f32, 0.0f32);
     for (i, (w, s)) in members.into_iter().enumerate() {
-        let lin_left = (max_lin - sum.linear.length()).max(0.0);
-        let ang_left = (max_ang - V::angular_magnitude(sum.angular)).max(0.0);
+        let lin_left = (max_lin - lin_used).max(0.0);
+        let ang_left = (max_ang - ang_used).max(0.0);
         let part = s.unwrap_or_default() * w;
         let added = SteeringOutput {
             linear: part.linear.clamp_length_max(lin_left),
@@ -143,8 +200,11 @@ pub fn running_sum_observed<V: Vector>(
         };
         observe(i, added);
         sum = sum + added;
+        // "remaining" is measured from |running sum| (Buckland): opposing members free budget
+        lin_used = sum.linear.length();
+        ang_used = V::angular_magnitude(sum.angular);
         // stop before pulling (and so evaluating) the next member once the budget is spent
-        if sum.linear.length() >= max_lin && V::angular_magnitude(sum.angular) >= max_ang {
+        if lin_used >= max_lin && ang_used >= max_ang {
             break;
         }
     }
@@ -155,7 +215,8 @@ pub fn running_sum_observed<V: Vector>(
 /// probability `pᵢ`; the first considered member with a non-negligible output wins, scaled by
 /// `wᵢ / pᵢ` so its average influence matches its weight, then truncated to the limits. Buckland's
 /// listing tests `rand > p` (erratum B-E18); the member is considered when `rand < p`. Members are
-/// evaluated lazily: only the considered ones are computed. Returns zero when none speaks.
+/// evaluated lazily: only the considered ones are computed. Returns zero when none speaks, and
+/// the index of the member that contributed the output (every other member contributed nothing).
 pub fn dither<V: Vector, F>(
     members: impl IntoIterator<Item = (f32, f32, F)>,
     epsilon: Epsilon,

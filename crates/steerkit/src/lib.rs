@@ -29,8 +29,8 @@ mod rng;
 mod steering;
 
 pub use combine::{
-    blend, blend_observed, dither, prioritize, prioritize_observed, prioritize_variable,
-    running_sum, running_sum_observed, Epsilon,
+    blend, blend_observed, dither, prioritize, prioritize_by, prioritize_observed,
+    prioritize_variable, running_sum, running_sum_observed, Epsilon,
 };
 pub use error::ParamError;
 pub use glam;
@@ -95,10 +95,10 @@ pub use jump::{
 
 mod motor;
 pub use motor::{
-    choose_command, command_cost, desired_velocity, rescaled, turn_direction, Actuator, Body, Car,
-    CarActuator, CarControls, CarParams, DiscreteCar, DiscreteCarCommand, Goal, HeadFor, Human,
-    HumanControls, HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Plan, Tank,
-    TankControls, TankParams, Turn, Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
+    choose_command, command_cost, desired_velocity, rescaled, turn_direction, Body, Car,
+    CarActuator, CarControls, CarParams, DiscreteCar, DiscreteCarCommand, Human, HumanControls,
+    HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Tank, TankControls, TankParams, Turn,
+    Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
 };
 
 // Behaviours that see the world: obstacle and wall avoidance, hide, Green's path techniques,
@@ -119,3 +119,14 @@ pub use formation::{
     ScalablePattern, Shape, SlotAssigner, SlotRole, SlotSteering, SlotTarget, Team, Transition,
     DRIFT_ORIENTATION_EPSILON,
 };
+
+// Combining behaviours: the steering pipeline, flocking presets and Green's layering
+mod pipeline;
+pub use pipeline::{
+    AStar, Actuator, AvoidObstacle, ChaseTargeter, Constraint, Deadlock, Decomposer, FromFn, Goal,
+    Graph, GridGraph, HeadFor, PipelineReport, Plan, PlanningDecomposer, SteeringPipeline,
+    Targeter, WallConstraint, WaypointGraph,
+};
+pub use steering::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
+mod layering;
+pub use layering::{clip_to_walls, Layering, WALL_SKIN};

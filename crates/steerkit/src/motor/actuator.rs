@@ -1,200 +1,12 @@
-//! The steering pipeline's actuator (Millington §3.4.5): goals with optional channels, the path
-//! an actuator intends, and two actuators.
+//! The car's actuator for the steering pipeline (Millington §3.4.5, §3.8): routes a car can
+//! drive, with run-ups and dropped channels.
 
 use super::Car;
 use crate::error::{positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
-use crate::math::{as_vector, orientation_of, wrap_angle, Vector};
-use crate::steering::{Align, Arrive};
+use crate::math::{as_vector, orientation_of, wrap_angle};
+use crate::pipeline::{Actuator, Goal, Plan};
 use glam::Vec2;
-
-/// What a character should achieve (§3.4.5): four channels, each optional ("don't care").
-///
-/// Targeters fill channels, decomposers and constraints replace them, and the actuator decides
-/// which it can honour. [`Goal::update_channels`] merges two goals, the other one winning on every
-/// channel it sets (the book's `updateChannels`).
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Goal<V: Vector = Vec2> {
-    /// Where to be (m).
-    pub position: Option<V>,
-    /// Which way to face (rad in 2D).
-    pub orientation: Option<V::Orientation>,
-    /// How fast to be moving (m/s), at the position if there is one.
-    pub velocity: Option<V>,
-    /// How fast to be turning (rad/s).
-    pub rotation: Option<V::Angular>,
-}
-
-impl<V: Vector> Goal<V> {
-    /// A goal with only a position.
-    #[must_use]
-    pub fn at(position: V) -> Self {
-        Goal { position: Some(position), orientation: None, velocity: None, rotation: None }
-    }
-
-    /// A goal with only an orientation.
-    #[must_use]
-    pub fn facing(orientation: V::Orientation) -> Self {
-        Goal { position: None, orientation: Some(orientation), velocity: None, rotation: None }
-    }
-
-    /// The same goal with an orientation.
-    #[must_use]
-    pub fn with_orientation(mut self, orientation: V::Orientation) -> Self {
-        self.orientation = Some(orientation);
-        self
-    }
-
-    /// The same goal with a velocity.
-    #[must_use]
-    pub fn with_velocity(mut self, velocity: V) -> Self {
-        self.velocity = Some(velocity);
-        self
-    }
-
-    /// The same goal with a rotation.
-    #[must_use]
-    pub fn with_rotation(mut self, rotation: V::Angular) -> Self {
-        self.rotation = Some(rotation);
-        self
-    }
-
-    /// Copies every channel `other` sets into `self` (the other goal wins).
-    pub fn update_channels(&mut self, other: &Goal<V>) {
-        self.position = other.position.or(self.position);
-        self.orientation = other.orientation.or(self.orientation);
-        self.velocity = other.velocity.or(self.velocity);
-        self.rotation = other.rotation.or(self.rotation);
-    }
-
-    /// True when no channel is set.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.position.is_none()
-            && self.orientation.is_none()
-            && self.velocity.is_none()
-            && self.rotation.is_none()
-    }
-}
-
-/// What an actuator intends: a polyline of points and the goal it adopted.
-///
-/// `points[0]` is the character's position; the segments `points[i] → points[i+1]` are the
-/// straight-line approximation of the route (a constraint checks them, e.g. against obstacles),
-/// and the last point is where the goal is met. A plan with one point means "stay here" (only
-/// non-positional channels, or nothing, to meet). `goal` is the input goal minus the channels the
-/// actuator dropped because it cannot meet them.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Plan<V: Vector = Vec2> {
-    /// The route, starting at the character's position.
-    pub points: Vec<V>,
-    /// The channels the actuator will honour.
-    pub goal: Goal<V>,
-}
-
-impl<V: Vector> Plan<V> {
-    /// The route's segments, in order.
-    pub fn segments(&self) -> impl Iterator<Item = (V, V)> + '_ {
-        self.points.windows(2).map(|w| (w[0], w[1]))
-    }
-
-    /// The route's length (m).
-    #[must_use]
-    pub fn length(&self) -> f32 {
-        self.segments().map(|(a, b)| (b - a).length()).sum()
-    }
-}
-
-/// The last stage of a steering pipeline (§3.4.5): given a goal, say how the character will
-/// move ([`Actuator::path`]), and once the constraints accept that, the request that follows it
-/// ([`Actuator::output`]).
-///
-/// The pipeline calls `path` every frame from the current state, possibly several times with
-/// goals amended by constraints, then `output` on the accepted plan. Actuators are stateless
-/// (`&self`): everything they need is in the character, the plan and the limits.
-pub trait Actuator<V: Vector = Vec2> {
-    /// The route the character would take to `goal`, and the channels it will honour.
-    fn path(&self, character: &Kinematic<V>, goal: &Goal<V>, limits: &Limits) -> Plan<V>;
-
-    /// The steering request (m/s², rad/s²) that follows `plan`.
-    fn output(
-        &self,
-        character: &Kinematic<V>,
-        plan: &Plan<V>,
-        limits: &Limits,
-    ) -> SteeringOutput<V>;
-}
-
-/// The simple actuator of §3.4.5 for characters that move in any direction (a sentry, a ghost,
-/// a person with [`Human`](super::Human) behind it): head straight for the position and face it.
-///
-/// - With a position: the plan is `[p, position]`; the output arrives there
-///   ([`Arrive`]) while facing the position ([`Align`] toward `position − p`), then aligns to the
-///   goal's orientation if it has one. Velocity and rotation are dropped.
-/// - Without a position but with a velocity: matches it (`(v* − v) / time_to_target`) and faces
-///   along it; the plan is `[p, p + v*·1 s]`.
-/// - With only an orientation: turns to it; the plan is `[p]`.
-/// - An empty goal: brakes to rest (arrive at the current position).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HeadFor {
-    /// The positional behaviour.
-    pub arrive: Arrive,
-    /// The facing behaviour.
-    pub align: Align,
-}
-
-impl HeadFor {
-    /// An actuator from an arrive and an align.
-    #[must_use]
-    pub fn new(arrive: Arrive, align: Align) -> Self {
-        HeadFor { arrive, align }
-    }
-}
-
-impl Actuator<Vec2> for HeadFor {
-    fn path(&self, character: &Kinematic, goal: &Goal, _limits: &Limits) -> Plan {
-        let p = character.position;
-        if let Some(target) = goal.position {
-            let adopted =
-                Goal { position: Some(target), orientation: goal.orientation, ..Goal::default() };
-            Plan { points: vec![p, target], goal: adopted }
-        } else if let Some(v) = goal.velocity {
-            let adopted =
-                Goal { velocity: Some(v), orientation: goal.orientation, ..Goal::default() };
-            Plan { points: vec![p, p + v], goal: adopted }
-        } else {
-            Plan {
-                points: vec![p],
-                goal: Goal { orientation: goal.orientation, ..Goal::default() },
-            }
-        }
-    }
-
-    fn output(&self, character: &Kinematic, plan: &Plan, limits: &Limits) -> SteeringOutput {
-        let goal = &plan.goal;
-        let p = character.position;
-        let linear = if let Some(target) = goal.position {
-            self.arrive.steer(character, target, limits).map_or(Vec2::ZERO, |s| s.linear)
-        } else if let Some(v) = goal.velocity {
-            ((v - character.velocity) / self.arrive.time_to_target())
-                .clamp_length_max(limits.max_acceleration())
-        } else {
-            self.arrive.steer(character, p, limits).map_or(Vec2::ZERO, |s| s.linear)
-        };
-        let facing = match (goal.position, goal.velocity) {
-            (Some(target), _) if !self.arrive.is_inside(p, target) && target != p => {
-                Some(orientation_of(target - p))
-            }
-            (None, Some(v)) if goal.orientation.is_none() && v != Vec2::ZERO => {
-                Some(orientation_of(v))
-            }
-            _ => goal.orientation,
-        };
-        let angular =
-            facing.and_then(|o| self.align.steer(character, o, limits)).map_or(0.0, |s| s.angular);
-        super::sanitize(&SteeringOutput { linear, angular })
-    }
-}
 
 /// The car's actuator for the steering pipeline: plans routes a car can drive and drops the
 /// channels it cannot meet (§3.4.5, Fig. 3.43).
@@ -317,30 +129,32 @@ impl CarActuator {
         g
     }
 
-    fn arc(&self, character: &Kinematic, delta: f32) -> Vec<Vec2> {
+    /// Appends the arc of radius `R_min(0)` that turns the car by `delta` (rad).
+    fn arc(&self, character: &Kinematic, delta: f32, points: &mut Vec<Vec2>) {
         let r = self.car.min_turn_radius(0.0);
         let theta = character.orientation;
         let side = as_vector(theta).perp() * delta.signum();
         let centre = character.position + side * r;
         let steps = (delta.abs() / ARC_STEP).ceil().max(1.0) as usize;
-        (0..=steps)
-            .map(|i| {
-                let phi = delta * (i as f32 / steps as f32);
-                // rotate the radius vector (p − c) by φ about the centre
-                centre + Vec2::from_angle(phi).rotate(character.position - centre)
-            })
-            .collect()
+        points.extend((0..=steps).map(|i| {
+            let phi = delta * (i as f32 / steps as f32);
+            // rotate the radius vector (p − c) by φ about the centre
+            centre + Vec2::from_angle(phi).rotate(character.position - centre)
+        }));
     }
 }
 
 impl Actuator<Vec2> for CarActuator {
-    fn path(&self, character: &Kinematic, goal: &Goal, _limits: &Limits) -> Plan {
+    fn path_into(&self, character: &Kinematic, goal: &Goal, _limits: &Limits, plan: &mut Plan) {
         let g = self.adopt(goal);
+        plan.goal = g;
+        plan.points.clear();
+        let points = &mut plan.points;
         let p = character.position;
         let h = as_vector(character.orientation);
         let approach =
             g.velocity.filter(|v| *v != Vec2::ZERO).map(orientation_of).or(g.orientation);
-        let points = match (g.position, approach, g.velocity) {
+        match (g.position, approach, g.velocity) {
             (Some(target), Some(psi), _) => {
                 let dir = as_vector(psi);
                 let to_goal = target - p;
@@ -348,9 +162,9 @@ impl Actuator<Vec2> for CarActuator {
                 let lateral = to_goal.perp_dot(dir).abs();
                 let in_cone = along > 0.0 && lateral <= along * APPROACH_CONE.tan();
                 if in_cone || to_goal.length() <= self.arrival_radius {
-                    vec![p, target]
+                    points.extend([p, target]);
                 } else {
-                    vec![p, target - dir * self.run_up, target]
+                    points.extend([p, target - dir * self.run_up, target]);
                 }
             }
             (Some(target), None, _) => {
@@ -359,23 +173,22 @@ impl Actuator<Vec2> for CarActuator {
                 let right = p - h.perp() * r;
                 let inside = (target - left).length() < r || (target - right).length() < r;
                 if inside && (target - p).length() > self.arrival_radius {
-                    vec![p, p + h * (2.0 * r), target]
+                    points.extend([p, p + h * (2.0 * r), target]);
                 } else {
-                    vec![p, target]
+                    points.extend([p, target]);
                 }
             }
-            (None, _, Some(v)) => vec![p, p + v],
+            (None, _, Some(v)) => points.extend([p, p + v]),
             (None, Some(psi), None) => {
                 let delta = wrap_angle(psi - character.orientation);
                 if delta.abs() <= self.heading_tolerance {
-                    vec![p]
+                    points.push(p);
                 } else {
-                    self.arc(character, delta)
+                    self.arc(character, delta, points);
                 }
             }
-            (None, None, None) => vec![p],
-        };
-        Plan { points, goal: g }
+            (None, None, None) => points.push(p),
+        }
     }
 
     fn output(&self, character: &Kinematic, plan: &Plan, limits: &Limits) -> SteeringOutput {

@@ -19,8 +19,8 @@
 //!   lectures' abstract [`DiscreteCar`] with its 3×3 command set.
 //! - **Bodies with mass** ([`Body`]): forces, torques and impulses for a physics engine that owns
 //!   the body, and [`desired_velocity`] for an engine that only takes velocities.
-//! - **The steering pipeline's actuator** (§3.4.5): [`Goal`], [`Plan`] and the [`Actuator`]
-//!   trait, served by [`HeadFor`] (head for the position and face it) and [`CarActuator`].
+//! - **The steering pipeline's car actuator** (§3.4.5): [`CarActuator`] implements the
+//!   pipeline's [`Actuator`](crate::Actuator) for a [`Car`] (run-ups, dropped channels).
 //!
 //! # Units
 //!
@@ -50,7 +50,7 @@ mod discrete;
 mod human;
 mod tank;
 
-pub use actuator::{Actuator, CarActuator, Goal, HeadFor, Plan};
+pub use actuator::CarActuator;
 pub use body::{desired_velocity, Body, Impulse, Wrench};
 pub use car::{Car, CarControls, CarParams, Motorbike, MotorbikeParams, STANDARD_GRAVITY};
 pub use discrete::{DiscreteCar, DiscreteCarCommand, Pedal, Turn};

@@ -1,6 +1,7 @@
 use super::*;
 use crate::kinematic::Limits;
 use crate::math::{ground, orientation_of};
+use crate::pipeline::{Actuator, Goal, HeadFor};
 use crate::steering::{Align, Approach, Arrive, Seek, SeekMode};
 use glam::Vec3;
 use proptest::prelude::*;

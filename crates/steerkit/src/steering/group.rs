@@ -231,7 +231,19 @@ impl Alignment {
         if n == 0 {
             return None;
         }
-        let mean = sum / n as f32;
+        self.steer_toward_mean(character, sum / n as f32, limits)
+    }
+
+    /// The alignment toward a mean already computed (by a caller that gathers its neighbours in
+    /// one pass): the mean velocity for [`Alignment::Velocity`], the mean unit heading
+    /// `mean(v̂ᵢ)` for [`Alignment::Heading`].
+    #[must_use]
+    pub fn steer_toward_mean<V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        mean: V,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
         match self {
             Alignment::Velocity(vm) => vm.steer(character, mean, limits),
             Alignment::Heading { time_to_target } => {

@@ -3,6 +3,7 @@
 
 mod align;
 mod avoid;
+mod flock;
 mod follow;
 mod group;
 mod hide;
@@ -17,6 +18,7 @@ pub use avoid::{
     AdaptiveFan, AvoidTarget, BoxThreat, DetectionBox, ObstacleAvoidance, RayLayout, RepelObstacle,
     WallFeelers, MAX_FAN_RAYS,
 };
+pub use flock::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 pub use follow::FollowPath;
 pub use group::{
     closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
