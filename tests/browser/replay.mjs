@@ -146,16 +146,43 @@ try {
   const details = await page.textContent("#selected");
   check(details.includes("Agent 0") && details.includes("speed"), "the selected agent's details are shown");
 
-  // the screenshot: a moment in the middle of the run, an agent selected
+  // the screenshot: a moment in the middle of the run, an agent selected, panels from the top
   const shotFrame = Math.floor(info.frames * 0.45);
   await page.evaluate((v) => {
     const s = document.getElementById("scrub");
     s.value = String(v);
     s.dispatchEvent(new Event("input", { bubbles: true }));
   }, shotFrame);
+  await page.evaluate(() => { document.querySelector("aside").scrollTop = 0; });
   await sleep(200);
   await page.screenshot({ path: shotPath });
   check(statSync(shotPath).size > 10000, `screenshot saved to ${shotPath}`);
+
+  // a big crowd, if the Rust test wrote one beside: it loads, plays and keeps drawing
+  const crowdPath = join(dirname(htmlPath), "crowd-replay.html");
+  if (existsSync(crowdPath)) {
+    const t0 = Date.now();
+    await page.goto(pathToFileURL(crowdPath).href, { waitUntil: "load" });
+    await page.waitForFunction(() => window.steerkitReplay !== undefined, null, { timeout: 20000 });
+    const loadMs = Date.now() - t0;
+    const big = await page.evaluate(() => steerkitReplay.agentCount);
+    await page.keyboard.press("Space");
+    const run = await page.evaluate(() => new Promise((done) => {
+      let draws = 0;
+      const t = performance.now(), f0 = steerkitReplay.frame;
+      const tick = () => {
+        draws++;
+        if (performance.now() - t < 2000) requestAnimationFrame(tick);
+        else done({ fps: draws / ((performance.now() - t) / 1000), frames: steerkitReplay.frame - f0, hidden: steerkitReplay.overlaysHidden });
+      };
+      requestAnimationFrame(tick);
+    }));
+    check(run.frames > 30, `a crowd of ${big} agents loads in ${loadMs} ms and plays (${run.frames} frames in 2 s)`);
+    check(run.fps >= 8, `the crowd draws at ${run.fps.toFixed(0)} frames per second`);
+    check(run.hidden, "per-agent overlays are held back while the whole crowd is in view");
+    const crowdCanvas = await canvasState();
+    check(crowdCanvas.coloured > 2000, `the crowd is drawn (${crowdCanvas.coloured} coloured pixels)`);
+  }
 
   check(foreign.length === 0, "nothing was requested from the network" + (foreign.length ? ": " + foreign.join(", ") : ""));
   check(problems.length === 0, "no console or page errors" + (problems.length ? ":\n    " + problems.join("\n    ") : ""));

@@ -47,7 +47,7 @@
 //! ```
 //!
 //! Agent data (positions, velocities, headings and overlays) is stored as `f32` in flat arrays
-//! and written rounded to 3 decimals (mm, mm/s, mrad): a 1000-agent frame is about 30 kB of
+//! and written rounded to 3 decimals (mm, mm/s, mrad): about 33 bytes per agent per frame of
 //! JSON. A non-finite value (an agent that left the simulation) is written as `null` and read
 //! back as NaN; the player skips it. Metric values keep full `f32` precision. Keeping one frame in
 //! `every` steps, recording overlays only for chosen agents ([`OverlayCapture`]) and capping the

@@ -236,7 +236,9 @@ fn run_demo(steps: u32) -> Outcome {
                 Role::Arrive(target) => {
                     targets.push((a, target));
                     let (push, corners) = detection_box(k, &[disc], &arrive_limits);
-                    boxes.push((a, corners));
+                    if k.velocity.length_squared() > 0.01 {
+                        boxes.push((a, corners));
+                    }
                     let go =
                         arrive.steer(k, target, &arrive_limits).map_or(Vec2::ZERO, |s| s.linear);
                     let angular = look.steer(k, &arrive_limits).map_or(0.0, |s| s.angular);
@@ -394,7 +396,7 @@ fn demo_replay_is_self_contained_round_trips_and_snapshot_has_every_agent() {
         o.max_slot_error_last_second
     );
     println!(
-        "demo: arrivals at steps {:?}; deepest graze of the disc {:.3} m; closest bodies {:.3} m; \
+        "demo: arrivals at steps {:?}; deepest body overlap with the disc {:.3} m; smallest gap between bodies {:.3} m; \
          followers within {:.3} m of their slots in the last second",
         o.arrival_steps.iter().flatten().collect::<Vec<_>>(),
         -o.min_obstacle_clearance,
@@ -535,6 +537,8 @@ fn a_thousand_agents_for_300_frames_make_a_replay_of_a_few_megabytes() {
     let json = r.to_json();
     let html = replay::render_html(&r);
     let svg = snapshot::render_svg(&r);
+    // the browser test plays this one too, to check a big crowd stays smooth
+    std::fs::write(out_dir().join("crowd-replay.html"), &html).unwrap();
     println!(
         "1000 agents x 300 frames: replay.html {} bytes (JSON {} bytes), snapshot.svg {} bytes",
         html.len(),
