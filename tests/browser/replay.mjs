@@ -184,6 +184,20 @@ try {
     check(crowdCanvas.coloured > 2000, `the crowd is drawn (${crowdCanvas.coloured} coloured pixels)`);
   }
 
+  // edge cases written beside (3D, wrap-around, a lost agent; an empty recording): no errors
+  for (const name of ["edge-3d-replay.html", "edge-empty-replay.html"]) {
+    const path = join(dirname(htmlPath), name);
+    if (!existsSync(path)) continue;
+    await page.goto(pathToFileURL(path).href, { waitUntil: "load" });
+    await page.waitForFunction(() => window.steerkitReplay !== undefined, null, { timeout: 10000 });
+    await page.keyboard.press("Space");
+    await sleep(600);
+    await page.keyboard.press("End");
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await sleep(100);
+    check(problems.length === 0, `${name} plays without errors`);
+  }
+
   check(foreign.length === 0, "nothing was requested from the network" + (foreign.length ? ": " + foreign.join(", ") : ""));
   check(problems.length === 0, "no console or page errors" + (problems.length ? ":\n    " + problems.join("\n    ") : ""));
   console.log("browser test passed");

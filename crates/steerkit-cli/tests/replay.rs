@@ -562,3 +562,80 @@ fn a_thousand_agents_for_300_frames_make_a_replay_of_a_few_megabytes() {
     let ratio = quarter.to_json().len() as f64 / json.len() as f64;
     assert!((0.2..0.3).contains(&ratio), "every 4th frame keeps {ratio:.3} of the bytes");
 }
+
+/// Recordings at the edges of the schema, for the browser test to open: a 3D run in a
+/// wrap-around world with an agent that leaves the simulation (NaN), and an empty recording.
+#[test]
+fn edge_case_replays_are_written_and_read_back() {
+    use steerkit::{Kinematic3, Quat, Vec3};
+    let dir = out_dir();
+
+    let (lo, hi) = (Vec2::new(-5.0, -5.0), Vec2::new(5.0, 5.0));
+    let meta = Meta::new("edge: 3D, wrap-around, a lost agent", 3, 0.1, 40)
+        .with_description("</script><b>not markup</b> \u{2028}");
+    let groups = vec![Group::new("fliers", "#0072b2", 0.3), Group::new("lost", "#d55e00", 0.3)];
+    let mut rec = Recorder::<Vec3>::new(
+        meta,
+        World::bounded(lo, hi, true),
+        groups,
+        vec![0, 0, 1],
+        RecordOptions { every: 3, ..RecordOptions::default() },
+    )
+    .expect("valid");
+    let mut ks = [
+        Kinematic3 { velocity: Vec3::new(2.0, 0.5, 0.0), ..Kinematic3::default() },
+        Kinematic3 { velocity: Vec3::new(0.0, 0.0, -3.0), ..Kinematic3::default() },
+        Kinematic3 { velocity: Vec3::new(1.0, 0.0, 1.0), ..Kinematic3::default() },
+    ];
+    for step in 0..=40 {
+        if step == 20 {
+            ks[2].position = Vec3::NAN;
+        }
+        if rec.records(step) {
+            let mut f = rec.push_kinematics3(step, &ks).expect("frames advance");
+            f.steering(0, Vec3::new(0.0, 0.0, 1.0));
+            f.target(1, Vec3::new(0.0, 1.0, -4.0));
+            f.metric("height", "m", if step < 20 { ks[0].position.y } else { f32::NAN });
+        }
+        if step == 20 {
+            rec.event(step, "quarantined", Some(2));
+            rec.event(step, "half time", None);
+        }
+        for k in &mut ks[..2] {
+            k.position += k.velocity * 0.1;
+            // wrap x and the ground's second axis (−z)
+            k.position.x = lo.x + (k.position.x - lo.x).rem_euclid(hi.x - lo.x);
+            k.position.z = -(lo.y + (-k.position.z - lo.y).rem_euclid(hi.y - lo.y));
+            k.orientation = Quat::from_rotation_y(0.1 * step as f32);
+        }
+    }
+    let r = rec.finish();
+    let kept: Vec<u32> = r.frames.iter().map(|f| f.step).collect();
+    assert_eq!(kept, [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 40]);
+    assert_eq!(r.meta.dims, 3);
+    assert_eq!(r.frames[0].position.len(), 9);
+    let html = replay::render_html(&r);
+    let back = Recording::from_json(replay::embedded_json(&html).unwrap()).unwrap();
+    assert!(back.frames[7].position[6].is_nan(), "the lost agent reads back as NaN");
+    assert_eq!(back.meta.description, r.meta.description);
+    assert_eq!(back.events[1].agent, None);
+    std::fs::write(dir.join("edge-3d-replay.html"), html).unwrap();
+    let svg = snapshot::render_svg(&r);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let agents = doc.descendants().filter(|n| n.attribute("class") == Some("agent")).count();
+    assert_eq!(agents, 2, "the lost agent has no marker");
+
+    let empty = Recorder::<Vec2>::new(
+        Meta::new("edge: empty", 0, 0.1, 0),
+        World::default(),
+        vec![],
+        vec![],
+        RecordOptions::default(),
+    )
+    .expect("valid")
+    .finish();
+    let html = replay::render_html(&empty);
+    assert_eq!(Recording::from_json(replay::embedded_json(&html).unwrap()).unwrap(), empty);
+    std::fs::write(dir.join("edge-empty-replay.html"), html).unwrap();
+    roxmltree::Document::parse(&snapshot::render_svg(&empty)).expect("well-formed");
+}
