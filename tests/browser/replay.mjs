@@ -114,6 +114,12 @@ try {
   const readout = await page.textContent("#readout");
   check(readout.includes(`frame ${target + 2} / ${info.frames}`), `the readout says "${readout}"`);
 
+  // speed
+  await page.selectOption("#speed", "4");
+  await page.keyboard.press("]");
+  check(Math.abs((await page.evaluate(() => steerkitReplay.speed)) - 8) < 1e-9, "the speed list and ] set 4x then 8x");
+  await page.selectOption("#speed", "1");
+
   // a layer toggle
   await sleep(100);
   const before = await canvasState();

@@ -421,11 +421,15 @@ fn demo_replay_is_self_contained_round_trips_and_snapshot_has_every_agent() {
     snapshot::write_svg(r, &svg_path).unwrap();
     let html = std::fs::read_to_string(&html_path).unwrap();
     let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let mut bare = r.clone();
+    bare.frames.iter_mut().for_each(|f| f.overlays = Default::default());
     println!(
-        "30 agents x {} frames: replay.html {} bytes (JSON {} bytes), snapshot.svg {} bytes",
+        "30 agents x {} frames: replay.html {} bytes (JSON {} bytes, {} without overlays), \
+         snapshot.svg {} bytes",
         r.frames.len(),
         html.len(),
         r.to_json().len(),
+        bare.to_json().len(),
         svg.len()
     );
 
