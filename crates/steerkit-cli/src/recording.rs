@@ -1,0 +1,1288 @@
+//! A recording of a run: what the replay player and the snapshot draw.
+//!
+//! A [`Recorder`] collects frames while a simulation runs and [`Recorder::finish`] returns a
+//! [`Recording`], which serialises to JSON ([`Recording::to_json`]) and back
+//! ([`Recording::from_json`], which also [validates](Recording::validate) it).
+//!
+//! # Schema (format `"steerkit-replay"`, version 1)
+//!
+//! Units are SI (m, s, rad). 2D runs use the x–y plane, angles counter-clockwise from +x. In a 3D
+//! run (`meta.dims = 3`, y up) every *agent* point and vector has three components, headings
+//! are ground headings (`steerkit::math::ground::quat_to_heading`), and the player draws the
+//! ground plane seen from above, `(x, z) → (x, −z)`; the `world` section is always 2D, in that
+//! same ground plane.
+//!
+//! ```text
+//! {
+//!   "format": "steerkit-replay", "version": 1,
+//!   "meta":   { "scenario", "description", "seed", "dt" (s per step),
+//!               "steps" (steps simulated), "every" (a frame is kept every k steps, and the
+//!               last), "dims" (2 or 3) },
+//!   "world":  { "bounds": {"min":[x,y],"max":[x,y]} | null, "wrap": bool,
+//!               "circles": [{"center":[x,y],"radius":r}], "polygons": [{"points":[[x,y],…]}],
+//!               "boxes": [{"min":[x,y],"max":[x,y]}], "walls": [{"a":[x,y],"b":[x,y]}],
+//!               "paths": [{"name", "points":[[x,y],…], "looping": bool}] },
+//!   "groups": [{ "name", "colour": "#rrggbb", "radius" (m) }],
+//!   "agent_groups": [g₀, g₁, …]          (group index of each agent; n = its length)
+//!   "frames": [{
+//!       "step": s                          (time = s · dt; frame steps strictly increase)
+//!       "position":    [x₀,y₀, x₁,y₁, …]   (dims values per agent, m)
+//!       "velocity":    [vx₀,vy₀, …]        (dims values per agent, m/s)
+//!       "orientation": [θ₀, θ₁, …]         (one heading per agent, rad)
+//!       "overlays": {                      (optional; each layer optional; `agent` lists the
+//!                                          agents it has an entry for, repeats allowed)
+//!         "steering": {"agent":[…], "vector":[…]}        acceleration asked for (m/s²), dims each
+//!         "target":   {"agent":[…], "point":[…]}         current target point, dims each
+//!         "wander":   {"agent":[…], "center":[…], "radius":[…], "target":[…]}
+//!         "rays":     {"agent":[…], "from":[…], "to":[…], "hit":[…]}
+//!                     feelers: segments from → to (dims each); hit = fraction t ∈ [0, 1] of
+//!                     the first hit along the segment (hit point = from + t·(to − from)), −1 none
+//!         "boxes":    {"agent":[…], "corners":[…]}       detection box, 4 corners × dims each
+//!         "neighbour_radius": {"agent":[…], "radius":[…]}
+//!         "slots":    {"agent":[…], "point":[…]}         formation slot assigned, dims each
+//!       } }],
+//!   "events":  [{"step", "kind", "agent": i | null}],  "events_dropped": k,
+//!   "metrics": [{"name", "unit", "values": [one per frame]}]
+//! }
+//! ```
+//!
+//! Agent data (positions, velocities, headings and overlays) is stored as `f32` in flat arrays
+//! and written rounded to 3 decimals (mm, mm/s, mrad): about 33 bytes per agent per frame of
+//! JSON. A non-finite value (an agent that left the simulation) is written as `null` and read
+//! back as NaN; the player skips it. Metric values keep full `f32` precision. Keeping one frame in
+//! `every` steps, recording overlays only for chosen agents ([`OverlayCapture`]) and capping the
+//! events ([`RecordOptions::max_events`]) keep long crowd runs small.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use steerkit::{Aabb, Circle, Kinematic, Kinematic3, Obstacle, Polygon, Polyline, Segment};
+use steerkit::{Vec2, Vec3};
+
+/// The `format` string of a recording.
+pub const FORMAT: &str = "steerkit-replay";
+/// The schema version written by this crate.
+pub const VERSION: u32 = 1;
+
+/// What went wrong building, recording or reading a recording.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RecordingError {
+    /// A value is out of its allowed range (the field is named).
+    #[error("{field}: {reason}")]
+    Invalid {
+        /// The field (a dotted path for nested data, e.g. `frames[3].position`).
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The JSON could not be read.
+    #[error("recording JSON: {0}")]
+    Json(String),
+}
+
+fn invalid(field: impl Into<String>, reason: impl Into<String>) -> RecordingError {
+    RecordingError::Invalid { field: field.into(), reason: reason.into() }
+}
+
+/// A point or vector type that can be recorded: `Vec2` (2D runs) or `Vec3` (3D runs).
+pub trait RecordPoint: Copy {
+    /// Components per value (2 or 3).
+    const DIMS: u8;
+    /// Appends the components to `out`.
+    fn write(self, out: &mut Vec<f32>);
+}
+
+impl RecordPoint for Vec2 {
+    const DIMS: u8 = 2;
+    #[inline]
+    fn write(self, out: &mut Vec<f32>) {
+        out.extend_from_slice(&[self.x, self.y]);
+    }
+}
+
+impl RecordPoint for Vec3 {
+    const DIMS: u8 = 3;
+    #[inline]
+    fn write(self, out: &mut Vec<f32>) {
+        out.extend_from_slice(&[self.x, self.y, self.z]);
+    }
+}
+
+/// A whole run: metadata, the static world, agent groups, frames, events and metrics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recording {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Schema version ([`VERSION`]).
+    pub version: u32,
+    /// What was run.
+    pub meta: Meta,
+    /// The static world.
+    pub world: World,
+    /// Agent groups (name, colour, radius).
+    pub groups: Vec<Group>,
+    /// The group index of each agent; its length is the agent count.
+    pub agent_groups: Vec<u32>,
+    /// Recorded frames, in increasing step order.
+    pub frames: Vec<Frame>,
+    /// Discrete events, in the order recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
+    /// Events not kept because [`RecordOptions::max_events`] was reached.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub events_dropped: u64,
+    /// Metric time series, one value per frame.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<MetricSeries>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+/// What was run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    /// Scenario name (shown as the title).
+    pub scenario: String,
+    /// One paragraph: what to watch for.
+    #[serde(default)]
+    pub description: String,
+    /// The run's seed (shown as is; above 2⁵³ a browser displays it rounded).
+    pub seed: u64,
+    /// Time step (s).
+    pub dt: f32,
+    /// Steps simulated; the last frame is at this step.
+    pub steps: u32,
+    /// A frame is kept every `every` steps (and at the last step); ≥ 1.
+    pub every: u32,
+    /// 2 or 3.
+    pub dims: u8,
+}
+
+impl Meta {
+    /// 2D metadata with one frame kept per step.
+    #[must_use]
+    pub fn new(scenario: impl Into<String>, seed: u64, dt: f32, steps: u32) -> Self {
+        Meta {
+            scenario: scenario.into(),
+            description: String::new(),
+            seed,
+            dt,
+            steps,
+            every: 1,
+            dims: 2,
+        }
+    }
+
+    /// Sets the description.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+}
+
+/// An axis-aligned rectangle (m).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rect {
+    /// Lower corner.
+    pub min: [f32; 2],
+    /// Upper corner.
+    pub max: [f32; 2],
+}
+
+impl From<Aabb> for Rect {
+    fn from(b: Aabb) -> Self {
+        Rect { min: b.min.into(), max: b.max.into() }
+    }
+}
+
+/// A solid disc.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CircleShape {
+    /// Centre (m).
+    pub center: [f32; 2],
+    /// Radius (m).
+    pub radius: f32,
+}
+
+/// A solid polygon (points in order).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolygonShape {
+    /// Vertices (m).
+    pub points: Vec<[f32; 2]>,
+}
+
+/// A wall segment.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallShape {
+    /// Start (m).
+    pub a: [f32; 2],
+    /// End (m).
+    pub b: [f32; 2],
+}
+
+/// A path drawn as a polyline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathShape {
+    /// Name (shown in the player).
+    pub name: String,
+    /// Waypoints (m).
+    pub points: Vec<[f32; 2]>,
+    /// Whether the last point joins the first.
+    pub looping: bool,
+}
+
+impl PathShape {
+    /// A 2D polyline path.
+    #[must_use]
+    pub fn from_polyline(name: impl Into<String>, path: &Polyline<Vec2>) -> Self {
+        PathShape {
+            name: name.into(),
+            points: path.points().iter().map(|&p| p.into()).collect(),
+            looping: steerkit::Path::is_looping(path),
+        }
+    }
+
+    /// A 3D polyline path, on the ground plane `(x, −z)`.
+    #[must_use]
+    pub fn from_polyline3(name: impl Into<String>, path: &Polyline<Vec3>) -> Self {
+        PathShape {
+            name: name.into(),
+            points: path
+                .points()
+                .iter()
+                .map(|&p| steerkit::math::ground::to_2d(p).into())
+                .collect(),
+            looping: steerkit::Path::is_looping(path),
+        }
+    }
+}
+
+/// The static world, in the 2D drawing plane.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct World {
+    /// The world's extent, if bounded or wrapping.
+    #[serde(default)]
+    pub bounds: Option<Rect>,
+    /// Whether agents wrap around at the bounds (the player breaks trails at the seam).
+    #[serde(default)]
+    pub wrap: bool,
+    /// Disc obstacles.
+    #[serde(default)]
+    pub circles: Vec<CircleShape>,
+    /// Polygon obstacles.
+    #[serde(default)]
+    pub polygons: Vec<PolygonShape>,
+    /// Box obstacles.
+    #[serde(default)]
+    pub boxes: Vec<Rect>,
+    /// Wall segments.
+    #[serde(default)]
+    pub walls: Vec<WallShape>,
+    /// Paths.
+    #[serde(default)]
+    pub paths: Vec<PathShape>,
+}
+
+impl World {
+    /// A world with these bounds (`wrap`: toroidal).
+    #[must_use]
+    pub fn bounded(min: Vec2, max: Vec2, wrap: bool) -> Self {
+        World { bounds: Some(Rect { min: min.into(), max: max.into() }), wrap, ..World::default() }
+    }
+
+    /// Adds a library obstacle, each kind to its list.
+    pub fn add_obstacle(&mut self, obstacle: &Obstacle) {
+        match obstacle {
+            Obstacle::Circle(Circle { center, radius }) => {
+                self.circles.push(CircleShape { center: (*center).into(), radius: *radius });
+            }
+            Obstacle::Wall(Segment { a, b }) => {
+                self.walls.push(WallShape { a: (*a).into(), b: (*b).into() });
+            }
+            Obstacle::Polygon(p) => self.add_polygon(p),
+            Obstacle::Box(b) => self.boxes.push((*b).into()),
+        }
+    }
+
+    /// Adds a convex polygon obstacle.
+    pub fn add_polygon(&mut self, polygon: &Polygon) {
+        self.polygons
+            .push(PolygonShape { points: polygon.points().iter().map(|&p| p.into()).collect() });
+    }
+
+    /// Adds a path.
+    pub fn add_path(&mut self, path: PathShape) {
+        self.paths.push(path);
+    }
+}
+
+/// A group of agents drawn alike.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Group {
+    /// Name (legend).
+    pub name: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// Body radius (m).
+    pub radius: f32,
+}
+
+impl Group {
+    /// A group; the colour is checked by [`Recorder::new`].
+    #[must_use]
+    pub fn new(name: impl Into<String>, colour: impl Into<String>, radius: f32) -> Self {
+        Group { name: name.into(), colour: colour.into(), radius }
+    }
+}
+
+/// The colours given to groups in order when a caller has no preference: distinct, readable on
+/// white and for the common colour-vision deficiencies (Okabe–Ito, then a few more).
+pub const PALETTE: [&str; 10] = [
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d31", "#6a3d9a",
+    "#b8b000", "#444444",
+];
+
+/// One recorded frame: the state of every agent after `step` steps.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Frame {
+    /// The step (time = step · dt).
+    pub step: u32,
+    /// Positions, `dims` values per agent (m).
+    #[serde(with = "mm")]
+    pub position: Vec<f32>,
+    /// Velocities, `dims` values per agent (m/s).
+    #[serde(with = "mm")]
+    pub velocity: Vec<f32>,
+    /// Headings, one per agent (rad).
+    #[serde(with = "mm")]
+    pub orientation: Vec<f32>,
+    /// Debug overlays (empty when not captured).
+    #[serde(default, skip_serializing_if = "Overlays::is_empty")]
+    pub overlays: Overlays,
+}
+
+/// A sparse per-agent vector or point layer: entry `k` is agent `agent[k]` with `dims` values at
+/// `values[k·dims..]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PointLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// `dims` values per entry.
+    #[serde(with = "mm")]
+    pub point: Vec<f32>,
+}
+
+/// Steering vectors: like [`PointLayer`] with the values named `vector`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VectorLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// `dims` values per entry (m/s²).
+    #[serde(with = "mm")]
+    pub vector: Vec<f32>,
+}
+
+/// Wander circles.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WanderLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// Circle centres, `dims` each.
+    #[serde(with = "mm")]
+    pub center: Vec<f32>,
+    /// Radii (m), one each.
+    #[serde(with = "mm")]
+    pub radius: Vec<f32>,
+    /// Wander targets on the circle, `dims` each.
+    #[serde(with = "mm")]
+    pub target: Vec<f32>,
+}
+
+/// Feelers / rays with their first hit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RayLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// Start points, `dims` each.
+    #[serde(with = "mm")]
+    pub from: Vec<f32>,
+    /// End points, `dims` each.
+    #[serde(with = "mm")]
+    pub to: Vec<f32>,
+    /// Fraction of the segment at the first hit, or −1 when nothing was hit.
+    #[serde(with = "mm")]
+    pub hit: Vec<f32>,
+}
+
+/// Detection boxes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// Four corners in order, `dims` values each (4·dims per entry).
+    #[serde(with = "mm")]
+    pub corners: Vec<f32>,
+}
+
+/// Neighbour search radii.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScalarLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// One value per entry (m).
+    #[serde(with = "mm")]
+    pub radius: Vec<f32>,
+}
+
+/// The debug overlays of one frame; see the module's schema.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Overlays {
+    /// Steering (acceleration) vectors.
+    #[serde(default, skip_serializing_if = "VectorLayer::is_empty")]
+    pub steering: VectorLayer,
+    /// Current target points.
+    #[serde(default, skip_serializing_if = "PointLayer::is_empty")]
+    pub target: PointLayer,
+    /// Wander circles.
+    #[serde(default, skip_serializing_if = "WanderLayer::is_empty")]
+    pub wander: WanderLayer,
+    /// Feelers and rays.
+    #[serde(default, skip_serializing_if = "RayLayer::is_empty")]
+    pub rays: RayLayer,
+    /// Detection boxes.
+    #[serde(default, skip_serializing_if = "BoxLayer::is_empty")]
+    pub boxes: BoxLayer,
+    /// Neighbour radii.
+    #[serde(default, skip_serializing_if = "ScalarLayer::is_empty")]
+    pub neighbour_radius: ScalarLayer,
+    /// Formation slot points.
+    #[serde(default, skip_serializing_if = "PointLayer::is_empty")]
+    pub slots: PointLayer,
+}
+
+macro_rules! layer_is_empty {
+    ($($t:ty),*) => {$(
+        impl $t {
+            /// True when the layer has no entry.
+            #[must_use]
+            pub fn is_empty(&self) -> bool {
+                self.agent.is_empty()
+            }
+        }
+    )*};
+}
+layer_is_empty!(PointLayer, VectorLayer, WanderLayer, RayLayer, BoxLayer, ScalarLayer);
+
+impl Overlays {
+    /// True when no layer has an entry.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.steering.is_empty()
+            && self.target.is_empty()
+            && self.wander.is_empty()
+            && self.rays.is_empty()
+            && self.boxes.is_empty()
+            && self.neighbour_radius.is_empty()
+            && self.slots.is_empty()
+    }
+}
+
+/// A discrete event (arrival, overlap, quarantine, …).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    /// The step it happened at.
+    pub step: u32,
+    /// What happened, e.g. `"arrived"`, `"overlap"`, `"quarantined"`.
+    pub kind: String,
+    /// The agent concerned, if any.
+    #[serde(default)]
+    pub agent: Option<u32>,
+}
+
+/// A metric over time: one value per frame (`null`/NaN where it was not given).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricSeries {
+    /// Name.
+    pub name: String,
+    /// Unit, e.g. `"m"`, `"m/s"`, or empty.
+    #[serde(default)]
+    pub unit: String,
+    /// One value per frame.
+    #[serde(with = "full")]
+    pub values: Vec<f32>,
+}
+
+/// Which agents' debug overlays are kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum OverlayCapture {
+    /// None: overlay calls are ignored.
+    Off,
+    /// Every agent's.
+    #[default]
+    All,
+    /// Only these agents'.
+    Only(Vec<u32>),
+}
+
+/// How much a [`Recorder`] keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordOptions {
+    /// Keep a frame every `every` steps (and the last); ≥ 1.
+    pub every: u32,
+    /// Whose overlays to keep.
+    pub overlays: OverlayCapture,
+    /// Keep at most this many events; later ones are counted in `events_dropped`.
+    pub max_events: usize,
+}
+
+impl Default for RecordOptions {
+    /// Every step, all overlays, up to 100 000 events.
+    fn default() -> Self {
+        RecordOptions { every: 1, overlays: OverlayCapture::All, max_events: 100_000 }
+    }
+}
+
+impl RecordOptions {
+    /// Options that keep a recording of `agents` × `steps` to about `budget` agent-frames: one
+    /// frame in `ceil(agents · (steps + 1) / budget)`, and overlays for all agents only when
+    /// there are at most 200 of them (otherwise the first 50).
+    #[must_use]
+    pub fn for_size(agents: usize, steps: u32, budget: usize) -> Self {
+        let total = agents.saturating_mul(steps as usize + 1);
+        let every = total.div_ceil(budget.max(1)).clamp(1, u32::MAX as usize) as u32;
+        let overlays = if agents <= 200 {
+            OverlayCapture::All
+        } else {
+            OverlayCapture::Only((0..50).collect())
+        };
+        RecordOptions { every, overlays, ..RecordOptions::default() }
+    }
+}
+
+/// Collects a [`Recording`] while a simulation runs.
+///
+/// ```
+/// use steerkit::{Kinematic, Vec2};
+/// use steerkit_cli::recording::{Group, Meta, RecordOptions, Recorder, World};
+/// let meta = Meta::new("demo", 7, 1.0 / 60.0, 2);
+/// let groups = vec![Group::new("walkers", "#0072b2", 0.3)];
+/// let mut rec =
+///     Recorder::<Vec2>::new(meta, World::default(), groups, vec![0; 2], RecordOptions::default())?;
+/// let mut agents = [Kinematic::at_rest(Vec2::ZERO, 0.0), Kinematic::at_rest(Vec2::X, 0.0)];
+/// for step in 0..=2 {
+///     if rec.records(step) {
+///         let mut frame = rec.push_kinematics(step, &agents)?;
+///         frame.target(0, Vec2::new(5.0, 0.0));
+///         frame.metric("mean speed", "m/s", 0.0);
+///     }
+///     agents[0].position.x += 0.1;
+/// }
+/// let recording = rec.finish();
+/// assert_eq!(recording.frames.len(), 3);
+/// # Ok::<(), steerkit_cli::recording::RecordingError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Recorder<V: RecordPoint = Vec2> {
+    recording: Recording,
+    overlay_mask: Vec<bool>,
+    max_events: usize,
+    _space: core::marker::PhantomData<V>,
+}
+
+fn check_colour(field: &str, colour: &str) -> Result<(), RecordingError> {
+    let hex = colour.strip_prefix('#').unwrap_or("");
+    if (hex.len() == 6 || hex.len() == 3) && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(())
+    } else {
+        Err(invalid(field, format!("{colour:?} is not a #rrggbb colour")))
+    }
+}
+
+impl<V: RecordPoint> Recorder<V> {
+    /// Starts a recording of `agent_groups.len()` agents; `meta.dims` and `meta.every` are set
+    /// from `V` and the options.
+    ///
+    /// # Errors
+    /// If `dt` is not finite and positive, `every` is 0, a group's colour is not `#rrggbb` or its
+    /// radius is negative or not finite, or an agent names a group that does not exist.
+    pub fn new(
+        mut meta: Meta,
+        world: World,
+        groups: Vec<Group>,
+        agent_groups: Vec<u32>,
+        options: RecordOptions,
+    ) -> Result<Self, RecordingError> {
+        if options.every == 0 {
+            return Err(invalid("every", "must be at least 1"));
+        }
+        meta.dims = V::DIMS;
+        meta.every = options.every;
+        let n = agent_groups.len();
+        let mut overlay_mask = vec![false; n];
+        match &options.overlays {
+            OverlayCapture::Off => {}
+            OverlayCapture::All => overlay_mask.fill(true),
+            OverlayCapture::Only(list) => {
+                for &a in list {
+                    if let Some(m) = overlay_mask.get_mut(a as usize) {
+                        *m = true;
+                    }
+                }
+            }
+        }
+        let recording = Recording {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            meta,
+            world,
+            groups,
+            agent_groups,
+            frames: Vec::new(),
+            events: Vec::new(),
+            events_dropped: 0,
+            metrics: Vec::new(),
+        };
+        recording.validate_header()?;
+        Ok(Recorder {
+            recording,
+            overlay_mask,
+            max_events: options.max_events,
+            _space: Default::default(),
+        })
+    }
+
+    /// The number of agents.
+    #[must_use]
+    pub fn agent_count(&self) -> usize {
+        self.recording.agent_groups.len()
+    }
+
+    /// True when a frame should be kept at `step`: every `every` steps from 0, and the last.
+    #[must_use]
+    pub fn records(&self, step: u32) -> bool {
+        step % self.recording.meta.every == 0 || step == self.recording.meta.steps
+    }
+
+    /// Adds the frame at `step` from `(position, velocity, heading)` per agent, in agent order,
+    /// and returns a writer for its overlays and metrics.
+    ///
+    /// # Errors
+    /// If `step` is not after the previous frame's, or the number of agents differs from
+    /// [`agent_count`](Self::agent_count).
+    pub fn push_frame(
+        &mut self,
+        step: u32,
+        agents: impl IntoIterator<Item = (V, V, f32)>,
+    ) -> Result<FrameWriter<'_, V>, RecordingError> {
+        if let Some(last) = self.recording.frames.last() {
+            if step <= last.step {
+                return Err(invalid(
+                    "step",
+                    format!("{step} is not after the previous frame's step {}", last.step),
+                ));
+            }
+        }
+        let n = self.agent_count();
+        let d = V::DIMS as usize;
+        let mut frame = Frame {
+            step,
+            position: Vec::with_capacity(n * d),
+            velocity: Vec::with_capacity(n * d),
+            orientation: Vec::with_capacity(n),
+            overlays: Overlays::default(),
+        };
+        for (p, v, heading) in agents {
+            p.write(&mut frame.position);
+            v.write(&mut frame.velocity);
+            frame.orientation.push(heading);
+        }
+        if frame.orientation.len() != n {
+            return Err(invalid(
+                "agents",
+                format!(
+                    "frame at step {step} has {} agents, expected {n}",
+                    frame.orientation.len()
+                ),
+            ));
+        }
+        self.recording.frames.push(frame);
+        for series in &mut self.recording.metrics {
+            series.values.push(f32::NAN);
+        }
+        Ok(self.writer())
+    }
+
+    fn writer(&mut self) -> FrameWriter<'_, V> {
+        let Recording { frames, metrics, .. } = &mut self.recording;
+        let frame_count = frames.len();
+        FrameWriter {
+            frame: frames.last_mut().expect("a frame was just pushed"),
+            metrics,
+            frame_count,
+            mask: &self.overlay_mask,
+            _space: Default::default(),
+        }
+    }
+
+    /// Records an event (at any step, recorded or not).
+    pub fn event(&mut self, step: u32, kind: impl Into<String>, agent: Option<u32>) {
+        if self.recording.events.len() < self.max_events {
+            self.recording.events.push(Event { step, kind: kind.into(), agent });
+        } else {
+            self.recording.events_dropped += 1;
+        }
+    }
+
+    /// The recording so far.
+    #[must_use]
+    pub fn recording(&self) -> &Recording {
+        &self.recording
+    }
+
+    /// Ends the recording.
+    #[must_use]
+    pub fn finish(self) -> Recording {
+        self.recording
+    }
+}
+
+impl Recorder<Vec2> {
+    /// [`push_frame`](Self::push_frame) from 2D kinematics.
+    ///
+    /// # Errors
+    /// As [`push_frame`](Self::push_frame).
+    pub fn push_kinematics(
+        &mut self,
+        step: u32,
+        agents: &[Kinematic],
+    ) -> Result<FrameWriter<'_, Vec2>, RecordingError> {
+        self.push_frame(step, agents.iter().map(|k| (k.position, k.velocity, k.orientation)))
+    }
+}
+
+impl Recorder<Vec3> {
+    /// [`push_frame`](Self::push_frame) from 3D kinematics; headings are ground headings.
+    ///
+    /// # Errors
+    /// As [`push_frame`](Self::push_frame).
+    pub fn push_kinematics3(
+        &mut self,
+        step: u32,
+        agents: &[Kinematic3],
+    ) -> Result<FrameWriter<'_, Vec3>, RecordingError> {
+        self.push_frame(
+            step,
+            agents.iter().map(|k| {
+                (k.position, k.velocity, steerkit::math::ground::quat_to_heading(k.orientation))
+            }),
+        )
+    }
+}
+
+/// Adds overlays and metric values to the frame just pushed. Overlays of agents not chosen by
+/// [`OverlayCapture`] (or out of range) are ignored.
+pub struct FrameWriter<'a, V: RecordPoint> {
+    frame: &'a mut Frame,
+    metrics: &'a mut Vec<MetricSeries>,
+    frame_count: usize,
+    mask: &'a [bool],
+    _space: core::marker::PhantomData<V>,
+}
+
+impl<V: RecordPoint> FrameWriter<'_, V> {
+    #[inline]
+    fn keeps(&self, agent: u32) -> bool {
+        self.mask.get(agent as usize).copied().unwrap_or(false)
+    }
+
+    /// The steering (acceleration, m/s²) asked for by `agent`.
+    pub fn steering(&mut self, agent: u32, acceleration: V) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.steering;
+            l.agent.push(agent);
+            acceleration.write(&mut l.vector);
+        }
+    }
+
+    /// The point `agent` is heading for (seek/arrive target, path rabbit).
+    pub fn target(&mut self, agent: u32, point: V) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.target;
+            l.agent.push(agent);
+            point.write(&mut l.point);
+        }
+    }
+
+    /// A wander circle and its target.
+    pub fn wander(&mut self, agent: u32, center: V, radius: f32, target: V) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.wander;
+            l.agent.push(agent);
+            center.write(&mut l.center);
+            l.radius.push(radius);
+            target.write(&mut l.target);
+        }
+    }
+
+    /// A feeler or ray `from → to`; `hit` is the fraction along it of the first hit, if any.
+    pub fn ray(&mut self, agent: u32, from: V, to: V, hit: Option<f32>) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.rays;
+            l.agent.push(agent);
+            from.write(&mut l.from);
+            to.write(&mut l.to);
+            l.hit.push(hit.map_or(-1.0, |t| t.clamp(0.0, 1.0)));
+        }
+    }
+
+    /// A detection box given by its four corners in order.
+    pub fn detection_box(&mut self, agent: u32, corners: [V; 4]) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.boxes;
+            l.agent.push(agent);
+            for c in corners {
+                c.write(&mut l.corners);
+            }
+        }
+    }
+
+    /// The radius within which `agent` looks for neighbours.
+    pub fn neighbour_radius(&mut self, agent: u32, radius: f32) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.neighbour_radius;
+            l.agent.push(agent);
+            l.radius.push(radius);
+        }
+    }
+
+    /// The formation slot assigned to `agent`.
+    pub fn slot(&mut self, agent: u32, point: V) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.slots;
+            l.agent.push(agent);
+            point.write(&mut l.point);
+        }
+    }
+
+    /// This frame's value of a metric; a new series is filled with NaN for earlier frames.
+    pub fn metric(&mut self, name: &str, unit: &str, value: f32) {
+        let series = match self.metrics.iter().position(|m| m.name == name) {
+            Some(i) => &mut self.metrics[i],
+            None => {
+                self.metrics.push(MetricSeries {
+                    name: name.to_owned(),
+                    unit: unit.to_owned(),
+                    values: vec![f32::NAN; self.frame_count],
+                });
+                self.metrics.last_mut().expect("just pushed")
+            }
+        };
+        if let Some(last) = series.values.last_mut() {
+            *last = value;
+        }
+    }
+}
+
+impl Recording {
+    /// The number of agents.
+    #[must_use]
+    pub fn agent_count(&self) -> usize {
+        self.agent_groups.len()
+    }
+
+    /// Values per point (2 or 3).
+    #[must_use]
+    pub fn dims(&self) -> usize {
+        self.meta.dims as usize
+    }
+
+    /// The time of a frame (s).
+    #[must_use]
+    pub fn frame_time(&self, frame: &Frame) -> f32 {
+        frame.step as f32 * self.meta.dt
+    }
+
+    /// An agent's position in a frame projected on the drawing plane (`(x, −z)` in 3D).
+    #[must_use]
+    pub fn plane_position(&self, frame: &Frame, agent: usize) -> Vec2 {
+        let d = self.dims();
+        let p = &frame.position[agent * d..agent * d + d];
+        if d == 3 {
+            Vec2::new(p[0], -p[2])
+        } else {
+            Vec2::new(p[0], p[1])
+        }
+    }
+
+    /// Compact JSON (agent data rounded to 3 decimals).
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a recording always serialises")
+    }
+
+    /// Reads and [validates](Self::validate) a recording.
+    ///
+    /// # Errors
+    /// Malformed JSON, an unknown field, or an inconsistent recording.
+    pub fn from_json(json: &str) -> Result<Self, RecordingError> {
+        let r: Recording =
+            serde_json::from_str(json).map_err(|e| RecordingError::Json(e.to_string()))?;
+        r.validate()?;
+        Ok(r)
+    }
+
+    fn validate_header(&self) -> Result<(), RecordingError> {
+        if self.format != FORMAT {
+            return Err(invalid("format", format!("{:?} is not {FORMAT:?}", self.format)));
+        }
+        if self.version != VERSION {
+            return Err(invalid(
+                "version",
+                format!("{} is not supported (expected {VERSION})", self.version),
+            ));
+        }
+        let m = &self.meta;
+        if !(m.dt.is_finite() && m.dt > 0.0) {
+            return Err(invalid("meta.dt", format!("{} must be finite and positive", m.dt)));
+        }
+        if m.every == 0 {
+            return Err(invalid("meta.every", "must be at least 1"));
+        }
+        if m.dims != 2 && m.dims != 3 {
+            return Err(invalid("meta.dims", format!("{} must be 2 or 3", m.dims)));
+        }
+        for (i, g) in self.groups.iter().enumerate() {
+            check_colour(&format!("groups[{i}].colour"), &g.colour)?;
+            if !(g.radius.is_finite() && g.radius >= 0.0) {
+                return Err(invalid(
+                    format!("groups[{i}].radius"),
+                    format!("{} must be finite and ≥ 0", g.radius),
+                ));
+            }
+        }
+        if let Some(i) = self.agent_groups.iter().position(|&g| g as usize >= self.groups.len()) {
+            return Err(invalid(
+                format!("agent_groups[{i}]"),
+                format!(
+                    "group {} does not exist ({} groups)",
+                    self.agent_groups[i],
+                    self.groups.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that every array has the length the schema gives it, steps increase, and agent
+    /// indices exist, so a reader can index without checks.
+    ///
+    /// # Errors
+    /// The first inconsistency found, naming the field.
+    pub fn validate(&self) -> Result<(), RecordingError> {
+        self.validate_header()?;
+        let n = self.agent_count();
+        let d = self.dims();
+        let mut previous: Option<u32> = None;
+        for (fi, f) in self.frames.iter().enumerate() {
+            let field = |name: &str| format!("frames[{fi}].{name}");
+            if previous.is_some_and(|p| f.step <= p) {
+                return Err(invalid(field("step"), "steps must increase"));
+            }
+            previous = Some(f.step);
+            let lengths = [
+                ("position", f.position.len(), n * d),
+                ("velocity", f.velocity.len(), n * d),
+                ("orientation", f.orientation.len(), n),
+            ];
+            for (name, got, want) in lengths {
+                if got != want {
+                    return Err(invalid(field(name), format!("has {got} values, expected {want}")));
+                }
+            }
+            let o = &f.overlays;
+            let layers: [Layer<'_>; 7] = [
+                ("steering", &o.steering.agent, &[("vector", o.steering.vector.len(), d)]),
+                ("target", &o.target.agent, &[("point", o.target.point.len(), d)]),
+                (
+                    "wander",
+                    &o.wander.agent,
+                    &[
+                        ("center", o.wander.center.len(), d),
+                        ("radius", o.wander.radius.len(), 1),
+                        ("target", o.wander.target.len(), d),
+                    ],
+                ),
+                (
+                    "rays",
+                    &o.rays.agent,
+                    &[
+                        ("from", o.rays.from.len(), d),
+                        ("to", o.rays.to.len(), d),
+                        ("hit", o.rays.hit.len(), 1),
+                    ],
+                ),
+                ("boxes", &o.boxes.agent, &[("corners", o.boxes.corners.len(), 4 * d)]),
+                (
+                    "neighbour_radius",
+                    &o.neighbour_radius.agent,
+                    &[("radius", o.neighbour_radius.radius.len(), 1)],
+                ),
+                ("slots", &o.slots.agent, &[("point", o.slots.point.len(), d)]),
+            ];
+            for (layer, agents, arrays) in layers {
+                if let Some(&a) = agents.iter().find(|&&a| a as usize >= n) {
+                    return Err(invalid(
+                        field(&format!("overlays.{layer}.agent")),
+                        format!("agent {a} does not exist"),
+                    ));
+                }
+                for &(name, got, stride) in arrays {
+                    if got != agents.len() * stride {
+                        return Err(invalid(
+                            field(&format!("overlays.{layer}.{name}")),
+                            format!("has {got} values, expected {}", agents.len() * stride),
+                        ));
+                    }
+                }
+            }
+        }
+        for (i, m) in self.metrics.iter().enumerate() {
+            if m.values.len() != self.frames.len() {
+                return Err(invalid(
+                    format!("metrics[{i}].values"),
+                    format!(
+                        "has {} values, expected one per frame ({})",
+                        m.values.len(),
+                        self.frames.len()
+                    ),
+                ));
+            }
+        }
+        if let Some(i) = self.events.iter().position(|e| e.agent.is_some_and(|a| a as usize >= n)) {
+            return Err(invalid(format!("events[{i}].agent"), "agent does not exist"));
+        }
+        Ok(())
+    }
+}
+
+/// A layer's name, its agent list, and its arrays as (name, length, values per entry).
+type Layer<'a> = (&'a str, &'a [u32], &'a [(&'a str, usize, usize)]);
+
+/// Rounds to 3 decimals (mm, mm/s, mrad) for writing; computed in f64 so the decimal printed is
+/// the shortest that reads back to the nearest `f32`.
+#[inline]
+fn round3(x: f32) -> f64 {
+    (f64::from(x) * 1000.0).round() / 1000.0
+}
+
+fn write_number<S: serde::ser::SerializeSeq>(seq: &mut S, x: f64) -> Result<(), S::Error> {
+    if !x.is_finite() {
+        seq.serialize_element(&Option::<f64>::None)
+    } else if x == x.trunc() && x.abs() < 1e15 {
+        // `3` rather than `3.0`
+        seq.serialize_element(&(x as i64))
+    } else {
+        seq.serialize_element(&x)
+    }
+}
+
+fn read_numbers<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+    let raw: Vec<Option<f32>> = Vec::deserialize(d)?;
+    Ok(raw.into_iter().map(|v| v.unwrap_or(f32::NAN)).collect())
+}
+
+/// `Vec<f32>` rounded to 3 decimals; non-finite values as `null`.
+mod mm {
+    use super::*;
+    use serde::ser::SerializeSeq;
+
+    pub fn serialize<S: Serializer>(values: &[f32], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(values.len()))?;
+        for &v in values {
+            write_number(&mut seq, if v.is_finite() { round3(v) } else { f64::NAN })?;
+        }
+        seq.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+        read_numbers(d)
+    }
+}
+
+/// `Vec<f32>` at full precision; non-finite values as `null`.
+mod full {
+    use super::*;
+    use serde::ser::SerializeSeq;
+
+    pub fn serialize<S: Serializer>(values: &[f32], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(values.len()))?;
+        for &v in values {
+            if v.is_finite() {
+                seq.serialize_element(&v)?;
+            } else {
+                seq.serialize_element(&Option::<f32>::None)?;
+            }
+        }
+        seq.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+        read_numbers(d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_agents() -> Recorder<Vec2> {
+        let meta = Meta::new("t", 1, 0.1, 10);
+        let groups = vec![Group::new("a", "#112233", 0.5), Group::new("b", "#abc", 0.25)];
+        Recorder::new(meta, World::default(), groups, vec![0, 1], RecordOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn values_are_written_to_the_millimetre_and_read_back_within_half_a_millimetre() {
+        let mut rec = two_agents();
+        let p = [Vec2::new(1.23456, -7.0), Vec2::new(1e-4, 123.4567)];
+        rec.push_frame(0, p.iter().map(|&p| (p, Vec2::new(0.5, 2.0), 1.23456))).unwrap();
+        let r = rec.finish();
+        let json = r.to_json();
+        assert!(json.contains("\"position\":[1.235,-7,0,123.457]"), "{json}");
+        assert!(json.contains("\"orientation\":[1.235,1.235]"), "{json}");
+        let back = Recording::from_json(&json).unwrap();
+        for (a, b) in back.frames[0].position.iter().zip(&r.frames[0].position) {
+            assert!((a - b).abs() <= 0.0005 + 1e-6, "{a} vs {b}");
+        }
+        // writing what was read gives the same text
+        assert_eq!(back.to_json(), json);
+    }
+
+    #[test]
+    fn non_finite_values_are_null_and_read_back_as_nan() {
+        let mut rec = two_agents();
+        let p = [Vec2::new(f32::NAN, 0.0), Vec2::new(1.0, f32::INFINITY)];
+        rec.push_frame(0, p.iter().map(|&p| (p, Vec2::ZERO, 0.0))).unwrap();
+        let json = rec.finish().to_json();
+        assert!(json.contains("\"position\":[null,0,1,null]"), "{json}");
+        let back = Recording::from_json(&json).unwrap();
+        assert!(back.frames[0].position[0].is_nan() && back.frames[0].position[3].is_nan());
+    }
+
+    #[test]
+    fn frames_must_advance_and_have_every_agent() {
+        let mut rec = two_agents();
+        let one = [(Vec2::ZERO, Vec2::ZERO, 0.0)];
+        let err = rec.push_frame(0, one).err().unwrap();
+        assert_eq!(err, invalid("agents", "frame at step 0 has 1 agents, expected 2"));
+        rec.push_frame(3, [(Vec2::ZERO, Vec2::ZERO, 0.0); 2]).unwrap();
+        let err = rec.push_frame(3, [(Vec2::ZERO, Vec2::ZERO, 0.0); 2]).err().unwrap();
+        assert!(matches!(err, RecordingError::Invalid { ref field, .. } if field == "step"));
+    }
+
+    #[test]
+    fn bad_groups_and_options_are_named() {
+        let meta = Meta::new("t", 1, 0.1, 10);
+        let bad = |groups: Vec<Group>, agents: Vec<u32>, every: u32| {
+            let o = RecordOptions { every, ..RecordOptions::default() };
+            match Recorder::<Vec2>::new(meta.clone(), World::default(), groups, agents, o) {
+                Err(RecordingError::Invalid { field, .. }) => field,
+                other => panic!("expected an error, got {other:?}"),
+            }
+        };
+        assert_eq!(bad(vec![Group::new("a", "red", 1.0)], vec![0], 1), "groups[0].colour");
+        assert_eq!(bad(vec![Group::new("a", "#12345g", 1.0)], vec![0], 1), "groups[0].colour");
+        assert_eq!(bad(vec![Group::new("a", "#123456", -1.0)], vec![0], 1), "groups[0].radius");
+        assert_eq!(bad(vec![Group::new("a", "#123456", 1.0)], vec![0, 1], 1), "agent_groups[1]");
+        assert_eq!(bad(vec![], vec![], 0), "every");
+    }
+
+    #[test]
+    fn every_kth_step_and_the_last_are_recorded() {
+        let meta = Meta::new("t", 1, 0.1, 10);
+        let o = RecordOptions { every: 4, ..RecordOptions::default() };
+        let rec = Recorder::<Vec2>::new(meta, World::default(), vec![], vec![], o).unwrap();
+        let kept: Vec<u32> = (0..=10).filter(|&s| rec.records(s)).collect();
+        assert_eq!(kept, [0, 4, 8, 10]);
+    }
+
+    #[test]
+    fn overlays_are_kept_only_for_chosen_agents_and_metrics_align_with_frames() {
+        let meta = Meta::new("t", 1, 0.1, 10);
+        let groups = vec![Group::new("a", "#112233", 0.5)];
+        let o = RecordOptions {
+            overlays: OverlayCapture::Only(vec![1, 99]),
+            ..RecordOptions::default()
+        };
+        let mut rec = Recorder::<Vec2>::new(meta, World::default(), groups, vec![0; 3], o).unwrap();
+        let agents = [(Vec2::ZERO, Vec2::ZERO, 0.0); 3];
+        {
+            let mut f = rec.push_frame(0, agents).unwrap();
+            f.steering(0, Vec2::X);
+            f.steering(1, Vec2::Y);
+            f.ray(1, Vec2::ZERO, Vec2::X, Some(1.5));
+            f.ray(1, Vec2::ZERO, Vec2::Y, None);
+            f.metric("speed", "m/s", 1.0);
+        }
+        rec.push_frame(1, agents).unwrap().metric("later", "", 2.0);
+        rec.event(1, "arrived", Some(2));
+        let r = rec.finish();
+        let ov = &r.frames[0].overlays;
+        assert_eq!(ov.steering.agent, [1]);
+        assert_eq!(ov.steering.vector, [0.0, 1.0]);
+        assert_eq!(ov.rays.hit, [1.0, -1.0]);
+        assert_eq!(r.metrics[0].values[0], 1.0);
+        assert!(r.metrics[0].values[1].is_nan());
+        assert!(r.metrics[1].values[0].is_nan());
+        assert_eq!(r.metrics[1].values[1], 2.0);
+        let back = Recording::from_json(&r.to_json()).unwrap();
+        assert_eq!(back.frames[0].overlays, r.frames[0].overlays);
+        assert_eq!(back.events, r.events);
+    }
+
+    #[test]
+    fn inconsistent_json_is_rejected_naming_the_field() {
+        let mut rec = two_agents();
+        rec.push_frame(0, [(Vec2::ZERO, Vec2::ZERO, 0.0); 2]).unwrap();
+        let json = rec.finish().to_json();
+        let short = json.replace("\"orientation\":[0,0]", "\"orientation\":[0]");
+        match Recording::from_json(&short) {
+            Err(RecordingError::Invalid { field, .. }) => {
+                assert_eq!(field, "frames[0].orientation")
+            }
+            other => panic!("{other:?}"),
+        }
+        let unknown = json.replace("\"wrap\":false", "\"wrap\":false,\"wrapp\":true");
+        assert!(
+            matches!(Recording::from_json(&unknown), Err(RecordingError::Json(m)) if m.contains("wrapp"))
+        );
+    }
+
+    #[test]
+    fn for_size_keeps_about_the_budget() {
+        let o = RecordOptions::for_size(1000, 999, 300_000);
+        assert_eq!(o.every, 4);
+        assert_eq!(o.overlays, OverlayCapture::Only((0..50).collect()));
+        assert_eq!(RecordOptions::for_size(30, 600, 300_000).every, 1);
+    }
+}
