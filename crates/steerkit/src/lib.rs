@@ -100,3 +100,11 @@ pub use motor::{
     HumanControls, HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Plan, Tank,
     TankControls, TankParams, Turn, Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
 };
+
+// crowd engine
+mod crowd;
+pub use crowd::{
+    AgentDebug, AgentHandle, AgentSpec, Contact, Crowd, Crowd2, Crowd3, CrowdConfig, CrowdError,
+    CrowdEvent, CrowdVector, GridNeighbours, Group, GroupId, PathId, Recipe, Stuck, Target,
+    WorldBounds,
+};
