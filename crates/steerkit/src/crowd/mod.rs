@@ -497,7 +497,7 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     perm: Vec<u32>,
     scratch: Scratch<V>,
     chunks: Vec<ChunkScratch<V>>,
-    push: Vec<V>,
+    push: Vec<(V, V)>,
     max_radius: f32,
     unchecked_writes: bool,
     // heading smoothing, indexed by slot
@@ -1414,15 +1414,16 @@ impl<V: CrowdVector> Crowd<V> {
             return;
         }
         let n = self.len();
-        self.push.resize(n, V::ZERO);
+        self.push.resize(n, (V::ZERO, V::ZERO));
         let mut max_move =
             self.chunks.iter().take(n.div_ceil(CHUNK)).fold(0.0f32, |m, c| m.max(c.max_move));
         for pass in 0..passes {
             let report = pass == 0 && self.config.collision_events;
-            let (grid, bounds, position, radius, status, cold, groups, slots) = (
+            let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
                 &self.grid,
                 &self.config.bounds,
                 &self.position,
+                &self.velocity,
                 &self.radius,
                 &self.status,
                 &self.cold,
@@ -1434,7 +1435,7 @@ impl<V: CrowdVector> Crowd<V> {
                 |(ci, (push, scratch))| {
                     let base = ci * CHUNK;
                     for (k, out) in push.iter_mut().enumerate() {
-                        *out = V::ZERO;
+                        *out = (V::ZERO, V::ZERO);
                         let i = base + k;
                         if status[i] & QUARANTINED != 0 {
                             continue;
@@ -1446,6 +1447,7 @@ impl<V: CrowdVector> Crowd<V> {
                         let p = position[i];
                         let ri = radius[i];
                         let mut sum = V::ZERO;
+                        let mut dv = V::ZERO;
                         let mut deepest = 0.0f32;
                         // candidates by their cells before the move: widen by the largest move
                         let reach = ri + max_radius + max_move;
@@ -1486,29 +1488,31 @@ impl<V: CrowdVector> Crowd<V> {
                                 };
                                 sum += dir * (overlap * share);
                                 deepest = deepest.max(overlap);
+                                // inelastic contact: cancel the approach speed along the normal
+                                let closing = (velocity[i] - velocity[j]).dot(dir);
+                                if closing < 0.0 {
+                                    dv -= dir * (closing * share);
+                                }
                             }
                         });
-                        *out = sum.clamp_length_max(deepest);
+                        *out = (sum.clamp_length_max(deepest), dv);
                     }
                 },
             );
             let push = &self.push;
             let mut pass_move = 0.0f32;
-            for ((p, v), dp) in self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push) {
-                if *dp != V::ZERO {
+            for ((p, v), (dp, dv)) in self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push) {
+                if *dp != V::ZERO || *dv != V::ZERO {
                     *p += *dp;
-                    // an inelastic contact: stop driving into what pushed us back
-                    let len = dp.length();
-                    let n = *dp / len;
-                    let into = v.dot(n);
-                    if into < 0.0 {
-                        *v -= n * into;
-                    }
+                    *v += *dv;
                     bounds_confine(&self.config.bounds, p, v);
-                    pass_move = pass_move.max(len);
+                    pass_move = pass_move.max(dp.length());
                 }
             }
             max_move += pass_move;
+            if pass_move == 0.0 && !report {
+                break; // nothing overlaps any more
+            }
         }
     }
 
