@@ -11,6 +11,7 @@ mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
 pub use follow::FollowPath;
+pub(crate) use group::SeparationSum;
 pub use group::{
     closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
     Separation,
