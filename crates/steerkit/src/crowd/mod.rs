@@ -400,8 +400,9 @@ struct GroupRt<V: Vector> {
 }
 
 #[derive(Clone, Debug, Default)]
-struct ChunkScratch<V: Vector> {
+struct ChunkScratch<V: CrowdVector> {
     neighbours: Vec<Neighbour<V>>,
+    block: scan::Block<V>,
     events: Vec<CrowdEvent>,
     /// Largest squared move of the chunk's agents this step (m²).
     max_move: f32,
@@ -976,7 +977,7 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.smoothed)
             + cap(&self.events);
         for c in &self.chunks {
-            total += cap(&c.neighbours) + cap(&c.events);
+            total += cap(&c.neighbours) + cap(&c.events) + c.block.bytes();
         }
         total as f64 / self.len().max(1) as f64
     }
@@ -1190,6 +1191,7 @@ impl<V: CrowdVector> Crowd<V> {
         for c in &mut self.chunks {
             c.events.clear();
             c.max_move = 0.0;
+            c.block.clear();
         }
         self.compute(dt);
         self.commit(dt);
@@ -1261,6 +1263,7 @@ impl<V: CrowdVector> Crowd<V> {
                         // the single pass: every group leaf is a sum over the neighbours
                         scan::summarise(
                             &storage,
+                            &mut scratch.block,
                             i,
                             me.position,
                             nr,
