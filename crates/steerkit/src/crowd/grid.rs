@@ -7,6 +7,9 @@
 //! the shift (±world size) that turns a candidate's position into its nearest image, so the
 //! minimum image costs one add per run, not a rounding per candidate.
 
+// `!(a <= b)` is deliberate: NaN fails the comparison and is rejected.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use super::space::{CrowdVector, WorldBounds};
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours};
 use core::ops::Range;

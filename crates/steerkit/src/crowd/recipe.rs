@@ -152,26 +152,22 @@ impl<V: Vector> Recipe<V> {
                 non_negative("wander_distance", *distance)?;
                 non_negative("wander_jitter", *jitter)?;
             }
-            Recipe::FollowPath { path, .. } => {
-                if path.0 as usize >= paths {
-                    return Err(ParamError::OutOfRange {
-                        name: "path",
-                        value: path.0 as f32,
-                        range: "the id of a registered path",
-                    });
-                }
+            Recipe::FollowPath { path, .. } if path.0 as usize >= paths => {
+                return Err(ParamError::OutOfRange {
+                    name: "path",
+                    value: path.0 as f32,
+                    range: "the id of a registered path",
+                });
             }
-            Recipe::VelocityMatch { velocity, .. } => {
-                if !velocity.is_finite() {
-                    return Err(ParamError::NotFinite { name: "velocity", value: f32::NAN });
-                }
+            Recipe::VelocityMatch { velocity, .. } if !velocity.is_finite() => {
+                return Err(ParamError::NotFinite { name: "velocity", value: f32::NAN });
             }
             Recipe::Seek { target: Target::Point(p), .. }
             | Recipe::Flee { target: Target::Point(p), .. }
-            | Recipe::Arrive { target: Target::Point(p), .. } => {
-                if !p.is_finite() {
-                    return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
-                }
+            | Recipe::Arrive { target: Target::Point(p), .. }
+                if !p.is_finite() =>
+            {
+                return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
             }
             Recipe::Blend(members) | Recipe::RunningSum(members) => {
                 for (w, r) in members {
@@ -271,11 +267,7 @@ impl Plan {
         recipe.for_each_leaf(&mut |r| match r {
             Recipe::CollisionAvoidance(_) => plan.needs_list = true,
             Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
-            Recipe::Separation(s) => {
-                if !plan.separations.contains(s) {
-                    plan.separations.push(*s);
-                }
-            }
+            Recipe::Separation(s) if !plan.separations.contains(s) => plan.separations.push(*s),
             _ => {}
         });
         if plan.separations.len() > MAX_SEPARATIONS {
