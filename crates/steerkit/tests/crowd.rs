@@ -209,6 +209,8 @@ fn run_deterministic(steps: usize) -> (Vec<(AgentHandle, [u32; 5])>, Vec<CrowdEv
 
 #[test]
 fn same_seed_gives_bit_identical_state_with_1_2_and_8_threads_and_across_runs() {
+    // the crate's own dev-dependency turns `parallel` on for its tests
+    assert!(Crowd2::is_parallel(), "the determinism test must run the parallel step");
     let steps = 1000;
     let run = |threads: usize| {
         rayon::ThreadPoolBuilder::new()

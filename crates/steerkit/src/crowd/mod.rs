@@ -588,6 +588,12 @@ impl<V: CrowdVector> Crowd<V> {
         })
     }
 
+    /// True when built with the `parallel` feature (steps run on rayon's current pool).
+    #[must_use]
+    pub const fn is_parallel() -> bool {
+        cfg!(feature = "parallel")
+    }
+
     /// The world settings.
     #[must_use]
     pub fn config(&self) -> &CrowdConfig<V> {
