@@ -229,7 +229,7 @@ impl<V: Vector> Recipe<V> {
 
 /// Most distinct separation settings one recipe may hold (each gets a running sum in the
 /// single neighbour pass).
-pub(crate) const MAX_SEPARATIONS: usize = 4;
+pub(crate) const MAX_SEPARATIONS: usize = 2;
 
 /// What the single neighbour pass collects for the group leaves: separation, cohesion and
 /// alignment are all sums over the neighbours, so one scan of the grid serves them all.
@@ -274,7 +274,7 @@ impl Plan {
             return Err(ParamError::OutOfRange {
                 name: "separation",
                 value: plan.separations.len() as f32,
-                range: "at most 4 distinct separation settings per recipe",
+                range: "at most 2 distinct separation settings per recipe",
             });
         }
         Ok(plan)
