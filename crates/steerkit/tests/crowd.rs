@@ -764,3 +764,57 @@ mod invariants {
         }
     }
 }
+
+/// The step's single neighbour pass (per-cell candidate blocks) sees exactly the agents a
+/// brute-force scan sees: cohesion's centre of mass, reported as the debug target, matches the
+/// brute-force mean of minimum-image offsets.
+#[test]
+fn the_single_neighbour_pass_sees_what_brute_force_sees() {
+    for (seed, bounds) in [
+        (1u64, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }),
+        (2, WorldBounds::Toroidal { min: Vec2::new(-2.0, 0.0), max: Vec2::new(30.0, 3.3) }),
+        (3, WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) }),
+        (4, WorldBounds::Unbounded),
+    ] {
+        let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+        let g = crowd.add_group(Group::new(Recipe::Cohesion(Cohesion::Seek(Seek::new())))).unwrap();
+        let mut rng = Rng::new(seed);
+        let (lo, size) = match bounds {
+            WorldBounds::Toroidal { min, max } | WorldBounds::Bounded { min, max } => {
+                (min, max - min)
+            }
+            WorldBounds::Unbounded => (Vec2::ZERO, Vec2::new(10.0, 10.0)),
+        };
+        for _ in 0..500 {
+            let p = Vec2::new(
+                on_borders(&mut rng, lo.x, size.x - 0.5),
+                on_borders(&mut rng, lo.y, size.y - 0.5),
+            );
+            crowd.spawn(AgentSpec::new(p, 0.1, limits(1.0, 1.0), g)).unwrap();
+        }
+        // dt = 0: steering from this state, nothing moves
+        crowd.step(0.0).unwrap();
+        let p = crowd.positions().to_vec();
+        let mut with_neighbours = 0;
+        for i in 0..p.len() {
+            let (mut sum, mut n) = (Vec2::ZERO, 0);
+            for (j, &q) in p.iter().enumerate() {
+                let off = bounds.offset(p[i], q);
+                if j != i && off.length_squared() <= 1.0 {
+                    sum += off;
+                    n += 1;
+                }
+            }
+            let target = crowd.debug_info()[i].target;
+            if n == 0 {
+                assert_eq!(target, None, "agent {i} in {bounds:?}");
+            } else {
+                with_neighbours += 1;
+                let want = p[i] + sum / n as f32;
+                let got = target.unwrap();
+                assert!((got - want).length() < 1e-4, "agent {i} in {bounds:?}: {got} vs {want}");
+            }
+        }
+        assert!(with_neighbours > 300, "{with_neighbours}");
+    }
+}
