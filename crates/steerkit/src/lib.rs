@@ -130,3 +130,11 @@ pub use pipeline::{
 pub use steering::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 mod layering;
 pub use layering::{clip_to_walls, Layering, WALL_SKIN};
+
+// crowd engine
+mod crowd;
+pub use crowd::{
+    AgentDebug, AgentHandle, AgentSpec, Contact, Crowd, Crowd2, Crowd3, CrowdConfig, CrowdError,
+    CrowdEvent, CrowdVector, GridNeighbours, Group, GroupId, PathId, Recipe, Stuck, Target,
+    WorldBounds,
+};

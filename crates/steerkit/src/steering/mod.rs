@@ -20,6 +20,7 @@ pub use avoid::{
 };
 pub use flock::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 pub use follow::FollowPath;
+pub(crate) use group::SeparationSum;
 pub use group::{
     closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
     Separation,
