@@ -607,6 +607,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::TooManyGroups`].
     pub fn add_group(&mut self, group: Group<V>) -> Result<GroupId, CrowdError> {
         group.validate(self.paths.len())?;
+        Self::check_space(&group.recipe)?;
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
         self.groups.push(GroupRt { plan: Plan::new(&group.recipe)?, spec: group });
         self.resize_smoothing();
@@ -619,11 +620,25 @@ impl<V: CrowdVector> Crowd<V> {
     /// As [`add_group`](Self::add_group), or [`CrowdError::UnknownGroup`].
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
         group.validate(self.paths.len())?;
+        Self::check_space(&group.recipe)?;
         let plan = Plan::new(&group.recipe)?;
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = GroupRt { spec: group, plan };
         self.resize_smoothing();
         Ok(())
+    }
+
+    /// A 3D crowd refuses the planar leaves (static world, hiding, orientation), naming the
+    /// kind.
+    fn check_space(recipe: &Recipe<V>) -> Result<(), ParamError> {
+        match recipe.planar_leaf() {
+            Some(kind) if V::DIM != 2 => Err(ParamError::OutOfRange {
+                name: kind,
+                value: V::DIM as f32,
+                range: "a 2D crowd (the leaf is planar)",
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// A group's settings.
@@ -721,6 +736,7 @@ impl<V: CrowdVector> Crowd<V> {
                 wander: V::ZERO,
                 path_param: 0.0,
                 stalled: 0.0,
+                avoid: [0.0; 2],
                 rng: Rng::new(mix(self.config.seed ^ mix(id))),
             },
             slot,
@@ -1243,6 +1259,7 @@ impl<V: CrowdVector> Crowd<V> {
         };
         let (orientation, rotation, radius, status) =
             (&self.orientation, &self.rotation, &self.radius, &self.status);
+        let obstacles = self.obstacles.as_ref();
         let nr = self.config.neighbour_radius;
         chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)).enumerate().for_each(
             |(ci, ((cold, debug), scratch))| {
@@ -1297,6 +1314,8 @@ impl<V: CrowdVector> Crowd<V> {
                         summary: &summary,
                         separations: &g.plan.separations,
                         paths,
+                        obstacles,
+                        finish: g.spec.arrive_radius,
                         agents,
                     };
                     let mut notes = Notes::default();
