@@ -16,16 +16,19 @@
 //! - **Quarantine**: an agent whose state turns non-finite is frozen, reported once and taken
 //!   out of every neighbourhood, so it cannot poison anyone.
 
+mod formation;
 mod grid;
 mod recipe;
 mod scan;
 mod space;
 
+pub use formation::FormationId;
 pub use grid::GridNeighbours;
 pub use recipe::{PathId, Recipe, Target};
 pub use space::{Contact, CrowdVector, WorldBounds};
 
 use crate::error::{non_negative, positive, ParamError};
+use crate::formation::SlotTarget;
 use crate::kinematic::{Integration, Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
@@ -511,6 +514,9 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     steps: u64,
     events: Vec<CrowdEvent>,
     pending: Vec<CrowdEvent>,
+    // formations (2D), and each member's slot target indexed by handle slot
+    formations: Vec<formation::FormationRt>,
+    slot_targets: Vec<Option<SlotTarget>>,
 }
 
 /// SplitMix64 finaliser: a well-mixed seed from (world seed, agent id).
@@ -585,6 +591,8 @@ impl<V: CrowdVector> Crowd<V> {
             steps: 0,
             events: Vec::new(),
             pending: Vec::new(),
+            formations: Vec::new(),
+            slot_targets: Vec::new(),
         })
     }
 
@@ -757,6 +765,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::StaleHandle`] if it was already removed.
     pub fn despawn(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.leave_formations(h);
         self.position.swap_remove(i);
         self.velocity.swap_remove(i);
         self.orientation.swap_remove(i);
@@ -1215,6 +1224,7 @@ impl<V: CrowdVector> Crowd<V> {
             c.max_move = 0.0;
             c.block.clear();
         }
+        V::update_formations(self, dt);
         self.compute(dt);
         self.commit(dt);
         if dt > 0.0 {
@@ -1260,6 +1270,7 @@ impl<V: CrowdVector> Crowd<V> {
         let (orientation, rotation, radius, status) =
             (&self.orientation, &self.rotation, &self.radius, &self.status);
         let obstacles = self.obstacles.as_ref();
+        let slot_targets = &self.slot_targets;
         let nr = self.config.neighbour_radius;
         chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)).enumerate().for_each(
             |(ci, ((cold, debug), scratch))| {
@@ -1316,6 +1327,7 @@ impl<V: CrowdVector> Crowd<V> {
                         paths,
                         obstacles,
                         finish: g.spec.arrive_radius,
+                        slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
                         agents,
                     };
                     let mut notes = Notes::default();

@@ -8,6 +8,7 @@ use super::space::CrowdVector;
 use super::{AgentHandle, AgentView};
 use crate::combine::{blend, dither_considers, dither_output, prioritize, running_sum, Epsilon};
 use crate::error::{finite, non_negative, ParamError};
+use crate::formation::{SlotSteering, SlotTarget};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::Neighbour;
@@ -245,6 +246,10 @@ pub enum Recipe<V: Vector = Vec2> {
         /// Parameters.
         align: Align,
     },
+    /// Steer to the agent's slot in its formation (`Crowd::add_formation`): arrive at the
+    /// moving slot with its velocity fed forward, align to its orientation ([`SlotSteering`]).
+    /// Nothing outside a formation. The slot's position is recorded as the debug target. 2D.
+    Slot(SlotSteering),
 }
 
 impl<V: Vector> Recipe<V> {
@@ -360,6 +365,7 @@ impl<V: Vector> Recipe<V> {
                 Recipe::LookWhereYoureGoing(_) => "look_where_youre_going",
                 Recipe::Face { .. } => "face",
                 Recipe::Align { .. } => "align",
+                Recipe::Slot(_) => "slot",
                 _ => return,
             };
             kind = kind.or(Some(k));
@@ -537,6 +543,8 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub paths: &'a [Polyline<V>],
     /// The static world (2D).
     pub obstacles: Option<&'a ObstacleSet>,
+    /// The agent's formation slot, if it is in a formation (2D).
+    pub slot_target: Option<SlotTarget>,
     /// Distance (m) to an open path's end at which a path technique is finished (the group's
     /// arrive radius).
     pub finish: f32,
@@ -775,6 +783,11 @@ pub(crate) fn evaluate<V: CrowdVector>(
         }
         Recipe::Align { orientation, align } => {
             align.steer(&V::planar(me)?, *orientation, limits).map(V::from_planar)
+        }
+        Recipe::Slot(steering) => {
+            let t = cx.slot_target?;
+            notes.target = Some(V::from_axes([t.position.x, t.position.y, 0.0]));
+            steering.steer(&V::planar(me)?, &t, limits).map(V::from_planar)
         }
     }
 }

@@ -55,6 +55,9 @@ pub trait CrowdVector: Vector + sealed::Sealed {
     /// are refused by 3D crowds).
     #[doc(hidden)]
     fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self>;
+    /// Steps the crowd's formations (2D only: formations are planar).
+    #[doc(hidden)]
+    fn update_formations(crowd: &mut super::Crowd<Self>, dt: f32);
     #[doc(hidden)]
     fn contain(
         obstacles: &ObstacleSet,
@@ -91,6 +94,9 @@ impl CrowdVector for Vec2 {
     #[inline]
     fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self> {
         s
+    }
+    fn update_formations(crowd: &mut super::Crowd<Self>, dt: f32) {
+        super::formation::update_formations(crowd, dt);
     }
     fn contain(
         obstacles: &ObstacleSet,
@@ -155,6 +161,7 @@ impl CrowdVector for Vec3 {
     fn from_planar(_: SteeringOutput<Vec2>) -> SteeringOutput<Self> {
         SteeringOutput::ZERO
     }
+    fn update_formations(_: &mut super::Crowd<Self>, _: f32) {}
     fn contain(_: &ObstacleSet, _: Self, _: &mut Self, _: &mut Self, _: f32) -> Contact {
         Contact::None
     }
