@@ -16,8 +16,8 @@ use crate::obstacle::ObstacleSet;
 use crate::path::{Path, Polyline};
 use crate::rng::Rng;
 use crate::steering::{
-    Align, Alignment, Arrive, BucklandFlock, Cohesion, CollisionAvoidance, ConeCheck,
-    DetectionBox, DogOnAString, Evade, Face, Flee, FollowPath, GrapplingHooks, Hide, Interpose,
+    Align, Alignment, Arrive, BucklandFlock, Cohesion, CollisionAvoidance, ConeCheck, DetectionBox,
+    DogOnAString, Evade, Face, Flee, FollowPath, GrapplingHooks, Hide, Interpose,
     LookWhereYoureGoing, MillingtonFlock, ObstacleAvoidance, OffsetPursuit, Pursue, RepelObstacle,
     Reprojection, Seek, Separation, SeparationSum, VelocityMatch, WallFeelers,
 };
@@ -775,11 +775,12 @@ pub(crate) fn evaluate<V: CrowdVector>(
             }
             Some(SteeringOutput::ZERO)
         }
-        Recipe::LookWhereYoureGoing(look) => look.steer(&V::planar(me)?, limits).map(V::from_planar),
+        Recipe::LookWhereYoureGoing(look) => {
+            look.steer(&V::planar(me)?, limits).map(V::from_planar)
+        }
         Recipe::Face { target, face } => {
             let p = point(target, notes)?;
-            face.steer(&V::planar(me)?, Vec2::new(p.axis(0), p.axis(1)), limits)
-                .map(V::from_planar)
+            face.steer(&V::planar(me)?, Vec2::new(p.axis(0), p.axis(1)), limits).map(V::from_planar)
         }
         Recipe::Align { orientation, align } => {
             align.steer(&V::planar(me)?, *orientation, limits).map(V::from_planar)
