@@ -215,7 +215,10 @@ fn interpose_ends_between_two_moving_agents() {
     // measured 0.022 m from the segment, 0.137 m from its midpoint
     assert!(line < 0.05, "distance to the line between them {line}");
     assert!(mid < 0.2, "distance to the midpoint {mid}");
-    assert_eq!(c.debug(me).unwrap().target.is_some(), true);
+    // the debug target is the predicted midpoint: at most max_prediction (1 s) × their speed
+    // (0.54 m/s) from the current one
+    let aim = c.debug(me).unwrap().target.unwrap();
+    assert!((aim - (pa + pb) * 0.5).length() < 0.6, "aim {aim:?}");
 }
 
 #[test]
