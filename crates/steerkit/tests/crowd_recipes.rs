@@ -594,6 +594,52 @@ fn formation_members_reach_their_slots_and_reassign_on_despawn() {
     assert!(settled < 0.05, "at the end: {settled} m from the slot");
 }
 
+/// A blend of every leaf added with the crowd's world behaviours.
+fn all_leaves(lead: AgentHandle, other: AgentHandle, path: PathId) -> Recipe {
+    let align = Align::new(0.01, 0.5, 0.1).unwrap();
+    let arrive = Arrive::new(0.05, 2.0, 0.3).unwrap();
+    // the flocks share the dither's separation (at most two distinct per recipe)
+    let mut millington = MillingtonFlock::new(3.0).unwrap();
+    millington.separation = Separation::new(1.0, Falloff::Linear).unwrap();
+    let mut buckland = BucklandFlock::new(3.0, Some(4)).unwrap();
+    buckland.separation = millington.separation;
+    Recipe::Blend(vec![
+        (1.0, Recipe::ObstacleAvoidance(avoidance())),
+        (1.0, Recipe::WallFeelers(WallFeelers::new(2.0).unwrap())),
+        (0.5, Recipe::DetectionBox(DetectionBox::new(2.0).unwrap())),
+        (0.5, Recipe::RepelObstacle(RepelObstacle::new(1.0, 0.2).unwrap())),
+        (0.2, Recipe::Hide { hunter: lead, hide: Hide::new(1.0).unwrap() }),
+        (
+            0.2,
+            Recipe::Interpose { a: lead, b: other, interpose: Interpose::new(0.5, 1.0).unwrap() },
+        ),
+        (
+            0.2,
+            Recipe::OffsetPursuit {
+                leader: lead,
+                pursuit: OffsetPursuit::new(Vec2::new(-2.0, 0.0), 1.0).unwrap(),
+            },
+        ),
+        (0.5, Recipe::ConeCheck(ConeCheck::new(0.5, 2.0).unwrap())),
+        (0.2, Recipe::DogOnAString { path, dog: DogOnAString::new(1.5, arrive).unwrap() }),
+        (
+            0.2,
+            Recipe::Reprojection {
+                path,
+                reprojection: Reprojection::new(0.5, 0.5, 1.0, arrive).unwrap(),
+            },
+        ),
+        (0.2, Recipe::GrapplingHooks { path, hooks: GrapplingHooks::buckland(0.5).unwrap() }),
+        (0.3, Recipe::MillingtonFlock(millington)),
+        (0.3, Recipe::BucklandFlock(buckland)),
+        (1.0, dither_recipe()),
+        (1.0, Recipe::LookWhereYoureGoing(LookWhereYoureGoing::new(align))),
+        (0.5, Recipe::Face { target: Target::Agent(lead), face: Face::new(align) }),
+        (0.5, Recipe::Align { orientation: 0.5, align }),
+        (1.0, Recipe::Slot(SlotSteering::new(arrive, align))),
+    ])
+}
+
 fn every_leaf_world(threads: usize) -> Vec<(AgentHandle, [u32; 4])> {
     run_threads(threads, || {
         let mut c = crowd(21);
@@ -615,52 +661,7 @@ fn every_leaf_world(threads: usize) -> Vec<(AgentHandle, [u32; 4])> {
             .unwrap();
         let lead = spawn(&mut c, Vec2::new(-20.0, -20.0), Vec2::ZERO, limits(1.5, 3.0), leaders);
         let other = spawn(&mut c, Vec2::new(20.0, 20.0), Vec2::ZERO, limits(1.5, 3.0), leaders);
-        let align = Align::new(0.01, 0.5, 0.1).unwrap();
-        let arrive = Arrive::new(0.05, 2.0, 0.3).unwrap();
-        // the flocks share the dither's separation (at most two distinct per recipe)
-        let mut millington = MillingtonFlock::new(3.0).unwrap();
-        millington.separation = Separation::new(1.0, Falloff::Linear).unwrap();
-        let mut buckland = BucklandFlock::new(3.0, Some(4)).unwrap();
-        buckland.separation = millington.separation;
-        let recipe = Recipe::Blend(vec![
-            (1.0, Recipe::ObstacleAvoidance(avoidance())),
-            (1.0, Recipe::WallFeelers(WallFeelers::new(2.0).unwrap())),
-            (0.5, Recipe::DetectionBox(DetectionBox::new(2.0).unwrap())),
-            (0.5, Recipe::RepelObstacle(RepelObstacle::new(1.0, 0.2).unwrap())),
-            (0.2, Recipe::Hide { hunter: lead, hide: Hide::new(1.0).unwrap() }),
-            (
-                0.2,
-                Recipe::Interpose {
-                    a: lead,
-                    b: other,
-                    interpose: Interpose::new(0.5, 1.0).unwrap(),
-                },
-            ),
-            (
-                0.2,
-                Recipe::OffsetPursuit {
-                    leader: lead,
-                    pursuit: OffsetPursuit::new(Vec2::new(-2.0, 0.0), 1.0).unwrap(),
-                },
-            ),
-            (0.5, Recipe::ConeCheck(ConeCheck::new(0.5, 2.0).unwrap())),
-            (0.2, Recipe::DogOnAString { path, dog: DogOnAString::new(1.5, arrive).unwrap() }),
-            (
-                0.2,
-                Recipe::Reprojection {
-                    path,
-                    reprojection: Reprojection::new(0.5, 0.5, 1.0, arrive).unwrap(),
-                },
-            ),
-            (0.2, Recipe::GrapplingHooks { path, hooks: GrapplingHooks::buckland(0.5).unwrap() }),
-            (0.3, Recipe::MillingtonFlock(millington)),
-            (0.3, Recipe::BucklandFlock(buckland)),
-            (1.0, dither_recipe()),
-            (1.0, Recipe::LookWhereYoureGoing(LookWhereYoureGoing::new(align))),
-            (0.5, Recipe::Face { target: Target::Agent(lead), face: Face::new(align) }),
-            (0.5, Recipe::Align { orientation: 0.5, align }),
-            (1.0, Recipe::Slot(SlotSteering::new(arrive, align))),
-        ]);
+        let recipe = all_leaves(lead, other, path);
         let mut group = Group::new(recipe);
         group.face_motion = false;
         group.non_penetration = true;
@@ -830,4 +831,54 @@ fn validation_names_the_field_and_the_kind() {
     };
     assert!(r.needs_obstacles() && r.needs_neighbours());
     assert_eq!(r.planar_leaf(), Some("hide"));
+}
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::{any, prop, prop_assert, proptest, ProptestConfig};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Agents on a coarse lattice (so coincident agents, agents on their leader and hunters
+        /// on their quarry happen) running every new leaf stay finite: no agent is quarantined.
+        #[test]
+        fn every_leaf_stays_finite_on_degenerate_layouts(
+            seed in 0u64..1_000,
+            n in 3usize..40,
+            dt in prop::sample::select(vec![0.0f32, 1.0 / 120.0, 1.0 / 30.0, 0.25]),
+            still in any::<bool>(),
+        ) {
+            let mut c = crowd(seed);
+            let (set, _) = disc_field();
+            c.set_obstacles(set);
+            let path = c.add_path(Polyline::open(vec![Vec2::new(8.0, 0.0), Vec2::new(8.0, 0.0), Vec2::new(13.0, 2.0)]).unwrap());
+            let g0 = c.add_group(Group::new(Recipe::Seek { target: Target::Goal, seek: Seek::new() })).unwrap();
+            let mut rng = Rng::new(seed);
+            let mut lattice = || Vec2::new((rng.uniform() * 4.0).floor() * 3.0, (rng.uniform() * 4.0).floor() * 2.0);
+            let lead = spawn(&mut c, lattice(), Vec2::ZERO, limits(2.0, 4.0), g0);
+            let other = spawn(&mut c, lattice(), Vec2::ZERO, limits(2.0, 4.0), g0);
+            let mut group = Group::new(all_leaves(lead, other, path));
+            group.face_motion = false;
+            let g = c.add_group(group).unwrap();
+            let mut hs = Vec::new();
+            for k in 0..n {
+                let v = if still { Vec2::ZERO } else { Vec2::from_angle(k as f32) };
+                hs.push(spawn(&mut c, lattice(), v, limits(2.0, 4.0), g));
+            }
+            let manager = FormationManager::new(Pattern::from(ScalablePattern::new(Shape::Wedge, 1.0).unwrap()), Kinematic::default(), limits(1.0, 1.0));
+            c.add_formation(manager, &hs[..2], Recipe::Arrive { target: Target::Agent(lead), arrive: Arrive::new(0.0, 0.0, 0.1).unwrap() }).unwrap();
+            for _ in 0..20 {
+                let events = c.step(dt).unwrap();
+                let quarantined =
+                    events.iter().any(|e| matches!(e, CrowdEvent::Quarantined { agent: _, field: _ }));
+                prop_assert!(!quarantined, "an agent was quarantined");
+            }
+            for h in &hs {
+                let k = c.kinematic(*h).unwrap();
+                prop_assert!(k.position.is_finite() && k.velocity.is_finite() && k.orientation.is_finite());
+                prop_assert!(c.debug(*h).unwrap().steering.is_finite());
+            }
+        }
+    }
 }

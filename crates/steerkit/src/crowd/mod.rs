@@ -13,6 +13,9 @@
 //!   obstacles, confine to the world); optional non-penetration; heading smoothing; events.
 //!   Each agent writes only its own slot and chunks are fixed (independent of the thread
 //!   count), so 1, 2 or 8 threads give bit-identical results.
+//! - **Formations** (2D): `Crowd::add_formation` runs a formation manager over agents, its
+//!   anchor steered by a recipe; updated each step before steering, read by
+//!   [`Recipe::Slot`].
 //! - **Quarantine**: an agent whose state turns non-finite is frozen, reported once and taken
 //!   out of every neighbourhood, so it cannot poison anyone.
 
