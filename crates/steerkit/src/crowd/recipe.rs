@@ -254,10 +254,14 @@ pub enum Recipe<V: Vector = Vec2> {
 
 impl<V: Vector> Recipe<V> {
     /// Checks what the constructors of the leaves cannot: finite weights, wander parameters,
-    /// path ids below `paths`.
+    /// path ids below `paths`, finite offsets, orientations and targets, flock weights, dither
+    /// probabilities in [0, 1]. (Whether the space supports a leaf is checked by the crowd:
+    /// see [`planar_leaf`](Self::planar_leaf).)
     ///
     /// # Errors
-    /// [`ParamError`] naming the field (`weight`, `wander_radius`, `path`, ...).
+    /// [`ParamError`] naming the field, prefixed by the leaf's kind for the newer leaves
+    /// (`weight`, `wander_radius`, `path`, `grappling_hooks.path`, `dither.probability`,
+    /// `offset_pursuit.offset`, `align.orientation`, `millington_flock.weights.cohesion`, ...).
     pub fn validate(&self, paths: usize) -> Result<(), ParamError> {
         match self {
             Recipe::Wander { radius, distance, jitter } => {
