@@ -227,20 +227,36 @@ where
     F: FnOnce() -> Option<SteeringOutput<V>>,
 {
     for (i, (weight, probability, member)) in members.into_iter().enumerate() {
-        if probability <= 0.0 || rng.uniform() >= probability {
+        if !dither_considers(probability, rng) {
             continue;
         }
-        if let Some(s) = member() {
-            if epsilon.exceeded_by(&s) {
-                let scaled = s * (weight / probability.min(1.0));
-                return (
-                    scaled.clamped(limits.max_acceleration(), limits.max_angular_acceleration()),
-                    Some(i),
-                );
-            }
+        if let Some(s) = dither_output(member(), weight, probability, epsilon, limits) {
+            return (s, Some(i));
         }
     }
     (SteeringOutput::ZERO, None)
+}
+
+/// Dithering's draw: a member of probability `p` is considered when `uniform < p` (one draw per
+/// member with `p > 0`).
+#[inline]
+pub(crate) fn dither_considers(probability: f32, rng: &mut Rng) -> bool {
+    probability > 0.0 && rng.uniform() < probability
+}
+
+/// Dithering's output of a considered member: `s · w / min(p, 1)` truncated to the limits, or
+/// `None` when `s` does not exceed `epsilon` (the next member is then considered).
+#[inline]
+pub(crate) fn dither_output<V: Vector>(
+    s: Option<SteeringOutput<V>>,
+    weight: f32,
+    probability: f32,
+    epsilon: Epsilon,
+    limits: &Limits,
+) -> Option<SteeringOutput<V>> {
+    let s = s.filter(|s| epsilon.exceeded_by(s))?;
+    let scaled = s * (weight / probability.min(1.0));
+    Some(scaled.clamped(limits.max_acceleration(), limits.max_angular_acceleration()))
 }
 
 #[cfg(test)]

@@ -138,3 +138,5 @@ pub use crowd::{
     CrowdEvent, CrowdVector, GridNeighbours, Group, GroupId, PathId, Recipe, Stuck, Target,
     WorldBounds,
 };
+// crowd recipes: formations run by the crowd
+pub use crowd::FormationId;

@@ -709,8 +709,10 @@ fn dt_zero_moves_nothing() {
 }
 
 #[test]
-fn hot_state_fits_128_bytes_per_agent() {
-    assert!(Crowd2::hot_bytes_per_agent() <= 128, "{}", Crowd2::hot_bytes_per_agent());
+fn hot_state_fits_136_bytes_per_agent() {
+    // 133 in 2D: the obstacle-avoidance state (fan angle, side × hold) took the cold record
+    // from 64 to 72 bytes
+    assert!(Crowd2::hot_bytes_per_agent() <= 136, "{}", Crowd2::hot_bytes_per_agent());
     assert!(Crowd3::hot_bytes_per_agent() <= 200, "{}", Crowd3::hot_bytes_per_agent());
 }
 

@@ -13,19 +13,25 @@
 //!   obstacles, confine to the world); optional non-penetration; heading smoothing; events.
 //!   Each agent writes only its own slot and chunks are fixed (independent of the thread
 //!   count), so 1, 2 or 8 threads give bit-identical results.
+//! - **Formations** (2D): `Crowd::add_formation` runs a formation manager over agents, its
+//!   anchor steered by a recipe; updated each step before steering, read by
+//!   [`Recipe::Slot`].
 //! - **Quarantine**: an agent whose state turns non-finite is frozen, reported once and taken
 //!   out of every neighbourhood, so it cannot poison anyone.
 
+mod formation;
 mod grid;
 mod recipe;
 mod scan;
 mod space;
 
+pub use formation::FormationId;
 pub use grid::GridNeighbours;
 pub use recipe::{PathId, Recipe, Target};
 pub use space::{Contact, CrowdVector, WorldBounds};
 
 use crate::error::{non_negative, positive, ParamError};
+use crate::formation::SlotTarget;
 use crate::kinematic::{Integration, Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
@@ -511,6 +517,9 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     steps: u64,
     events: Vec<CrowdEvent>,
     pending: Vec<CrowdEvent>,
+    // formations (2D), and each member's slot target indexed by handle slot
+    formations: Vec<formation::FormationRt>,
+    slot_targets: Vec<Option<SlotTarget>>,
 }
 
 /// SplitMix64 finaliser: a well-mixed seed from (world seed, agent id).
@@ -585,6 +594,8 @@ impl<V: CrowdVector> Crowd<V> {
             steps: 0,
             events: Vec::new(),
             pending: Vec::new(),
+            formations: Vec::new(),
+            slot_targets: Vec::new(),
         })
     }
 
@@ -607,6 +618,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::TooManyGroups`].
     pub fn add_group(&mut self, group: Group<V>) -> Result<GroupId, CrowdError> {
         group.validate(self.paths.len())?;
+        Self::check_space(&group.recipe)?;
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
         self.groups.push(GroupRt { plan: Plan::new(&group.recipe)?, spec: group });
         self.resize_smoothing();
@@ -619,11 +631,25 @@ impl<V: CrowdVector> Crowd<V> {
     /// As [`add_group`](Self::add_group), or [`CrowdError::UnknownGroup`].
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
         group.validate(self.paths.len())?;
+        Self::check_space(&group.recipe)?;
         let plan = Plan::new(&group.recipe)?;
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = GroupRt { spec: group, plan };
         self.resize_smoothing();
         Ok(())
+    }
+
+    /// A 3D crowd refuses the planar leaves (static world, hiding, orientation), naming the
+    /// kind.
+    fn check_space(recipe: &Recipe<V>) -> Result<(), ParamError> {
+        match recipe.planar_leaf() {
+            Some(kind) if V::DIM != 2 => Err(ParamError::OutOfRange {
+                name: kind,
+                value: V::DIM as f32,
+                range: "a 2D crowd (the leaf is planar)",
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// A group's settings.
@@ -721,6 +747,7 @@ impl<V: CrowdVector> Crowd<V> {
                 wander: V::ZERO,
                 path_param: 0.0,
                 stalled: 0.0,
+                avoid: [0.0; 2],
                 rng: Rng::new(mix(self.config.seed ^ mix(id))),
             },
             slot,
@@ -741,6 +768,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::StaleHandle`] if it was already removed.
     pub fn despawn(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.leave_formations(h);
         self.position.swap_remove(i);
         self.velocity.swap_remove(i);
         self.orientation.swap_remove(i);
@@ -1199,6 +1227,7 @@ impl<V: CrowdVector> Crowd<V> {
             c.max_move = 0.0;
             c.block.clear();
         }
+        V::update_formations(self, dt);
         self.compute(dt);
         self.commit(dt);
         if dt > 0.0 {
@@ -1243,6 +1272,8 @@ impl<V: CrowdVector> Crowd<V> {
         };
         let (orientation, rotation, radius, status) =
             (&self.orientation, &self.rotation, &self.radius, &self.status);
+        let obstacles = self.obstacles.as_ref();
+        let slot_targets = &self.slot_targets;
         let nr = self.config.neighbour_radius;
         chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)).enumerate().for_each(
             |(ci, ((cold, debug), scratch))| {
@@ -1297,6 +1328,9 @@ impl<V: CrowdVector> Crowd<V> {
                         summary: &summary,
                         separations: &g.plan.separations,
                         paths,
+                        obstacles,
+                        finish: g.spec.arrive_radius,
+                        slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
                         agents,
                     };
                     let mut notes = Notes::default();

@@ -6,16 +6,20 @@
 
 use super::space::CrowdVector;
 use super::{AgentHandle, AgentView};
-use crate::combine::{blend, prioritize, running_sum, Epsilon};
+use crate::combine::{blend, dither_considers, dither_output, prioritize, running_sum, Epsilon};
 use crate::error::{finite, non_negative, ParamError};
+use crate::formation::{SlotSteering, SlotTarget};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::Neighbour;
+use crate::obstacle::ObstacleSet;
 use crate::path::{Path, Polyline};
 use crate::rng::Rng;
 use crate::steering::{
-    Alignment, Arrive, Cohesion, CollisionAvoidance, Evade, Flee, FollowPath, Pursue, Seek,
-    Separation, SeparationSum, VelocityMatch,
+    Align, Alignment, Arrive, BucklandFlock, Cohesion, CollisionAvoidance, ConeCheck, DetectionBox,
+    DogOnAString, Evade, Face, Flee, FollowPath, GrapplingHooks, Hide, Interpose,
+    LookWhereYoureGoing, MillingtonFlock, ObstacleAvoidance, OffsetPursuit, Pursue, RepelObstacle,
+    Reprojection, Seek, Separation, SeparationSum, VelocityMatch, WallFeelers,
 };
 use glam::Vec2;
 
@@ -43,12 +47,22 @@ pub enum Target<V: Vector = Vec2> {
 /// to say (no neighbours, no goal, target gone) is `None`, which the combiners treat as zero.
 ///
 /// Per-agent state lives outside the recipe, in the crowd: one wander target, one path
-/// parameter and one random generator per agent (so every `Wander` node of a recipe shares the
-/// agent's wander target, and every `FollowPath` node its path parameter).
+/// parameter, one obstacle-avoidance state (fan half angle, committed side and hold timer) and
+/// one random generator per agent. So every `Wander` node of a recipe (and the wander of
+/// `BucklandFlock`) shares the agent's wander target, every path leaf (`FollowPath`,
+/// `DogOnAString`, `Reprojection`, `GrapplingHooks`, whose waypoint index is kept there) its
+/// path parameter, and every `ObstacleAvoidance` node its avoidance state: a recipe should
+/// hold one path leaf and one obstacle avoidance.
 ///
-/// Group leaves (separation, cohesion, alignment, collision avoidance) see the agent's
-/// neighbours: the agents within the crowd's neighbour radius (and the group's view cone),
-/// gathered once per agent per step from the grid.
+/// Group leaves (separation, cohesion, alignment, collision avoidance, cone check, the flocking
+/// presets) see the agent's neighbours: the agents within the crowd's neighbour radius (and the
+/// group's view cone), gathered once per agent per step from the grid.
+///
+/// Static-world leaves (obstacle avoidance, wall feelers, detection box, repel obstacle, hide)
+/// see the crowd's `ObstacleSet` (`Crowd::set_obstacles`) and say nothing without one (hide
+/// then evades). They and the orientation leaves (look where you're going, face, align) are
+/// planar: a 3D crowd refuses a recipe holding one. The orientation leaves drive the angular
+/// channel, so their group wants `face_motion: false` (which would overwrite it).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -137,14 +151,117 @@ pub enum Recipe<V: Vector = Vec2> {
     },
     /// Buckland's weighted truncated running sum with prioritisation ([`running_sum`]).
     RunningSum(Vec<(f32, Recipe<V>)>),
+    /// Ray-cast obstacle and wall avoidance against the crowd's obstacles
+    /// ([`ObstacleAvoidance`]: ray layout, lengths, adaptive fan, corner commitment). The fan's
+    /// half angle and the committed side live in the agent's state. 2D.
+    ObstacleAvoidance(ObstacleAvoidance),
+    /// Buckland's wall feelers against the crowd's obstacles and walls ([`WallFeelers`]). 2D.
+    WallFeelers(WallFeelers),
+    /// Buckland's detection box against the crowd's solid obstacles (bounding circles;
+    /// [`DetectionBox`]). 2D.
+    DetectionBox(DetectionBox),
+    /// Green's 1/x³ repulsion from the crowd's obstacles and walls ([`RepelObstacle`]). 2D.
+    RepelObstacle(RepelObstacle),
+    /// Hide from another agent behind the crowd's solid obstacles ([`Hide`]; evades it when
+    /// there is no cover or no obstacle set). Nothing when the hunter is gone. 2D.
+    Hide {
+        /// The hunter.
+        hunter: AgentHandle,
+        /// Parameters.
+        hide: Hide,
+    },
+    /// Get between two agents ([`Interpose`]). Nothing when either is gone.
+    Interpose {
+        /// First agent.
+        a: AgentHandle,
+        /// Second agent.
+        b: AgentHandle,
+        /// Parameters.
+        interpose: Interpose,
+    },
+    /// Hold an offset in a leader's local frame ([`OffsetPursuit`]). Nothing when the leader
+    /// is gone.
+    OffsetPursuit {
+        /// The leader.
+        leader: AgentHandle,
+        /// Offset (leader-local, m) and parameters.
+        pursuit: OffsetPursuit<V>,
+    },
+    /// Flee the neighbours in a cone ahead ([`ConeCheck`]).
+    ConeCheck(ConeCheck),
+    /// Green's dog on a string along a registered path ([`DogOnAString`]); the leash parameter
+    /// is the agent's path parameter.
+    DogOnAString {
+        /// Which path.
+        path: PathId,
+        /// Parameters.
+        dog: DogOnAString,
+    },
+    /// Green's reprojection onto a registered path ([`Reprojection`]); the projected parameter
+    /// is the agent's path parameter.
+    Reprojection {
+        /// Which path.
+        path: PathId,
+        /// Parameters.
+        reprojection: Reprojection,
+    },
+    /// Green's grappling hooks (Buckland's seek distance) over a registered path's waypoints
+    /// ([`GrapplingHooks`]); the waypoint index is kept in the agent's path parameter.
+    GrapplingHooks {
+        /// Which path.
+        path: PathId,
+        /// Parameters.
+        hooks: GrapplingHooks,
+    },
+    /// Millington's flocking preset ([`MillingtonFlock`]) evaluated from the crowd's single
+    /// neighbour pass: the neighbourhood is the crowd's neighbour radius and the group's view
+    /// cone (the preset's own `neighbourhood` is not used).
+    MillingtonFlock(MillingtonFlock),
+    /// Buckland's flocking preset ([`BucklandFlock`]) from the single neighbour pass (its
+    /// `neighbourhood` is not used); its wander uses the agent's wander target and generator
+    /// with the preset's radius, distance and jitter (the preset's seed is not used).
+    BucklandFlock(BucklandFlock),
+    /// Prioritised dithering ([`dither`](crate::dither)) with the agent's generator: members
+    /// `(weight, probability, recipe)` in priority order; one draw per member with a positive
+    /// probability until one speaks above `epsilon`.
+    Dither {
+        /// Members, highest priority first.
+        members: Vec<(f32, f32, Recipe<V>)>,
+        /// Threshold below which a member is passed over.
+        epsilon: Epsilon,
+    },
+    /// Turn to face the direction of motion ([`LookWhereYoureGoing`]; angular). 2D.
+    LookWhereYoureGoing(LookWhereYoureGoing),
+    /// Turn to face a target ([`Face`]; angular). 2D.
+    Face {
+        /// What to face.
+        target: Target<V>,
+        /// Parameters.
+        face: Face,
+    },
+    /// Turn to a fixed orientation ([`Align`]; angular). 2D.
+    Align {
+        /// Orientation (rad).
+        orientation: f32,
+        /// Parameters.
+        align: Align,
+    },
+    /// Steer to the agent's slot in its formation (`Crowd::add_formation`): arrive at the
+    /// moving slot with its velocity fed forward, align to its orientation ([`SlotSteering`]).
+    /// Nothing outside a formation. The slot's position is recorded as the debug target. 2D.
+    Slot(SlotSteering),
 }
 
 impl<V: Vector> Recipe<V> {
     /// Checks what the constructors of the leaves cannot: finite weights, wander parameters,
-    /// path ids below `paths`.
+    /// path ids below `paths`, finite offsets, orientations and targets, flock weights, dither
+    /// probabilities in [0, 1]. (Whether the space supports a leaf is checked by the crowd:
+    /// see [`planar_leaf`](Self::planar_leaf).)
     ///
     /// # Errors
-    /// [`ParamError`] naming the field (`weight`, `wander_radius`, `path`, ...).
+    /// [`ParamError`] naming the field, prefixed by the leaf's kind for the newer leaves
+    /// (`weight`, `wander_radius`, `path`, `grappling_hooks.path`, `dither.probability`,
+    /// `offset_pursuit.offset`, `align.orientation`, `millington_flock.weights.cohesion`, ...).
     pub fn validate(&self, paths: usize) -> Result<(), ParamError> {
         match self {
             Recipe::Wander { radius, distance, jitter } => {
@@ -152,12 +269,54 @@ impl<V: Vector> Recipe<V> {
                 non_negative("wander_distance", *distance)?;
                 non_negative("wander_jitter", *jitter)?;
             }
-            Recipe::FollowPath { path, .. } if path.0 as usize >= paths => {
+            Recipe::FollowPath { path, .. }
+            | Recipe::DogOnAString { path, .. }
+            | Recipe::Reprojection { path, .. }
+            | Recipe::GrapplingHooks { path, .. }
+                if path.0 as usize >= paths =>
+            {
                 return Err(ParamError::OutOfRange {
-                    name: "path",
+                    name: self.path_field(),
                     value: path.0 as f32,
                     range: "the id of a registered path",
                 });
+            }
+            Recipe::OffsetPursuit { pursuit, .. } if !pursuit.offset.is_finite() => {
+                return Err(ParamError::NotFinite {
+                    name: "offset_pursuit.offset",
+                    value: f32::NAN,
+                });
+            }
+            Recipe::Align { orientation, .. } => {
+                finite("align.orientation", *orientation)?;
+            }
+            Recipe::Face { target: Target::Point(p), .. } if !p.is_finite() => {
+                return Err(ParamError::NotFinite { name: "face.target", value: f32::NAN });
+            }
+            Recipe::MillingtonFlock(f) => {
+                finite("millington_flock.weights.separation", f.weights.separation)?;
+                finite("millington_flock.weights.alignment", f.weights.alignment)?;
+                finite("millington_flock.weights.cohesion", f.weights.cohesion)?;
+            }
+            Recipe::BucklandFlock(f) => {
+                finite("buckland_flock.weights.separation", f.weights.separation)?;
+                finite("buckland_flock.weights.alignment", f.weights.alignment)?;
+                finite("buckland_flock.weights.cohesion", f.weights.cohesion)?;
+                finite("buckland_flock.weights.wander", f.weights.wander)?;
+            }
+            Recipe::Dither { members, .. } => {
+                for (w, p, r) in members {
+                    finite("dither.weight", *w)?;
+                    non_negative("dither.probability", *p)?;
+                    if *p > 1.0 {
+                        return Err(ParamError::OutOfRange {
+                            name: "dither.probability",
+                            value: *p,
+                            range: "in [0, 1]",
+                        });
+                    }
+                    r.validate(paths)?;
+                }
             }
             Recipe::VelocityMatch { velocity, .. } if !velocity.is_finite() => {
                 return Err(ParamError::NotFinite { name: "velocity", value: f32::NAN });
@@ -185,9 +344,64 @@ impl<V: Vector> Recipe<V> {
         Ok(())
     }
 
+    /// The field an out-of-range path id is reported under, naming the leaf's kind.
+    fn path_field(&self) -> &'static str {
+        match self {
+            Recipe::DogOnAString { .. } => "dog_on_a_string.path",
+            Recipe::Reprojection { .. } => "reprojection.path",
+            Recipe::GrapplingHooks { .. } => "grappling_hooks.path",
+            _ => "path",
+        }
+    }
+
+    /// The kind of the first leaf that exists only in 2D (static world, hiding, orientation),
+    /// if any: a 3D crowd refuses such a recipe, naming it.
+    #[must_use]
+    pub fn planar_leaf(&self) -> Option<&'static str> {
+        let mut kind = None;
+        self.for_each_leaf(&mut |r| {
+            let k = match r {
+                Recipe::ObstacleAvoidance(_) => "obstacle_avoidance",
+                Recipe::WallFeelers(_) => "wall_feelers",
+                Recipe::DetectionBox(_) => "detection_box",
+                Recipe::RepelObstacle(_) => "repel_obstacle",
+                Recipe::Hide { .. } => "hide",
+                Recipe::LookWhereYoureGoing(_) => "look_where_youre_going",
+                Recipe::Face { .. } => "face",
+                Recipe::Align { .. } => "align",
+                Recipe::Slot(_) => "slot",
+                _ => return,
+            };
+            kind = kind.or(Some(k));
+        });
+        kind
+    }
+
+    /// True when some leaf looks at the crowd's static obstacles and walls.
+    #[must_use]
+    pub fn needs_obstacles(&self) -> bool {
+        let mut any = false;
+        self.for_each_leaf(&mut |r| {
+            any |= matches!(
+                r,
+                Recipe::ObstacleAvoidance(_)
+                    | Recipe::WallFeelers(_)
+                    | Recipe::DetectionBox(_)
+                    | Recipe::RepelObstacle(_)
+                    | Recipe::Hide { .. }
+            );
+        });
+        any
+    }
+
     /// Calls `f` on every leaf, depth first.
     pub(crate) fn for_each_leaf(&self, f: &mut impl FnMut(&Recipe<V>)) {
         match self {
+            Recipe::Dither { members, .. } => {
+                for (_, _, r) in members {
+                    r.for_each_leaf(f);
+                }
+            }
             Recipe::Blend(m) | Recipe::RunningSum(m) => {
                 for (_, r) in m {
                     r.for_each_leaf(f);
@@ -213,6 +427,9 @@ impl<V: Vector> Recipe<V> {
                     | Recipe::Cohesion(_)
                     | Recipe::Alignment(_)
                     | Recipe::CollisionAvoidance(_)
+                    | Recipe::ConeCheck(_)
+                    | Recipe::MillingtonFlock(_)
+                    | Recipe::BucklandFlock(_)
             );
         });
         any
@@ -222,7 +439,15 @@ impl<V: Vector> Recipe<V> {
     #[must_use]
     pub fn follows_path(&self) -> bool {
         let mut any = false;
-        self.for_each_leaf(&mut |r| any |= matches!(r, Recipe::FollowPath { .. }));
+        self.for_each_leaf(&mut |r| {
+            any |= matches!(
+                r,
+                Recipe::FollowPath { .. }
+                    | Recipe::DogOnAString { .. }
+                    | Recipe::Reprojection { .. }
+                    | Recipe::GrapplingHooks { .. }
+            );
+        });
         any
     }
 }
@@ -264,10 +489,20 @@ impl Plan {
             follows_path: recipe.follows_path(),
             ..Plan::default()
         };
+        let separation = |s: &Separation, plan: &mut Plan| {
+            if !plan.separations.contains(s) {
+                plan.separations.push(*s);
+            }
+        };
         recipe.for_each_leaf(&mut |r| match r {
-            Recipe::CollisionAvoidance(_) => plan.needs_list = true,
+            Recipe::CollisionAvoidance(_) | Recipe::ConeCheck(_) => plan.needs_list = true,
             Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
-            Recipe::Separation(s) if !plan.separations.contains(s) => plan.separations.push(*s),
+            Recipe::Separation(s) => separation(s, &mut plan),
+            Recipe::MillingtonFlock(f) => separation(&f.separation, &mut plan),
+            Recipe::BucklandFlock(f) => {
+                separation(&f.separation, &mut plan);
+                plan.needs_headings |= f.alignment.uses_headings();
+            }
             _ => {}
         });
         if plan.separations.len() > MAX_SEPARATIONS {
@@ -290,6 +525,9 @@ pub(crate) struct BehaviourState<V: Vector> {
     pub path_param: f32,
     /// Seconds without progress (stuck detection).
     pub stalled: f32,
+    /// Obstacle avoidance: (fan half angle, committed side × hold time left); see
+    /// `ObstacleAvoidance::state`. Zero until first used.
+    pub avoid: [f32; 2],
     /// The agent's generator, seeded from (world seed, agent id).
     pub rng: Rng,
 }
@@ -307,6 +545,13 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub summary: &'a Summary<V>,
     pub separations: &'a [Separation],
     pub paths: &'a [Polyline<V>],
+    /// The static world (2D).
+    pub obstacles: Option<&'a ObstacleSet>,
+    /// The agent's formation slot, if it is in a formation (2D).
+    pub slot_target: Option<SlotTarget>,
+    /// Distance (m) to an open path's end at which a path technique is finished (the group's
+    /// arrive radius).
+    pub finish: f32,
     /// Other agents' kinematics by handle.
     pub agents: AgentView<'a, V>,
 }
@@ -354,28 +599,7 @@ pub(crate) fn evaluate<V: CrowdVector>(
         }
         Recipe::VelocityMatch { velocity, matching } => matching.steer(me, *velocity, limits),
         Recipe::Wander { radius, distance, jitter } => {
-            let (radius, distance) = (*radius, *distance);
-            let mut q = state.wander;
-            if q == V::ZERO {
-                q = V::random_clamped(&mut state.rng).normalize_or_zero() * radius;
-            }
-            q += V::random_clamped(&mut state.rng) * (jitter * cx.dt.max(0.0).sqrt());
-            let unit = q.normalize_or_zero();
-            if unit != V::ZERO {
-                q = unit * radius;
-            }
-            state.wander = q;
-            let heading = match me.velocity.normalize_or_zero() {
-                h if h == V::ZERO => V::forward(me.orientation),
-                h => h,
-            };
-            let reach = distance + radius;
-            if reach <= 0.0 {
-                return None;
-            }
-            let to_target = heading * distance + q;
-            notes.target = Some(me.position + to_target);
-            Some(SteeringOutput::linear(to_target * (limits.max_acceleration() / reach)))
+            wander(*radius, *distance, *jitter, cx, state, notes)
         }
         Recipe::Separation(s) => {
             let k = cx.separations.iter().position(|x| x == s)?;
@@ -421,5 +645,206 @@ pub(crate) fn evaluate<V: CrowdVector>(
             groups.iter().map(|r| evaluate(r, cx, state, notes).unwrap_or_default()),
             *epsilon,
         )),
+        Recipe::ObstacleAvoidance(avoid) => {
+            let (k, set) = (V::planar(me)?, cx.obstacles?);
+            let mut avoid = avoid.with_state(state.avoid);
+            let s = avoid.steer(&k, set, limits, cx.dt);
+            state.avoid = avoid.state();
+            s.map(V::from_planar)
+        }
+        Recipe::WallFeelers(feelers) => {
+            feelers.steer(&V::planar(me)?, cx.obstacles?, limits).map(V::from_planar)
+        }
+        Recipe::DetectionBox(b) => {
+            b.steer_in(&V::planar(me)?, cx.radius, cx.obstacles?, limits).map(V::from_planar)
+        }
+        Recipe::RepelObstacle(r) => {
+            r.steer(&V::planar(me)?, cx.radius, cx.obstacles?, limits).map(V::from_planar)
+        }
+        Recipe::Hide { hunter, hide } => {
+            let threat = cx.agents.kinematic(*hunter)?;
+            notes.target = Some(threat.position);
+            let (k, threat) = (V::planar(me)?, V::planar(&threat)?);
+            match cx.obstacles {
+                Some(set) => hide.steer_in(&k, &threat, set, limits),
+                None => hide.steer(&k, &threat, core::iter::empty(), limits),
+            }
+            .map(V::from_planar)
+        }
+        Recipe::Interpose { a, b, interpose } => {
+            let (a, b) = (cx.agents.kinematic(*a)?, cx.agents.kinematic(*b)?);
+            notes.target = Some(interpose.aim(me, &a, &b, limits));
+            interpose.steer(me, &a, &b, limits)
+        }
+        Recipe::OffsetPursuit { leader, pursuit } => {
+            let leader = cx.agents.kinematic(*leader)?;
+            notes.target = Some(pursuit.slot(&leader));
+            pursuit.steer(me, &leader, limits)
+        }
+        Recipe::ConeCheck(cone) => cone.steer(me, cx.neighbours, limits),
+        Recipe::DogOnAString { path, dog } => {
+            let path = &cx.paths[path.0 as usize];
+            let mut d = dog.starting_at(state.path_param);
+            let s = d.steer(me, path, limits, cx.dt);
+            state.path_param = d.param();
+            let leash = d.leash(path);
+            notes.target = Some(leash);
+            finished(path, d.param(), leash, cx, notes);
+            s
+        }
+        Recipe::Reprojection { path, reprojection } => {
+            let path = &cx.paths[path.0 as usize];
+            let mut r = reprojection.starting_at(state.path_param);
+            let s = r.steer(me, path, limits);
+            state.path_param = r.param();
+            let end = path.get_position(path.length());
+            finished(path, r.param(), end, cx, notes);
+            s
+        }
+        Recipe::GrapplingHooks { path, hooks } => {
+            let path = &cx.paths[path.0 as usize];
+            // the waypoint index, kept exactly in the path parameter (below 2²⁴)
+            let mut h = hooks.starting_at(state.path_param as usize);
+            let s = h.steer(me, path, limits);
+            let cursor = h.cursor();
+            state.path_param = cursor.index(path) as f32;
+            notes.target = Some(cursor.target(path));
+            if !path.is_looping() && h.is_finished(me, path) {
+                notes.path_finished = true;
+            }
+            s
+        }
+        Recipe::MillingtonFlock(f) => {
+            let sum = cx.summary;
+            let k = cx.separations.iter().position(|x| *x == f.separation)?;
+            let separation = f.separation.finish(&sum.separation[k], limits);
+            let (alignment, cohesion) = if sum.count > 0 {
+                let n = sum.count as f32;
+                let center = me.position + sum.offset / n;
+                notes.target = Some(center);
+                (
+                    f.velocity_match.steer(me, sum.velocity / n, limits),
+                    f.cohesion.steer(me, center, limits),
+                )
+            } else {
+                (None, None)
+            };
+            let w = &f.weights;
+            Some(blend(
+                [(w.separation, separation), (w.alignment, alignment), (w.cohesion, cohesion)],
+                limits,
+            ))
+        }
+        Recipe::BucklandFlock(f) => {
+            let sum = cx.summary;
+            let k = cx.separations.iter().position(|x| *x == f.separation)?;
+            let separation = f.separation.finish(&sum.separation[k], limits);
+            let (alignment, cohesion) = if sum.count > 0 {
+                let n = sum.count as f32;
+                let mean = if f.alignment.uses_headings() { sum.heading } else { sum.velocity };
+                let center = me.position + sum.offset / n;
+                (
+                    f.alignment.steer_toward_mean(me, mean / n, limits),
+                    f.cohesion.steer(me, center, limits),
+                )
+            } else {
+                (None, None)
+            };
+            let w = &f.weights;
+            let wanderer = f.wander.as_ref();
+            // the wander is evaluated (and draws) only when the budget is not yet spent
+            let tail = core::iter::once_with(|| {
+                let wander = wanderer.and_then(|j| {
+                    let (radius, distance, jitter) = j.parameters();
+                    self::wander(radius, distance, jitter, cx, state, notes)
+                });
+                (w.wander, wander)
+            });
+            Some(running_sum(
+                [(w.separation, separation), (w.alignment, alignment), (w.cohesion, cohesion)]
+                    .into_iter()
+                    .chain(tail),
+                limits,
+            ))
+        }
+        Recipe::Dither { members, epsilon } => {
+            for (w, p, r) in members {
+                if !dither_considers(*p, &mut state.rng) {
+                    continue;
+                }
+                let s = evaluate(r, cx, state, notes);
+                if let Some(s) = dither_output(s, *w, *p, *epsilon, limits) {
+                    return Some(s);
+                }
+            }
+            Some(SteeringOutput::ZERO)
+        }
+        Recipe::LookWhereYoureGoing(look) => {
+            look.steer(&V::planar(me)?, limits).map(V::from_planar)
+        }
+        Recipe::Face { target, face } => {
+            let p = point(target, notes)?;
+            face.steer(&V::planar(me)?, Vec2::new(p.axis(0), p.axis(1)), limits).map(V::from_planar)
+        }
+        Recipe::Align { orientation, align } => {
+            align.steer(&V::planar(me)?, *orientation, limits).map(V::from_planar)
+        }
+        Recipe::Slot(steering) => {
+            let t = cx.slot_target?;
+            notes.target = Some(V::from_axes([t.position.x, t.position.y, 0.0]));
+            steering.steer(&V::planar(me)?, &t, limits).map(V::from_planar)
+        }
+    }
+}
+
+/// Buckland's jittered wander in world space with the agent's wander target and generator
+/// (see [`Recipe::Wander`]).
+fn wander<V: CrowdVector>(
+    radius: f32,
+    distance: f32,
+    jitter: f32,
+    cx: &Context<'_, V>,
+    state: &mut BehaviourState<V>,
+    notes: &mut Notes<V>,
+) -> Option<SteeringOutput<V>> {
+    let me = &cx.me;
+    let mut q = state.wander;
+    if q == V::ZERO {
+        q = V::random_clamped(&mut state.rng).normalize_or_zero() * radius;
+    }
+    q += V::random_clamped(&mut state.rng) * (jitter * cx.dt.max(0.0).sqrt());
+    let unit = q.normalize_or_zero();
+    if unit != V::ZERO {
+        q = unit * radius;
+    }
+    state.wander = q;
+    let heading = match me.velocity.normalize_or_zero() {
+        h if h == V::ZERO => V::forward(me.orientation),
+        h => h,
+    };
+    let reach = distance + radius;
+    if reach <= 0.0 {
+        return None;
+    }
+    let to_target = heading * distance + q;
+    notes.target = Some(me.position + to_target);
+    Some(SteeringOutput::linear(to_target * (cx.limits.max_acceleration() / reach)))
+}
+
+/// Raises `path_finished` when `param` has reached an open path's end and `point` (the agent's
+/// leash or the end itself) is within the finish distance of the agent.
+fn finished<V: CrowdVector>(
+    path: &Polyline<V>,
+    param: f32,
+    point: V,
+    cx: &Context<'_, V>,
+    notes: &mut Notes<V>,
+) {
+    let end = path.length();
+    if !path.is_looping()
+        && param >= end - 1e-3
+        && (point - cx.me.position).length_squared() <= cx.finish * cx.finish
+    {
+        notes.path_finished = true;
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::error::{finite, ParamError};
 use crate::geometry::Circle;
+use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::{orientation_of, Vector};
 use crate::obstacle::{CollisionDetector, Obstacle, ObstacleId, ObstacleSet};
 use crate::rng::Rng;
@@ -46,6 +47,17 @@ pub trait CrowdVector: Vector + sealed::Sealed {
     /// obstacles): a centre never crosses a wall or enters a solid (the move is refused and the
     /// velocity loses its component into the surface), and a body overlapping a solid is
     /// reported.
+    /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
+    /// (obstacles, walls, hiding, orientation behaviours); `None` in 3D.
+    #[doc(hidden)]
+    fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
+    /// A planar steering output in this space (3D: zero; never reached, since 2D-only leaves
+    /// are refused by 3D crowds).
+    #[doc(hidden)]
+    fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self>;
+    /// Steps the crowd's formations (2D only: formations are planar).
+    #[doc(hidden)]
+    fn update_formations(crowd: &mut super::Crowd<Self>, dt: f32);
     #[doc(hidden)]
     fn contain(
         obstacles: &ObstacleSet,
@@ -74,6 +86,17 @@ impl CrowdVector for Vec2 {
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
         orientation_of(direction)
+    }
+    #[inline]
+    fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>> {
+        Some(*k)
+    }
+    #[inline]
+    fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self> {
+        s
+    }
+    fn update_formations(crowd: &mut super::Crowd<Self>, dt: f32) {
+        super::formation::update_formations(crowd, dt);
     }
     fn contain(
         obstacles: &ObstacleSet,
@@ -130,6 +153,15 @@ impl CrowdVector for Vec3 {
     fn facing(current: Quat, direction: Self) -> Quat {
         crate::three_d::align_to_vector(direction, current).unwrap_or(current)
     }
+    #[inline]
+    fn planar(_: &Kinematic<Self>) -> Option<Kinematic<Vec2>> {
+        None
+    }
+    #[inline]
+    fn from_planar(_: SteeringOutput<Vec2>) -> SteeringOutput<Self> {
+        SteeringOutput::ZERO
+    }
+    fn update_formations(_: &mut super::Crowd<Self>, _: f32) {}
     fn contain(_: &ObstacleSet, _: Self, _: &mut Self, _: &mut Self, _: f32) -> Contact {
         Contact::None
     }

@@ -336,6 +336,32 @@ impl ObstacleAvoidance {
         self.angle
     }
 
+    /// The per-character state as (half angle, committed side × hold left): the side is
+    /// non-zero exactly while time is held, so one signed number carries both. Lets many
+    /// characters share one configured avoidance.
+    #[must_use]
+    pub(crate) fn state(&self) -> [f32; 2] {
+        [self.angle, self.side * self.hold_left]
+    }
+
+    /// This avoidance with a character's state from [`state`](Self::state); a zero half angle
+    /// keeps the configured start.
+    #[must_use]
+    pub(crate) fn with_state(mut self, state: [f32; 2]) -> Self {
+        if state[0] > 0.0 {
+            self.angle = state[0];
+        }
+        self.side = if state[1] > 0.0 {
+            1.0
+        } else if state[1] < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        self.hold_left = state[1].abs();
+        self
+    }
+
     /// The committed side: +1 left, −1 right, 0 none.
     #[must_use]
     pub fn committed_side(&self) -> f32 {

@@ -137,6 +137,12 @@ impl WanderJitter {
         })
     }
 
+    /// (radius, distance, jitter): for engines that keep the wander target themselves.
+    #[must_use]
+    pub(crate) fn parameters(&self) -> (f32, f32, f32) {
+        (self.radius, self.distance, self.jitter)
+    }
+
     /// The target on the circle in the circle's local frame (length = radius).
     #[must_use]
     pub fn local_target(&self) -> Vec2 {

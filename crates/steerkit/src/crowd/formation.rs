@@ -1,0 +1,179 @@
+//! Formations run by the crowd (2D): a [`FormationManager`] over a set of agents, its anchor
+//! steered by a recipe, updated inside `Crowd::step` before the agents' steering.
+
+use super::recipe::{evaluate, BehaviourState, Context, Notes, Summary};
+use super::{mix, AgentHandle, AgentView, Crowd, CrowdError, FREE};
+use crate::error::ParamError;
+use crate::formation::{FormationManager, SlotTarget};
+use crate::kinematic::Kinematic;
+use crate::rng::Rng;
+use crate::Recipe;
+use glam::Vec2;
+
+/// Index of a formation registered with [`Crowd::add_formation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FormationId(pub u32);
+
+/// A formation with its anchor's recipe and state.
+#[derive(Clone, Debug)]
+pub(crate) struct FormationRt {
+    pub manager: FormationManager,
+    /// What steers the anchor (seen as an agent of radius 0 with the manager's anchor
+    /// limits, without neighbours).
+    pub anchor: Recipe<Vec2>,
+    pub state: BehaviourState<Vec2>,
+    pub members: Vec<AgentHandle>,
+}
+
+impl Crowd<Vec2> {
+    /// Runs `manager` over `members` (each joins as member id = its handle's slot index, of
+    /// character kind 0), its anchor steered by `anchor` (e.g. [`Recipe::FollowPath`] for an
+    /// anchor path, [`Recipe::Arrive`] to a point; group leaves see no neighbours). Every step,
+    /// before the agents' steering and in formation order, the anchor's recipe is evaluated
+    /// and [`FormationManager::update`] moves the anchor and computes one [`SlotTarget`] per
+    /// member, which [`Recipe::Slot`] steers to. A despawned member leaves its formation and
+    /// the slots are reassigned at the next step.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`] for a removed member; [`CrowdError::Param`] when the anchor
+    /// recipe is invalid (as in [`Crowd::add_group`]), the manager already has members
+    /// (`formation.members`), or a member is listed twice or the pattern cannot take them all
+    /// (`formation.members`).
+    pub fn add_formation(
+        &mut self,
+        mut manager: FormationManager,
+        members: &[AgentHandle],
+        anchor: Recipe<Vec2>,
+    ) -> Result<FormationId, CrowdError> {
+        anchor.validate(self.paths.len())?;
+        if !manager.is_empty() {
+            return Err(ParamError::OutOfRange {
+                name: "formation.members",
+                value: manager.len() as f32,
+                range: "an empty manager (the crowd adds the members)",
+            }
+            .into());
+        }
+        for &h in members {
+            if !self.contains(h) {
+                return Err(CrowdError::StaleHandle(h));
+            }
+            if !manager.add_member(h.index, 0) {
+                return Err(ParamError::OutOfRange {
+                    name: "formation.members",
+                    value: members.len() as f32,
+                    range: "distinct agents the pattern can hold",
+                }
+                .into());
+            }
+        }
+        let id = self.formations.len() as u64;
+        self.formations.push(FormationRt {
+            manager,
+            anchor,
+            state: BehaviourState {
+                wander: Vec2::ZERO,
+                path_param: 0.0,
+                stalled: 0.0,
+                avoid: [0.0; 2],
+                rng: Rng::new(mix(self.config.seed ^ mix(!id))),
+            },
+            members: members.to_vec(),
+        });
+        Ok(FormationId(id as u32))
+    }
+
+    /// A formation's manager (anchor, slots, last assignment).
+    #[must_use]
+    pub fn formation(&self, id: FormationId) -> Option<&FormationManager> {
+        self.formations.get(id.0 as usize).map(|f| &f.manager)
+    }
+
+    /// A formation's members, in joining order.
+    #[must_use]
+    pub fn formation_members(&self, id: FormationId) -> Option<&[AgentHandle]> {
+        self.formations.get(id.0 as usize).map(|f| f.members.as_slice())
+    }
+
+    /// The slot target of an agent in a formation (from the last step's update).
+    #[must_use]
+    pub fn slot_target(&self, h: AgentHandle) -> Option<SlotTarget> {
+        self.index_of(h)?;
+        self.slot_targets.get(h.index as usize).copied().flatten()
+    }
+}
+
+impl<V: super::CrowdVector> Crowd<V> {
+    /// Takes a despawned agent out of its formations (reassigned at the next update).
+    pub(super) fn leave_formations(&mut self, h: AgentHandle) {
+        for f in &mut self.formations {
+            if f.members.contains(&h) {
+                f.members.retain(|m| *m != h);
+                f.manager.remove_member(h.index);
+            }
+        }
+        if let Some(t) = self.slot_targets.get_mut(h.index as usize) {
+            *t = None;
+        }
+    }
+}
+
+/// Phase 1b: every formation's anchor steered and its slots updated, in formation order.
+pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
+    if crowd.formations.is_empty() {
+        return;
+    }
+    let agents = AgentView {
+        slots: &crowd.slots,
+        position: &crowd.position,
+        velocity: &crowd.velocity,
+        orientation: &crowd.orientation,
+        rotation: &crowd.rotation,
+        status: &crowd.status,
+    };
+    let (slots, position, velocity, orientation, rotation) =
+        (&crowd.slots, &crowd.position, &crowd.velocity, &crowd.orientation, &crowd.rotation);
+    let state = |id: u32| -> Kinematic {
+        match slots.get(id as usize) {
+            Some(s) if s.index != FREE => {
+                let i = s.index as usize;
+                Kinematic {
+                    position: position[i],
+                    orientation: orientation[i],
+                    velocity: velocity[i],
+                    rotation: rotation[i],
+                }
+            }
+            _ => Kinematic::default(),
+        }
+    };
+    if crowd.slot_targets.len() < crowd.slots.len() {
+        crowd.slot_targets.resize(crowd.slots.len(), None);
+    }
+    let summary = Summary::default();
+    for f in &mut crowd.formations {
+        let limits = *f.manager.anchor_limits();
+        let cx = Context {
+            me: *f.manager.anchor(),
+            radius: 0.0,
+            limits: &limits,
+            dt,
+            goal: None,
+            neighbours: &[],
+            summary: &summary,
+            separations: &[],
+            paths: &crowd.paths,
+            obstacles: crowd.obstacles.as_ref(),
+            finish: 0.0,
+            slot_target: None,
+            agents,
+        };
+        let steering =
+            evaluate(&f.anchor, &cx, &mut f.state, &mut Notes::default()).unwrap_or_default();
+        let steering = if steering.is_finite() { steering } else { Default::default() };
+        for t in f.manager.update(dt, &steering, state) {
+            crowd.slot_targets[t.member as usize] = Some(*t);
+        }
+    }
+}
