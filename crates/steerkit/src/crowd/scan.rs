@@ -72,10 +72,9 @@ impl<V: CrowdVector> Block<V> {
         let mut min_image = false;
         g.for_each_run(centre, reach, |run, shift, needs_min_image| {
             min_image |= needs_min_image;
-            for j in run {
-                position.push(s.position[j] + shift);
-                index.push(j as u32);
-            }
+            // slice extends: one capacity check per run, not per candidate
+            index.extend(run.start as u32..run.end as u32);
+            position.extend(s.position[run].iter().map(|&p| p + shift));
         });
         self.min_image = min_image;
     }
