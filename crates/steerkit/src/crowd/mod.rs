@@ -40,7 +40,7 @@ use crate::path::Polyline;
 use crate::rng::Rng;
 use glam::{Vec2, Vec3};
 use grid::Grid;
-use recipe::{evaluate, BehaviourState, Context, Notes, Plan, Summary};
+use recipe::{evaluate, BehaviourState, Context, FlatBlend, Notes, Plan, Summary};
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -403,6 +403,16 @@ const FREE: u32 = u32::MAX;
 struct GroupRt<V: Vector> {
     spec: Group<V>,
     plan: Plan,
+    /// The recipe's flat form when it is a blend of group leaves (the fast path).
+    flat: Option<FlatBlend>,
+}
+
+impl<V: Vector> GroupRt<V> {
+    fn new(spec: Group<V>) -> Result<Self, ParamError> {
+        let plan = Plan::new(&spec.recipe)?;
+        let flat = FlatBlend::of(&spec.recipe, &plan);
+        Ok(GroupRt { spec, plan, flat })
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -620,7 +630,7 @@ impl<V: CrowdVector> Crowd<V> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
-        self.groups.push(GroupRt { plan: Plan::new(&group.recipe)?, spec: group });
+        self.groups.push(GroupRt::new(group)?);
         self.resize_smoothing();
         Ok(GroupId(id))
     }
@@ -632,9 +642,9 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
-        let plan = Plan::new(&group.recipe)?;
+        let rt = GroupRt::new(group)?;
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
-        *g = GroupRt { spec: group, plan };
+        *g = rt;
         self.resize_smoothing();
         Ok(())
     }
@@ -1334,8 +1344,11 @@ impl<V: CrowdVector> Crowd<V> {
                         agents,
                     };
                     let mut notes = Notes::default();
-                    let steering =
-                        evaluate(&g.spec.recipe, &cx, &mut c.state, &mut notes).unwrap_or_default();
+                    let steering = match &g.flat {
+                        Some(flat) => flat.evaluate(&cx, &mut notes),
+                        None => evaluate(&g.spec.recipe, &cx, &mut c.state, &mut notes)
+                            .unwrap_or_default(),
+                    };
                     *d = AgentDebug { steering, target: notes.target };
                     if notes.path_finished && c.flags & PATH_DONE == 0 {
                         c.flags |= PATH_DONE;

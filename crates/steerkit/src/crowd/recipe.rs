@@ -605,23 +605,8 @@ pub(crate) fn evaluate<V: CrowdVector>(
             let k = cx.separations.iter().position(|x| x == s)?;
             s.finish(&cx.summary.separation[k], limits)
         }
-        Recipe::Cohesion(c) => {
-            let n = cx.summary.count;
-            if n == 0 {
-                return None;
-            }
-            let center = me.position + cx.summary.offset / n as f32;
-            notes.target = Some(center);
-            c.steer_to(me, center, limits)
-        }
-        Recipe::Alignment(a) => {
-            let n = cx.summary.count;
-            if n == 0 {
-                return None;
-            }
-            let sum = if a.uses_headings() { cx.summary.heading } else { cx.summary.velocity };
-            a.steer_toward_mean(me, sum / n as f32, limits)
-        }
+        Recipe::Cohesion(c) => cohesion(c, cx, notes),
+        Recipe::Alignment(a) => alignment(a, cx),
         Recipe::CollisionAvoidance(c) => c.steer(me, cx.radius, cx.neighbours, limits),
         Recipe::FollowPath { path, follow } => {
             let path = &cx.paths[path.0 as usize];
@@ -846,5 +831,91 @@ fn finished<V: CrowdVector>(
         && (point - cx.me.position).length_squared() <= cx.finish * cx.finish
     {
         notes.path_finished = true;
+    }
+}
+
+/// The cohesion leaf: steer for the neighbours' centre of mass (none without neighbours).
+#[inline(always)]
+fn cohesion<V: CrowdVector>(
+    c: &Cohesion,
+    cx: &Context<'_, V>,
+    notes: &mut Notes<V>,
+) -> Option<SteeringOutput<V>> {
+    let n = cx.summary.count;
+    if n == 0 {
+        return None;
+    }
+    let center = cx.me.position + cx.summary.offset / n as f32;
+    notes.target = Some(center);
+    c.steer_to(&cx.me, center, cx.limits)
+}
+
+/// The alignment leaf: steer toward the neighbours' mean velocity or heading.
+#[inline(always)]
+fn alignment<V: CrowdVector>(a: &Alignment, cx: &Context<'_, V>) -> Option<SteeringOutput<V>> {
+    let n = cx.summary.count;
+    if n == 0 {
+        return None;
+    }
+    let sum = if a.uses_headings() { cx.summary.heading } else { cx.summary.velocity };
+    a.steer_toward_mean(&cx.me, sum / n as f32, cx.limits)
+}
+
+/// A leaf of a [`FlatBlend`], with its separation sum resolved once per group.
+#[derive(Clone, Copy, Debug)]
+enum FlatLeaf {
+    /// The separation and the index of its running sum in `Summary::separation`.
+    Separation(Separation, usize),
+    Cohesion(Cohesion),
+    Alignment(Alignment),
+}
+
+/// The common flocking shape, `Blend` of separation, cohesion and alignment leaves, flattened
+/// when the group is added: evaluated straight from the neighbour sums, without walking the
+/// recipe tree or searching the separation sums per agent. The arithmetic and its order are
+/// those of [`evaluate`] and [`blend`], so the result is bit-identical.
+#[derive(Clone, Debug)]
+pub(crate) struct FlatBlend {
+    members: Vec<(f32, FlatLeaf)>,
+}
+
+impl FlatBlend {
+    /// The flat form of `recipe`, when it has the shape.
+    pub(crate) fn of<V: Vector>(recipe: &Recipe<V>, plan: &Plan) -> Option<Self> {
+        let Recipe::Blend(members) = recipe else {
+            return None;
+        };
+        let mut flat = FlatBlend { members: Vec::with_capacity(members.len()) };
+        for (w, r) in members {
+            let leaf = match r {
+                Recipe::Separation(s) => {
+                    FlatLeaf::Separation(*s, plan.separations.iter().position(|x| x == s)?)
+                }
+                Recipe::Cohesion(c) => FlatLeaf::Cohesion(*c),
+                Recipe::Alignment(a) => FlatLeaf::Alignment(*a),
+                _ => return None,
+            };
+            flat.members.push((*w, leaf));
+        }
+        Some(flat)
+    }
+
+    /// The blended steering (what [`evaluate`] returns for the recipe, never `None`).
+    #[inline]
+    pub(crate) fn evaluate<V: CrowdVector>(
+        &self,
+        cx: &Context<'_, V>,
+        notes: &mut Notes<V>,
+    ) -> SteeringOutput<V> {
+        let mut sum = SteeringOutput::<V>::ZERO;
+        for (w, leaf) in &self.members {
+            let s = match leaf {
+                FlatLeaf::Separation(s, k) => s.finish(&cx.summary.separation[*k], cx.limits),
+                FlatLeaf::Cohesion(c) => cohesion(c, cx, notes),
+                FlatLeaf::Alignment(a) => alignment(a, cx),
+            };
+            sum = sum + s.unwrap_or_default() * *w;
+        }
+        sum.clamped(cx.limits.max_acceleration(), cx.limits.max_angular_acceleration())
     }
 }

@@ -31,6 +31,9 @@ pub(crate) struct Storage<'a, V: CrowdVector> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Block<V: CrowdVector> {
     cell: Option<u32>,
+    /// Storage indices of the cell's own agents: an agent in this range is in the cell
+    /// (storage is sorted by cell), so its cell need not be computed again.
+    members: core::ops::Range<usize>,
     /// The block needs the per-candidate minimum image (a torus too small for it): scan the
     /// runs instead.
     min_image: bool,
@@ -51,6 +54,8 @@ impl<V: CrowdVector> Block<V> {
 
     fn fill(&mut self, s: &Storage<'_, V>, cell: u32) {
         self.cell = Some(cell);
+        self.members = s.grid.cell_start[cell as usize] as usize
+            ..s.grid.cell_start[cell as usize + 1] as usize;
         self.min_image = false;
         self.position.clear();
         self.index.clear();
@@ -72,10 +77,9 @@ impl<V: CrowdVector> Block<V> {
         let mut min_image = false;
         g.for_each_run(centre, reach, |run, shift, needs_min_image| {
             min_image |= needs_min_image;
-            for j in run {
-                position.push(s.position[j] + shift);
-                index.push(j as u32);
-            }
+            // slice extends: one capacity check per run, not per candidate
+            index.extend(run.start as u32..run.end as u32);
+            position.extend(s.position[run].iter().map(|&p| p + shift));
         });
         self.min_image = min_image;
     }
@@ -103,9 +107,11 @@ pub(crate) fn summarise<V: CrowdVector>(
     let mut m = 0usize;
     let own_radius = s.radius[i];
     let mut fold = |off: &[V], idx: &[u32]| fold(s, off, idx, own_radius, cone, plan, limits, sum);
-    let cell = s.grid.cell_of(centre);
-    if block.cell != Some(cell) {
-        block.fill(s, cell);
+    if block.cell.is_none() || !block.members.contains(&i) {
+        let cell = s.grid.cell_of(centre);
+        if block.cell != Some(cell) {
+            block.fill(s, cell);
+        }
     }
     if !block.min_image {
         for (&p, &j) in block.position.iter().zip(&block.index) {

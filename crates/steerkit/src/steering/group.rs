@@ -113,7 +113,7 @@ impl Separation {
 
     /// Adds one neighbour at `away = p − p_other` (m) with radius `other_radius` to a running
     /// sum (the crowd engine's single neighbour pass uses this and [`finish`](Self::finish)).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn accumulate<V: Vector>(
         &self,
         sum: &mut SeparationSum<V>,
