@@ -146,7 +146,13 @@ macro_rules! present {
 }
 
 /// Checks that every present field applies (`allowed`) and every number is finite.
-fn applicable(path: &str, what: &str, kind: &str, present: &[Present], allowed: &[&str]) -> Result<()> {
+fn applicable(
+    path: &str,
+    what: &str,
+    kind: &str,
+    present: &[Present],
+    allowed: &[&str],
+) -> Result<()> {
     for p in present {
         if !allowed.contains(&p.name) {
             let list = if allowed.is_empty() {
@@ -229,7 +235,10 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
     for (i, g) in spec.groups.iter().enumerate() {
         let path = format!("groups[{i}]");
         if g.name.is_empty() || g.name.contains(':') {
-            return Err(problem(join(&path, "name"), "a group name must be non-empty and contain no `:`"));
+            return Err(problem(
+                join(&path, "name"),
+                "a group name must be non-empty and contain no `:`",
+            ));
         }
         if group_index.insert(g.name.as_str(), i).is_some() {
             return Err(problem(join(&path, "name"), format!("a second group named `{}`", g.name)));
@@ -237,7 +246,10 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
         let n = group_size(&path, g)?;
         total += n as u64;
         if total > MAX_AGENTS {
-            return Err(problem(join(&path, "count"), format!("more than {MAX_AGENTS} agents in all")));
+            return Err(problem(
+                join(&path, "count"),
+                format!("more than {MAX_AGENTS} agents in all"),
+            ));
         }
         sizes.push(n);
     }
@@ -324,7 +336,10 @@ fn obstacle(path: &str, o: &ObstacleSpec) -> Result<Obstacle> {
         "circle" => {
             applicable(path, what, shape, &present, &["center", "radius"])?;
             let c = xy(&join(path, "center"), required(path, what, shape, "center", o.center)?)?;
-            let r = non_negative(&join(path, "radius"), required(path, what, shape, "radius", o.radius)?)?;
+            let r = non_negative(
+                &join(path, "radius"),
+                required(path, what, shape, "radius", o.radius)?,
+            )?;
             Ok(Obstacle::Circle(Circle::new(c, r)))
         }
         "box" => {
@@ -347,7 +362,8 @@ fn obstacle(path: &str, o: &ObstacleSpec) -> Result<Obstacle> {
                 problem(join(path, "points"), "obstacle shape `polygon` needs `points`")
             })?;
             let pts: Vec<Vec2> = pts.iter().map(|p| Vec2::new(p[0], p[1])).collect();
-            let poly = Polygon::new(pts).map_err(|e| problem(join(path, "points"), e.to_string()))?;
+            let poly =
+                Polygon::new(pts).map_err(|e| problem(join(path, "points"), e.to_string()))?;
             Ok(Obstacle::Polygon(poly))
         }
         other => Err(problem(
@@ -431,7 +447,9 @@ fn group_size(path: &str, g: &GroupSpec) -> Result<usize> {
             join(path, "count"),
             "the group has no agents: `count` is 0 and there is no `agents` list",
         )),
-        (None, Some(_), None) => Err(problem(join(path, "spawn"), "`count` needs a `spawn` region")),
+        (None, Some(_), None) => {
+            Err(problem(join(path, "spawn"), "`count` needs a `spawn` region"))
+        }
         (None, Some(n), Some(_)) => Ok(n as usize),
         (None, None, _) => Err(problem(
             path,
@@ -449,7 +467,10 @@ struct Refs<'a> {
 impl Refs<'_> {
     fn agent(&self, path: &str, s: &str) -> Result<AgentRef> {
         let Some((g, i)) = s.rsplit_once(':') else {
-            return Err(problem(path, format!("`{s}` is not an agent reference; write \"group_name:index\"")));
+            return Err(problem(
+                path,
+                format!("`{s}` is not an agent reference; write \"group_name:index\""),
+            ));
         };
         let Some(&group) = self.groups.get(g) else {
             let mut names: Vec<&str> = self.groups.keys().copied().collect();
@@ -459,13 +480,16 @@ impl Refs<'_> {
                 format!("no group named `{g}` (groups: {})", names.join(", ")),
             ));
         };
-        let index: usize = i
-            .parse()
-            .map_err(|_| problem(path, format!("`{i}` in `{s}` is not an agent index (0, 1, 2, ...)")))?;
+        let index: usize = i.parse().map_err(|_| {
+            problem(path, format!("`{i}` in `{s}` is not an agent index (0, 1, 2, ...)"))
+        })?;
         if index >= self.sizes[group] {
             return Err(problem(
                 path,
-                format!("group `{g}` has {} agents, so there is no agent {index}", self.sizes[group]),
+                format!(
+                    "group `{g}` has {} agents, so there is no agent {index}",
+                    self.sizes[group]
+                ),
             ));
         }
         Ok(AgentRef { group, index })
@@ -474,17 +498,31 @@ impl Refs<'_> {
     fn path(&self, path: &str, name: &str) -> Result<usize> {
         self.paths.iter().position(|p| p.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.paths.iter().map(|p| p.name.as_str()).collect();
-            let list = if names.is_empty() { "there are no paths".to_owned() } else { format!("paths: {}", names.join(", ")) };
+            let list = if names.is_empty() {
+                "there are no paths".to_owned()
+            } else {
+                format!("paths: {}", names.join(", "))
+            };
             problem(path, format!("no path named `{name}` ({list})"))
         })
     }
 }
 
-fn group(path: &str, g: &GroupSpec, bounds: &Bounds, refs: &Refs<'_>, rng: &mut Rng) -> Result<GroupPlan> {
+fn group(
+    path: &str,
+    g: &GroupSpec,
+    bounds: &Bounds,
+    refs: &Refs<'_>,
+    rng: &mut Rng,
+) -> Result<GroupPlan> {
     if let Some(c) = &g.colour {
-        let ok = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|c| c.is_ascii_hexdigit());
+        let ok =
+            c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|c| c.is_ascii_hexdigit());
         if !ok {
-            return Err(problem(join(path, "colour"), format!("`{c}` is not a colour; write \"#rrggbb\"")));
+            return Err(problem(
+                join(path, "colour"),
+                format!("`{c}` is not a colour; write \"#rrggbb\""),
+            ));
         }
     }
     let radius = non_negative(&join(path, "radius"), g.radius)?;
@@ -496,7 +534,9 @@ fn group(path: &str, g: &GroupSpec, bounds: &Bounds, refs: &Refs<'_>, rng: &mut 
         non_negative(&join(&lp, "max_rotation"), l.max_rotation)?,
         non_negative(&join(&lp, "max_angular_acceleration"), l.max_angular_acceleration)?,
     )
-    .map_err(|e| lib(&lp, &["max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration"], &e))?;
+    .map_err(|e| {
+        lib(&lp, &["max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration"], &e)
+    })?;
     let goal = match g.goal {
         Some(p) => Some(xy(&join(path, "goal"), p)?),
         None => None,
@@ -525,7 +565,10 @@ fn group(path: &str, g: &GroupSpec, bounds: &Bounds, refs: &Refs<'_>, rng: &mut 
                 let ap = format!("{path}.agents[{i}]");
                 let position = xy(&join(&ap, "position"), a.position)?;
                 if !bounds.contains(position) {
-                    return Err(problem(join(&ap, "position"), "the agent starts outside the world's bounds"));
+                    return Err(problem(
+                        join(&ap, "position"),
+                        "the agent starts outside the world's bounds",
+                    ));
                 }
                 let velocity = match a.velocity {
                     Some(v) => xy(&join(&ap, "velocity"), v)?,
@@ -534,7 +577,11 @@ fn group(path: &str, g: &GroupSpec, bounds: &Bounds, refs: &Refs<'_>, rng: &mut 
                 if velocity.length() > limits.max_speed() * (1.0 + 1e-6) {
                     return Err(problem(
                         join(&ap, "velocity"),
-                        format!("speed {} is above the group's max_speed {}", velocity.length(), limits.max_speed()),
+                        format!(
+                            "speed {} is above the group's max_speed {}",
+                            velocity.length(),
+                            limits.max_speed()
+                        ),
                     ));
                 }
                 let orientation = match a.orientation {
@@ -549,7 +596,9 @@ fn group(path: &str, g: &GroupSpec, bounds: &Bounds, refs: &Refs<'_>, rng: &mut 
             }
             out
         }
-        (None, Some(n), Some(spawn)) => spawn_agents(&join(path, "spawn"), spawn, n, bounds, &limits, goal, rng)?,
+        (None, Some(n), Some(spawn)) => {
+            spawn_agents(&join(path, "spawn"), spawn, n, bounds, &limits, goal, rng)?
+        }
         _ => unreachable_group(path)?,
     };
     Ok(GroupPlan {
@@ -580,7 +629,8 @@ fn spawn_agents(
     goal: Option<Vec2>,
     rng: &mut Rng,
 ) -> Result<Vec<Placement>> {
-    let mut present = present!(s; nums: radius; xys: min, max, center, speed; others: heading = "heading");
+    let mut present =
+        present!(s; nums: radius; xys: min, max, center, speed; others: heading = "heading");
     if let Some(HeadingSpec::Angle(a)) = s.heading {
         present.iter_mut().find(|p| p.name == "heading").map(|p| p.numbers.push(a));
     }
@@ -600,13 +650,19 @@ fn spawn_agents(
                 }
             }
             Box::new(move |rng: &mut Rng| {
-                Vec2::new(min.x + (max.x - min.x) * rng.uniform(), min.y + (max.y - min.y) * rng.uniform())
+                Vec2::new(
+                    min.x + (max.x - min.x) * rng.uniform(),
+                    min.y + (max.y - min.y) * rng.uniform(),
+                )
             })
         }
         "circle" => {
             applicable(path, what, shape, &present, &["center", "radius", "heading", "speed"])?;
             let c = xy(&join(path, "center"), required(path, what, shape, "center", s.center)?)?;
-            let r = non_negative(&join(path, "radius"), required(path, what, shape, "radius", s.radius)?)?;
+            let r = non_negative(
+                &join(path, "radius"),
+                required(path, what, shape, "radius", s.radius)?,
+            )?;
             Box::new(move |rng: &mut Rng| {
                 // uniform over the disc: radius ∝ √u
                 let a = core::f32::consts::TAU * rng.uniform();
@@ -626,7 +682,10 @@ fn spawn_agents(
             let lo = non_negative(&format!("{sp}[0]"), lo)?;
             let hi = non_negative(&format!("{sp}[1]"), hi)?;
             if hi < lo {
-                return Err(problem(format!("{sp}[1]"), format!("must not be less than speed[0] ({lo}), got {hi}")));
+                return Err(problem(
+                    format!("{sp}[1]"),
+                    format!("must not be less than speed[0] ({lo}), got {hi}"),
+                ));
             }
             if hi > limits.max_speed() {
                 return Err(problem(
@@ -654,7 +713,9 @@ fn spawn_agents(
         }
         let orientation = match s.heading {
             Some(HeadingSpec::Angle(a)) => a,
-            Some(HeadingSpec::Random) => core::f32::consts::TAU * rng.uniform() - core::f32::consts::PI,
+            Some(HeadingSpec::Random) => {
+                core::f32::consts::TAU * rng.uniform() - core::f32::consts::PI
+            }
             None => 0.0,
         };
         let velocity = match speed {
@@ -672,10 +733,30 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
     ("flee", &["target", "agent", "use_goal", "mode", "time_to_target", "panic_distance"]),
     (
         "arrive",
-        &["target", "agent", "use_goal", "target_radius", "slow_radius", "deceleration_time", "braking", "time_to_target", "stop"],
+        &[
+            "target",
+            "agent",
+            "use_goal",
+            "target_radius",
+            "slow_radius",
+            "deceleration_time",
+            "braking",
+            "time_to_target",
+            "stop",
+        ],
     ),
     ("pursue", &["agent", "max_prediction", "estimate", "head_on_shortcut", "turnaround"]),
-    ("evade", &["agent", "max_prediction", "estimate", "head_on_shortcut", "turnaround", "panic_distance"]),
+    (
+        "evade",
+        &[
+            "agent",
+            "max_prediction",
+            "estimate",
+            "head_on_shortcut",
+            "turnaround",
+            "panic_distance",
+        ],
+    ),
     ("velocity_match", &["velocity", "time_to_target"]),
     ("wander", &["radius", "distance", "jitter"]),
     ("separation", &["threshold", "falloff", "decay", "gather", "buffer"]),
@@ -720,7 +801,13 @@ fn node_present(n: &NodeSpec) -> Vec<Present> {
 }
 
 /// Checks a behaviour node. `parent` is the kind of the combiner holding it (for `weight`).
-fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: usize) -> Result<Behaviour> {
+fn node(
+    path: &str,
+    n: &NodeSpec,
+    parent: Option<&str>,
+    refs: &Refs<'_>,
+    depth: usize,
+) -> Result<Behaviour> {
     if depth > MAX_DEPTH {
         return Err(problem(path, format!("behaviours nested more than {MAX_DEPTH} deep")));
     }
@@ -742,7 +829,9 @@ fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: 
     let present = node_present(n);
     if !weighted && n.weight.is_some() {
         let why = match parent {
-            Some(p) => format!("members of `{p}` take no weight (only members of `blend` and `running_sum` do)"),
+            Some(p) => format!(
+                "members of `{p}` take no weight (only members of `blend` and `running_sum` do)"
+            ),
             None => "only members of `blend` and `running_sum` take a weight".to_owned(),
         };
         return Err(problem(join(path, "weight"), why));
@@ -796,13 +885,16 @@ fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: 
                 prediction = prediction.with_turnaround(t).map_err(lib_err)?;
             }
             if kind == "pursue" {
-                let mut pursue = Pursue::new(n.max_prediction.unwrap_or_default()).map_err(lib_err)?;
+                let mut pursue =
+                    Pursue::new(n.max_prediction.unwrap_or_default()).map_err(lib_err)?;
                 pursue.prediction = prediction;
                 Behaviour::Pursue { agent, pursue }
             } else {
-                let mut evade = Evade::new(n.max_prediction.unwrap_or_default()).map_err(lib_err)?;
+                let mut evade =
+                    Evade::new(n.max_prediction.unwrap_or_default()).map_err(lib_err)?;
                 evade.prediction = prediction;
-                evade.flee = Flee::with(SeekMode::FullAcceleration, n.panic_distance).map_err(lib_err)?;
+                evade.flee =
+                    Flee::with(SeekMode::FullAcceleration, n.panic_distance).map_err(lib_err)?;
                 Behaviour::Evade { agent, evade }
             }
         }
@@ -825,22 +917,38 @@ fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: 
         "separation" => {
             req("threshold", n.threshold.is_some())?;
             let law = n.falloff.as_deref().unwrap_or("inverse_square");
-            let falloff = match one_of(&f("falloff"), law, &[("inverse_square", 0), ("linear", 1), ("inverse", 2)])? {
+            let falloff = match one_of(
+                &f("falloff"),
+                law,
+                &[("inverse_square", 0), ("linear", 1), ("inverse", 2)],
+            )? {
                 1 => {
                     if n.decay.is_some() {
-                        return Err(problem(f("decay"), "field `decay` does not apply to `falloff = \"linear\"`"));
+                        return Err(problem(
+                            f("decay"),
+                            "field `decay` does not apply to `falloff = \"linear\"`",
+                        ));
                     }
                     Falloff::Linear
                 }
                 law => {
                     req("decay", n.decay.is_some())?;
                     let k = n.decay.unwrap_or_default();
-                    if law == 0 { Falloff::InverseSquare(k) } else { Falloff::Inverse(k) }
+                    if law == 0 {
+                        Falloff::InverseSquare(k)
+                    } else {
+                        Falloff::Inverse(k)
+                    }
                 }
             };
-            let mut s = Separation::new(n.threshold.unwrap_or_default(), falloff).map_err(lib_err)?;
+            let mut s =
+                Separation::new(n.threshold.unwrap_or_default(), falloff).map_err(lib_err)?;
             if let Some(g) = &n.gather {
-                s = s.with_gather(one_of(&f("gather"), g, &[("sum", Gather::Sum), ("nearest", Gather::Nearest)])?);
+                s = s.with_gather(one_of(
+                    &f("gather"),
+                    g,
+                    &[("sum", Gather::Sum), ("nearest", Gather::Nearest)],
+                )?);
             }
             if let Some(b) = n.buffer {
                 s = s.radius_aware(b).map_err(lib_err)?;
@@ -856,7 +964,11 @@ fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: 
         }
         "alignment" => {
             let t = n.time_to_target.unwrap_or(0.1);
-            let m = one_of(&f("match"), n.match_.as_deref().unwrap_or("heading"), &[("heading", 0), ("velocity", 1)])?;
+            let m = one_of(
+                &f("match"),
+                n.match_.as_deref().unwrap_or("heading"),
+                &[("heading", 0), ("velocity", 1)],
+            )?;
             let a = if m == 0 {
                 Alignment::heading(t).map_err(lib_err)?
             } else {
@@ -867,8 +979,11 @@ fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: 
         "collision_avoidance" => {
             req("margin", n.margin.is_some())?;
             req("horizon", n.horizon.is_some())?;
-            let c = CollisionAvoidance::new(n.margin.unwrap_or_default(), n.horizon.unwrap_or_default())
-                .map_err(lib_err)?;
+            let c = CollisionAvoidance::new(
+                n.margin.unwrap_or_default(),
+                n.horizon.unwrap_or_default(),
+            )
+            .map_err(lib_err)?;
             Behaviour::CollisionAvoidance(c)
         }
         "follow_path" => {
@@ -887,7 +1002,10 @@ fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: 
                 .as_ref()
                 .ok_or_else(|| problem(f("members"), format!("kind `{kind}` needs `members`")))?;
             if members.is_empty() {
-                return Err(problem(f("members"), format!("an empty `{kind}` has nothing to combine")));
+                return Err(problem(
+                    f("members"),
+                    format!("an empty `{kind}` has nothing to combine"),
+                ));
             }
             let mut out = Vec::with_capacity(members.len());
             for (i, m) in members.iter().enumerate() {
@@ -904,7 +1022,10 @@ fn node(path: &str, n: &NodeSpec, parent: Option<&str>, refs: &Refs<'_>, depth: 
                 "running_sum" => Behaviour::RunningSum(out),
                 _ => {
                     let epsilon = Epsilon::new(n.epsilon.unwrap_or(1e-3)).map_err(lib_err)?;
-                    Behaviour::Priority { groups: out.into_iter().map(|(_, b)| b).collect(), epsilon }
+                    Behaviour::Priority {
+                        groups: out.into_iter().map(|(_, b)| b).collect(),
+                        epsilon,
+                    }
                 }
             }
         }
@@ -946,27 +1067,40 @@ fn arrive(path: &str, n: &NodeSpec, ramp_choice: bool) -> Result<Arrive> {
             if r < target_radius {
                 return Err(problem(
                     f("slow_radius"),
-                    format!("`slow_radius` ({r}) must be at least `target_radius` ({target_radius})"),
+                    format!(
+                        "`slow_radius` ({r}) must be at least `target_radius` ({target_radius})"
+                    ),
                 ));
             }
             Approach::SlowRadius(r)
         }
-        (None, Some(t), false) if ramp_choice => Approach::DecelerationTime(positive(&f("deceleration_time"), t)?),
+        (None, Some(t), false) if ramp_choice => {
+            Approach::DecelerationTime(positive(&f("deceleration_time"), t)?)
+        }
         (None, None, true) if ramp_choice => Approach::Braking,
         (None, None, false) => {
-            let need = if ramp_choice { "`slow_radius`, `deceleration_time` or `braking = true`" } else { "`slow_radius`" };
+            let need = if ramp_choice {
+                "`slow_radius`, `deceleration_time` or `braking = true`"
+            } else {
+                "`slow_radius`"
+            };
             return Err(problem(f("slow_radius"), format!("arriving needs {need}")));
         }
         _ => {
-            let field = if n.slow_radius.is_some() && n.deceleration_time.is_some() { "deceleration_time" } else { "braking" };
+            let field = if n.slow_radius.is_some() && n.deceleration_time.is_some() {
+                "deceleration_time"
+            } else {
+                "braking"
+            };
             return Err(problem(
                 f(field),
                 "give one approach: `slow_radius`, `deceleration_time` or `braking = true`",
             ));
         }
     };
-    let arrive = Arrive::with_approach(target_radius, approach, time)
-        .map_err(|e| lib(path, &["target_radius", "slow_radius", "deceleration_time", "time_to_target"], &e))?;
+    let arrive = Arrive::with_approach(target_radius, approach, time).map_err(|e| {
+        lib(path, &["target_radius", "slow_radius", "deceleration_time", "time_to_target"], &e)
+    })?;
     let stop = match &n.stop {
         Some(s) => one_of(&f("stop"), s, &[("brake", Stop::Brake), ("coast", Stop::Coast)])?,
         None => Stop::Brake,

@@ -222,11 +222,10 @@ mod tests {
                 Segment::Key("slow_radius"),
             ]
         );
-        assert_eq!(segments("points[2][1]"), vec![
-            Segment::Key("points"),
-            Segment::Index(2),
-            Segment::Index(1)
-        ]);
+        assert_eq!(
+            segments("points[2][1]"),
+            vec![Segment::Key("points"), Segment::Index(2), Segment::Index(1)]
+        );
         assert!(segments("").is_empty());
     }
 
@@ -245,7 +244,13 @@ mod tests {
     #[test]
     fn offsets_count_characters() {
         let src = "a = \"é\"\nb = 1";
-        assert_eq!(Location::of_offset(src, src.find('b').unwrap()), Location { line: 2, column: 1 });
-        assert_eq!(Location::of_offset(src, src.find('"').unwrap() + 3), Location { line: 1, column: 7 });
+        assert_eq!(
+            Location::of_offset(src, src.find('b').unwrap()),
+            Location { line: 2, column: 1 }
+        );
+        assert_eq!(
+            Location::of_offset(src, src.find('"').unwrap() + 3),
+            Location { line: 1, column: 7 }
+        );
     }
 }

@@ -130,9 +130,8 @@ impl Scenario {
     pub fn load(path: impl AsRef<Path>) -> Result<Self, ScenarioError> {
         let path = path.as_ref();
         let origin = path.display().to_string();
-        let format = format_of(path).ok_or_else(|| ScenarioError::UnknownFormat {
-            origin: origin.clone(),
-        })?;
+        let format = format_of(path)
+            .ok_or_else(|| ScenarioError::UnknownFormat { origin: origin.clone() })?;
         let bytes = read_limited(path, &origin)?;
         let text = text_of(&bytes, &origin)?;
         Self::from_str_as(text, format, &origin)
@@ -306,14 +305,24 @@ fn locate_toml(source: &str, origin: &str, p: Problem) -> ScenarioError {
     invalid(origin, location, p.field, p.message)
 }
 
-/// serde_path_to_error writes the root as `.`.
+/// The field path as the format writes it: serde_path_to_error writes the root as `.` and a
+/// segment it could not name (a key that failed to parse) as `?`; both are dropped.
 fn path_string(path: &serde_path_to_error::Path) -> String {
-    let s = path.to_string();
-    if s == "." {
-        String::new()
-    } else {
-        s
+    let mut s = String::new();
+    for seg in path.iter() {
+        match seg {
+            serde_path_to_error::Segment::Seq { index } => s.push_str(&format!("[{index}]")),
+            serde_path_to_error::Segment::Map { key }
+            | serde_path_to_error::Segment::Enum { variant: key } => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(key);
+            }
+            serde_path_to_error::Segment::Unknown => {}
+        }
     }
+    s
 }
 
 fn parse_toml(source: &str, origin: &str) -> Result<ScenarioSpec, ScenarioError> {
