@@ -109,3 +109,11 @@ pub use steering::{
     AdaptiveFan, AvoidTarget, BoxThreat, DetectionBox, DogOnAString, GrapplingHooks, Hide,
     ObstacleAvoidance, RayLayout, RepelObstacle, Reprojection, WallFeelers, MAX_FAN_RAYS,
 };
+
+// crowd engine
+mod crowd;
+pub use crowd::{
+    AgentDebug, AgentHandle, AgentSpec, Contact, Crowd, Crowd2, Crowd3, CrowdConfig, CrowdError,
+    CrowdEvent, CrowdVector, GridNeighbours, Group, GroupId, PathId, Recipe, Stuck, Target,
+    WorldBounds,
+};

@@ -1,0 +1,1587 @@
+//! The crowd engine: many agents stepped together, deterministic and (with the `parallel`
+//! feature) multi-threaded.
+//!
+//! - **Storage**: structure-of-arrays, re-sorted by grid cell every step (a stable counting
+//!   sort), so an agent's neighbours sit next to it in memory. Agents are named by generational
+//!   [`AgentHandle`]s that survive the re-sorting and go stale when the agent is removed.
+//! - **Groups**: every agent belongs to a [`Group`] whose [`Recipe`] (a serialisable tree of
+//!   behaviours and combiners) it shares; per-agent behaviour state (wander target, path
+//!   parameter, random generator seeded from the world seed and the agent's handle) is a
+//!   compact side record.
+//! - **Step** (`Crowd::step`): rebuild the grid; compute every agent's steering from the
+//!   previous state; commit (integrate with the agent's limits, keep centres out of walls and
+//!   obstacles, confine to the world); optional non-penetration; heading smoothing; events.
+//!   Each agent writes only its own slot and chunks are fixed (independent of the thread
+//!   count), so 1, 2 or 8 threads give bit-identical results.
+//! - **Quarantine**: an agent whose state turns non-finite is frozen, reported once and taken
+//!   out of every neighbourhood, so it cannot poison anyone.
+
+mod grid;
+mod recipe;
+mod space;
+
+pub use grid::GridNeighbours;
+pub use recipe::{PathId, Recipe, Target};
+pub use space::{Contact, CrowdVector, WorldBounds};
+
+use crate::error::{non_negative, positive, ParamError};
+use crate::kinematic::{Integration, Kinematic, Limits, SteeringOutput};
+use crate::math::Vector;
+use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
+use crate::obstacle::{ObstacleId, ObstacleSet};
+use crate::path::Polyline;
+use crate::rng::Rng;
+use glam::{Vec2, Vec3};
+use grid::Grid;
+use recipe::{evaluate, BehaviourState, Context, Notes};
+
+#[cfg(feature = "parallel")]
+use rayon::prelude::*;
+
+/// Agents per work chunk. Fixed, so the split never depends on the thread count.
+const CHUNK: usize = 512;
+
+// `chunks_mut`/`iter_mut` that run on rayon's pool with the `parallel` feature.
+#[cfg(feature = "parallel")]
+macro_rules! chunks {
+    ($v:expr) => {
+        $v.par_chunks_mut(CHUNK)
+    };
+}
+#[cfg(not(feature = "parallel"))]
+macro_rules! chunks {
+    ($v:expr) => {
+        $v.chunks_mut(CHUNK)
+    };
+}
+#[cfg(feature = "parallel")]
+macro_rules! each {
+    ($v:expr) => {
+        $v.par_iter_mut()
+    };
+}
+#[cfg(not(feature = "parallel"))]
+macro_rules! each {
+    ($v:expr) => {
+        $v.iter_mut()
+    };
+}
+
+/// A 2D crowd.
+pub type Crowd2 = Crowd<Vec2>;
+/// A 3D crowd.
+pub type Crowd3 = Crowd<Vec3>;
+
+/// A stable name for an agent: valid until the agent is removed (the slot's generation then
+/// changes, so an old handle never names a newcomer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AgentHandle {
+    /// Slot index.
+    pub index: u32,
+    /// Slot generation.
+    pub generation: u32,
+}
+
+/// Index of a group registered with [`Crowd::add_group`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GroupId(pub u16);
+
+/// Errors at the crowd's boundary.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrowdError {
+    /// A parameter or agent field is invalid (the error names it).
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// No such group.
+    #[error("unknown group {0:?}")]
+    UnknownGroup(GroupId),
+    /// The handle names an agent that was removed.
+    #[error("stale agent handle {0:?}")]
+    StaleHandle(AgentHandle),
+    /// More than 65 536 groups.
+    #[error("too many groups")]
+    TooManyGroups,
+}
+
+/// World-wide settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
+)]
+pub struct CrowdConfig<V: Vector = Vec2> {
+    /// Neighbourhood radius (m) of the group behaviours, and the grid's cell edge.
+    pub neighbour_radius: f32,
+    /// World shape.
+    pub bounds: WorldBounds<V>,
+    /// World seed: each agent's generator is seeded from (seed, handle).
+    pub seed: u64,
+    /// Report agent–agent collisions (costs a neighbour pass when no group uses
+    /// non-penetration).
+    pub collision_events: bool,
+    /// Relaxation passes of the non-penetration constraint per step (0 disables it for all).
+    pub non_penetration_passes: u32,
+}
+
+impl<V: Vector> CrowdConfig<V> {
+    /// An unbounded world with the given neighbour radius, seed 0, no collision events, four
+    /// non-penetration passes.
+    #[must_use]
+    pub fn new(neighbour_radius: f32) -> Self {
+        CrowdConfig {
+            neighbour_radius,
+            bounds: WorldBounds::Unbounded,
+            seed: 0,
+            collision_events: false,
+            non_penetration_passes: 4,
+        }
+    }
+
+    /// The same settings in another world shape.
+    #[must_use]
+    pub fn with_bounds(self, bounds: WorldBounds<V>) -> Self {
+        CrowdConfig { bounds, ..self }
+    }
+
+    /// The same settings with another seed.
+    #[must_use]
+    pub fn with_seed(self, seed: u64) -> Self {
+        CrowdConfig { seed, ..self }
+    }
+}
+
+/// Stuck detection (Green's pilot metric): an agent that is trying to get somewhere (it has a
+/// goal it has not reached, or follows a path it has not finished) and moves slower than
+/// `min_speed` for `time` seconds raises one `Stuck` event (again only after it moves).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Stuck {
+    /// Seconds (s), > 0.
+    pub time: f32,
+    /// Speed (m/s) below which the agent makes no progress, ≥ 0.
+    pub min_speed: f32,
+}
+
+/// What a group of agents shares: the recipe and the per-group options.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
+)]
+pub struct Group<V: Vector = Vec2> {
+    /// The behaviour recipe.
+    pub recipe: Recipe<V>,
+    /// Field of view of the neighbour query (half angle, rad, around the heading); `None` sees
+    /// all round.
+    pub view_half_angle: Option<f32>,
+    /// Buckland's non-penetration constraint: after the move, overlapping agents are pushed
+    /// apart.
+    pub non_penetration: bool,
+    /// Heading smoothing window (Buckland/Green: the mean of the last `n` headings, used for
+    /// rendering); 0 or 1 is off.
+    pub heading_smoothing: u32,
+    /// Turn the orientation to the direction of motion after each step (look where you're
+    /// going); otherwise the recipe's angular output drives it.
+    pub face_motion: bool,
+    /// Distance (m) to the goal at which `Arrived` is raised.
+    pub arrive_radius: f32,
+    /// Stuck detection, if wanted.
+    pub stuck: Option<Stuck>,
+    /// Integration scheme and drag.
+    pub integration: Integration,
+}
+
+impl<V: Vector> Group<V> {
+    /// A group running `recipe`: all-round view, no non-penetration, no smoothing, facing its
+    /// motion, arrive radius 0.5 m, no stuck detection, Newton–Euler-1 without drag.
+    #[must_use]
+    pub fn new(recipe: Recipe<V>) -> Self {
+        Group {
+            recipe,
+            view_half_angle: None,
+            non_penetration: false,
+            heading_smoothing: 0,
+            face_motion: true,
+            arrive_radius: 0.5,
+            stuck: None,
+            integration: Integration::default(),
+        }
+    }
+
+    fn validate(&self, paths: usize) -> Result<(), ParamError> {
+        self.recipe.validate(paths)?;
+        if let Some(h) = self.view_half_angle {
+            ViewCone::new(V::ZERO, h)?;
+        }
+        non_negative("arrive_radius", self.arrive_radius)?;
+        if let Some(s) = self.stuck {
+            positive("stuck_time", s.time)?;
+            non_negative("stuck_min_speed", s.min_speed)?;
+        }
+        Integration::new(
+            self.integration.scheme,
+            self.integration.linear_drag,
+            self.integration.angular_drag,
+        )?;
+        Ok(())
+    }
+}
+
+/// A new agent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "V: serde::Serialize, V::Orientation: serde::Serialize",
+        deserialize = "V: serde::Deserialize<'de>, V::Orientation: serde::Deserialize<'de>"
+    ))
+)]
+pub struct AgentSpec<V: Vector = Vec2> {
+    /// Position (m).
+    pub position: V,
+    /// Velocity (m/s).
+    pub velocity: V,
+    /// Orientation.
+    pub orientation: V::Orientation,
+    /// Body radius (m), ≥ 0.
+    pub radius: f32,
+    /// Limits.
+    pub limits: Limits,
+    /// Group.
+    pub group: GroupId,
+    /// Optional goal (see [`Target::Goal`]).
+    pub goal: Option<V>,
+}
+
+impl<V: Vector> AgentSpec<V> {
+    /// An agent at rest at `position`, facing the default orientation, without a goal.
+    #[must_use]
+    pub fn new(position: V, radius: f32, limits: Limits, group: GroupId) -> Self {
+        AgentSpec {
+            position,
+            velocity: V::ZERO,
+            orientation: V::Orientation::default(),
+            radius,
+            limits,
+            group,
+            goal: None,
+        }
+    }
+}
+
+/// Something a game needs to know about, returned by [`Crowd::step`]. Within a step, events are
+/// ordered by agent handle, then by kind in declaration order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CrowdEvent {
+    /// The agent's state became non-finite (the field is named); it is frozen and ignored.
+    Quarantined {
+        /// The agent.
+        agent: AgentHandle,
+        /// `position`, `velocity`, `orientation`, `rotation` or `steering`.
+        field: &'static str,
+    },
+    /// The agent came within its group's arrive radius of its goal (once per goal).
+    Arrived {
+        /// The agent.
+        agent: AgentHandle,
+    },
+    /// The agent reached the end of an open path (once).
+    PathFinished {
+        /// The agent.
+        agent: AgentHandle,
+    },
+    /// The agent made no progress for its group's stuck time.
+    Stuck {
+        /// The agent.
+        agent: AgentHandle,
+    },
+    /// Two bodies overlapped after the move (before non-penetration); reported by the one
+    /// with the lower handle. Only with [`CrowdConfig::collision_events`].
+    AgentCollision {
+        /// The agent with the lower handle.
+        agent: AgentHandle,
+        /// The other.
+        other: AgentHandle,
+    },
+    /// The agent's body started touching a solid obstacle, or its move into one was refused.
+    ObstacleCollision {
+        /// The agent.
+        agent: AgentHandle,
+        /// The obstacle.
+        obstacle: ObstacleId,
+    },
+    /// The agent's centre would have crossed a wall; the move was refused (Green).
+    WallCrossing {
+        /// The agent.
+        agent: AgentHandle,
+        /// The wall.
+        obstacle: ObstacleId,
+    },
+}
+
+impl CrowdEvent {
+    /// The agent the event is about.
+    #[must_use]
+    pub fn agent(&self) -> AgentHandle {
+        match *self {
+            CrowdEvent::Quarantined { agent, .. }
+            | CrowdEvent::Arrived { agent }
+            | CrowdEvent::PathFinished { agent }
+            | CrowdEvent::Stuck { agent }
+            | CrowdEvent::AgentCollision { agent, .. }
+            | CrowdEvent::ObstacleCollision { agent, .. }
+            | CrowdEvent::WallCrossing { agent, .. } => agent,
+        }
+    }
+
+    fn order(&self) -> (AgentHandle, u8, u32) {
+        match *self {
+            CrowdEvent::Quarantined { agent, .. } => (agent, 0, 0),
+            CrowdEvent::Arrived { agent } => (agent, 1, 0),
+            CrowdEvent::PathFinished { agent } => (agent, 2, 0),
+            CrowdEvent::Stuck { agent } => (agent, 3, 0),
+            CrowdEvent::AgentCollision { agent, other } => (agent, 4, other.index),
+            CrowdEvent::ObstacleCollision { agent, obstacle } => (agent, 5, obstacle.0),
+            CrowdEvent::WallCrossing { agent, obstacle } => (agent, 6, obstacle.0),
+        }
+    }
+}
+
+/// What an agent's recipe produced in the last step, for debug drawing and replays.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct AgentDebug<V: Vector = Vec2> {
+    /// The steering output (m/s², rad/s²) before the integrator's clipping.
+    pub steering: SteeringOutput<V>,
+    /// The last target point a leaf steered for (seek/arrive target, quarry, path rabbit,
+    /// wander target), if any.
+    pub target: Option<V>,
+}
+
+// status bits (read by others during the compute phase)
+const QUARANTINED: u8 = 1;
+// own flags
+const HAS_GOAL: u8 = 1;
+const ARRIVED: u8 = 2;
+const PATH_DONE: u8 = 4;
+const STUCK: u8 = 8;
+const TOUCHING: u8 = 16;
+
+/// Per-agent data that only the agent itself touches during a step.
+#[derive(Clone, Debug, PartialEq)]
+struct Cold<V: Vector> {
+    limits: Limits,
+    goal: V,
+    state: BehaviourState<V>,
+    slot: u32,
+    group: u16,
+    flags: u8,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    generation: u32,
+    /// Storage index, or `FREE`.
+    index: u32,
+}
+const FREE: u32 = u32::MAX;
+
+/// A group with what the step needs to know about its recipe.
+#[derive(Clone, Debug)]
+struct GroupRt<V: Vector> {
+    spec: Group<V>,
+    needs_neighbours: bool,
+    follows_path: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct ChunkScratch<V: Vector> {
+    neighbours: Vec<Neighbour<V>>,
+    events: Vec<CrowdEvent>,
+    max_move: f32,
+}
+
+/// Read-only view of every agent's kinematic, for behaviours that name another agent.
+#[derive(Clone, Copy)]
+pub(crate) struct AgentView<'a, V: Vector> {
+    slots: &'a [Slot],
+    position: &'a [V],
+    velocity: &'a [V],
+    orientation: &'a [V::Orientation],
+    rotation: &'a [V::Angular],
+    status: &'a [u8],
+}
+
+impl<V: Vector> AgentView<'_, V> {
+    /// The agent's kinematic; `None` when removed or quarantined.
+    #[inline]
+    pub(crate) fn kinematic(&self, h: AgentHandle) -> Option<Kinematic<V>> {
+        let s = self.slots.get(h.index as usize)?;
+        if s.generation != h.generation || s.index == FREE {
+            return None;
+        }
+        let i = s.index as usize;
+        if self.status[i] & QUARANTINED != 0 {
+            return None;
+        }
+        Some(Kinematic {
+            position: self.position[i],
+            orientation: self.orientation[i],
+            velocity: self.velocity[i],
+            rotation: self.rotation[i],
+        })
+    }
+}
+
+/// Reusable buffers for re-sorting the storage.
+#[derive(Clone, Debug, Default)]
+struct Scratch<V: Vector> {
+    v: Vec<V>,
+    f: Vec<f32>,
+    o: Vec<V::Orientation>,
+    a: Vec<V::Angular>,
+    u: Vec<u8>,
+    cold: Vec<Cold<V>>,
+    debug: Vec<AgentDebug<V>>,
+}
+
+/// Many agents stepped together. See the module documentation of `crowd` for the step's
+/// phases.
+///
+/// ```
+/// use steerkit::*;
+/// let mut crowd = Crowd2::new(CrowdConfig::new(2.0))?;
+/// let flock = crowd.add_group(Group::new(Recipe::Blend(vec![
+///     (1.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear)?)),
+///     (1.0, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
+///     (1.0, Recipe::Alignment(Alignment::heading(0.5)?)),
+/// ])))?;
+/// let limits = Limits::new(3.0, 6.0, 4.0, 20.0)?;
+/// for i in 0..100 {
+///     let p = Vec2::new((i % 10) as f32, (i / 10) as f32);
+///     crowd.spawn(AgentSpec { velocity: Vec2::X, ..AgentSpec::new(p, 0.2, limits, flock) })?;
+/// }
+/// for _ in 0..60 {
+///     let events = crowd.step(1.0 / 60.0)?;
+///     assert!(events.is_empty());
+/// }
+/// # Ok::<(), steerkit::CrowdError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Crowd<V: CrowdVector = Vec2> {
+    config: CrowdConfig<V>,
+    groups: Vec<GroupRt<V>>,
+    paths: Vec<Polyline<V>>,
+    obstacles: Option<ObstacleSet>,
+    // storage, sorted by cell at each rebuild
+    position: Vec<V>,
+    velocity: Vec<V>,
+    orientation: Vec<V::Orientation>,
+    rotation: Vec<V::Angular>,
+    radius: Vec<f32>,
+    status: Vec<u8>,
+    cold: Vec<Cold<V>>,
+    debug: Vec<AgentDebug<V>>,
+    // handles
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    // grid
+    grid: Grid,
+    grid_fresh: bool,
+    keys: Vec<u32>,
+    perm: Vec<u32>,
+    scratch: Scratch<V>,
+    chunks: Vec<ChunkScratch<V>>,
+    push: Vec<(V, V)>,
+    max_radius: f32,
+    unchecked_writes: bool,
+    // heading smoothing, indexed by slot
+    smooth_window: usize,
+    smooth_ring: Vec<V>,
+    smoothed: Vec<V>,
+    steps: u64,
+    events: Vec<CrowdEvent>,
+    pending: Vec<CrowdEvent>,
+}
+
+/// SplitMix64 finaliser: a well-mixed seed from (world seed, agent id).
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+fn permute<T: Clone + Send + Sync>(data: &mut Vec<T>, scratch: &mut Vec<T>, perm: &[u32]) {
+    scratch.clear();
+    #[cfg(feature = "parallel")]
+    scratch.par_extend(perm.par_iter().map(|&i| data[i as usize].clone()));
+    #[cfg(not(feature = "parallel"))]
+    scratch.extend(perm.iter().map(|&i| data[i as usize].clone()));
+    core::mem::swap(data, scratch);
+}
+
+impl<V: CrowdVector> Crowd<V> {
+    /// An empty crowd.
+    ///
+    /// # Errors
+    /// [`CrowdError::Param`] when `neighbour_radius` is not finite and positive or the bounds
+    /// are invalid.
+    pub fn new(config: CrowdConfig<V>) -> Result<Self, CrowdError> {
+        positive("neighbour_radius", config.neighbour_radius)?;
+        config.bounds.validate()?;
+        if let WorldBounds::Toroidal { min, max } = config.bounds {
+            for i in 0..V::DIM {
+                // the minimum image is unique only below half the world
+                let half = 0.5 * (max.axis(i) - min.axis(i));
+                if config.neighbour_radius >= half {
+                    return Err(ParamError::Contradictory {
+                        name: "half_world_size",
+                        value: half,
+                        other: "neighbour_radius",
+                        other_value: config.neighbour_radius,
+                    }
+                    .into());
+                }
+            }
+        }
+        Ok(Crowd {
+            config,
+            groups: Vec::new(),
+            paths: Vec::new(),
+            obstacles: None,
+            position: Vec::new(),
+            velocity: Vec::new(),
+            orientation: Vec::new(),
+            rotation: Vec::new(),
+            radius: Vec::new(),
+            status: Vec::new(),
+            cold: Vec::new(),
+            debug: Vec::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            grid: Grid::default(),
+            grid_fresh: false,
+            keys: Vec::new(),
+            perm: Vec::new(),
+            scratch: Scratch::default(),
+            chunks: Vec::new(),
+            push: Vec::new(),
+            max_radius: 0.0,
+            unchecked_writes: false,
+            smooth_window: 0,
+            smooth_ring: Vec::new(),
+            smoothed: Vec::new(),
+            steps: 0,
+            events: Vec::new(),
+            pending: Vec::new(),
+        })
+    }
+
+    /// The world settings.
+    #[must_use]
+    pub fn config(&self) -> &CrowdConfig<V> {
+        &self.config
+    }
+
+    /// Registers a group.
+    ///
+    /// # Errors
+    /// [`CrowdError::Param`] naming an invalid field of the group or its recipe;
+    /// [`CrowdError::TooManyGroups`].
+    pub fn add_group(&mut self, group: Group<V>) -> Result<GroupId, CrowdError> {
+        group.validate(self.paths.len())?;
+        let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
+        self.groups.push(GroupRt {
+            needs_neighbours: group.recipe.needs_neighbours(),
+            follows_path: group.recipe.follows_path(),
+            spec: group,
+        });
+        self.resize_smoothing();
+        Ok(GroupId(id))
+    }
+
+    /// Replaces a group's settings (its agents keep their state).
+    ///
+    /// # Errors
+    /// As [`add_group`](Self::add_group), or [`CrowdError::UnknownGroup`].
+    pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
+        group.validate(self.paths.len())?;
+        let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
+        *g = GroupRt {
+            needs_neighbours: group.recipe.needs_neighbours(),
+            follows_path: group.recipe.follows_path(),
+            spec: group,
+        };
+        self.resize_smoothing();
+        Ok(())
+    }
+
+    /// A group's settings.
+    #[must_use]
+    pub fn group(&self, id: GroupId) -> Option<&Group<V>> {
+        self.groups.get(id.0 as usize).map(|g| &g.spec)
+    }
+
+    /// Registers a path for [`Recipe::FollowPath`].
+    pub fn add_path(&mut self, path: Polyline<V>) -> PathId {
+        self.paths.push(path);
+        PathId(self.paths.len() as u32 - 1)
+    }
+
+    /// The registered paths.
+    #[must_use]
+    pub fn paths(&self) -> &[Polyline<V>] {
+        &self.paths
+    }
+
+    /// Adds an agent.
+    ///
+    /// # Errors
+    /// [`CrowdError::Param`] naming the first bad field (`position`, `velocity`,
+    /// `orientation`, `radius`, `goal`) — non-finite values, a negative radius, a velocity above
+    /// the agent's `max_speed`, or a position outside a bounded world; [`CrowdError::UnknownGroup`].
+    pub fn spawn(&mut self, spec: AgentSpec<V>) -> Result<AgentHandle, CrowdError> {
+        let vector = |name: &'static str, v: V| -> Result<(), ParamError> {
+            for i in 0..V::DIM {
+                crate::error::finite(name, v.axis(i))?;
+            }
+            Ok(())
+        };
+        vector("position", spec.position)?;
+        vector("velocity", spec.velocity)?;
+        if !V::orientation_is_finite(spec.orientation) {
+            return Err(ParamError::NotFinite { name: "orientation", value: f32::NAN }.into());
+        }
+        non_negative("radius", spec.radius)?;
+        if let Some(g) = spec.goal {
+            vector("goal", g)?;
+        }
+        let speed = spec.velocity.length();
+        if speed > spec.limits.max_speed() * (1.0 + 1e-6) {
+            return Err(ParamError::OutOfRange {
+                name: "velocity",
+                value: speed,
+                range: "at most the agent's max_speed",
+            }
+            .into());
+        }
+        if let WorldBounds::Bounded { min, max } = self.config.bounds {
+            for i in 0..V::DIM {
+                let x = spec.position.axis(i);
+                if x < min.axis(i) || x > max.axis(i) {
+                    return Err(ParamError::OutOfRange {
+                        name: "position",
+                        value: x,
+                        range: "inside the world bounds",
+                    }
+                    .into());
+                }
+            }
+        }
+        if spec.group.0 as usize >= self.groups.len() {
+            return Err(CrowdError::UnknownGroup(spec.group));
+        }
+        let mut position = spec.position;
+        let mut velocity = spec.velocity;
+        self.config.bounds.confine(&mut position, &mut velocity);
+
+        let index = self.position.len() as u32;
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize].index = index;
+                s
+            }
+            None => {
+                self.slots.push(Slot { generation: 0, index });
+                self.slots.len() as u32 - 1
+            }
+        };
+        let handle = AgentHandle { index: slot, generation: self.slots[slot as usize].generation };
+        let id = u64::from(handle.index) | (u64::from(handle.generation) << 32);
+        self.position.push(position);
+        self.velocity.push(velocity);
+        self.orientation.push(spec.orientation);
+        self.rotation.push(V::ANGULAR_ZERO);
+        self.radius.push(spec.radius);
+        self.status.push(0);
+        self.cold.push(Cold {
+            limits: spec.limits,
+            goal: spec.goal.unwrap_or(V::ZERO),
+            state: BehaviourState {
+                wander: V::ZERO,
+                path_param: 0.0,
+                stalled: 0.0,
+                rng: Rng::new(mix(self.config.seed ^ mix(id))),
+            },
+            slot,
+            group: spec.group.0,
+            flags: if spec.goal.is_some() { HAS_GOAL } else { 0 },
+        });
+        self.debug.push(AgentDebug::default());
+        self.max_radius = self.max_radius.max(spec.radius);
+        self.grid_fresh = false;
+        self.resize_smoothing();
+        self.seed_smoothing(slot as usize);
+        Ok(handle)
+    }
+
+    /// Removes an agent; its handle goes stale.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`] if it was already removed.
+    pub fn despawn(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.position.swap_remove(i);
+        self.velocity.swap_remove(i);
+        self.orientation.swap_remove(i);
+        self.rotation.swap_remove(i);
+        self.radius.swap_remove(i);
+        self.status.swap_remove(i);
+        self.cold.swap_remove(i);
+        self.debug.swap_remove(i);
+        if i < self.cold.len() {
+            let moved = self.cold[i].slot as usize;
+            self.slots[moved].index = i as u32;
+        }
+        let s = &mut self.slots[h.index as usize];
+        s.index = FREE;
+        s.generation = s.generation.wrapping_add(1);
+        self.free.push(h.index);
+        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        self.grid_fresh = false;
+        Ok(())
+    }
+
+    /// Number of agents (quarantined ones included).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    /// True without agents.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+
+    /// The storage index of an agent (changes at every step: use it only to read the slices
+    /// below, e.g. [`positions`](Self::positions)).
+    #[must_use]
+    pub fn index_of(&self, h: AgentHandle) -> Option<usize> {
+        let s = self.slots.get(h.index as usize)?;
+        (s.generation == h.generation && s.index != FREE).then_some(s.index as usize)
+    }
+
+    /// The handle of the agent at storage index `i`.
+    ///
+    /// # Panics
+    /// If `i >= len()`.
+    #[must_use]
+    pub fn handle_at(&self, i: usize) -> AgentHandle {
+        let slot = self.cold[i].slot;
+        AgentHandle { index: slot, generation: self.slots[slot as usize].generation }
+    }
+
+    /// Every agent's handle, in storage order.
+    pub fn handles(&self) -> impl ExactSizeIterator<Item = AgentHandle> + '_ {
+        (0..self.len()).map(|i| self.handle_at(i))
+    }
+
+    /// True when the handle names a live agent.
+    #[must_use]
+    pub fn contains(&self, h: AgentHandle) -> bool {
+        self.index_of(h).is_some()
+    }
+
+    /// Positions in storage order.
+    #[must_use]
+    pub fn positions(&self) -> &[V] {
+        &self.position
+    }
+    /// Velocities in storage order.
+    #[must_use]
+    pub fn velocities(&self) -> &[V] {
+        &self.velocity
+    }
+    /// Orientations in storage order.
+    #[must_use]
+    pub fn orientations(&self) -> &[V::Orientation] {
+        &self.orientation
+    }
+    /// Radii in storage order.
+    #[must_use]
+    pub fn radii(&self) -> &[f32] {
+        &self.radius
+    }
+    /// Last step's steering and targets, in storage order.
+    #[must_use]
+    pub fn debug_info(&self) -> &[AgentDebug<V>] {
+        &self.debug
+    }
+
+    /// An agent's kinematic.
+    #[must_use]
+    pub fn kinematic(&self, h: AgentHandle) -> Option<Kinematic<V>> {
+        let i = self.index_of(h)?;
+        Some(Kinematic {
+            position: self.position[i],
+            orientation: self.orientation[i],
+            velocity: self.velocity[i],
+            rotation: self.rotation[i],
+        })
+    }
+
+    /// An agent's radius (m).
+    #[must_use]
+    pub fn radius(&self, h: AgentHandle) -> Option<f32> {
+        self.index_of(h).map(|i| self.radius[i])
+    }
+
+    /// An agent's limits.
+    #[must_use]
+    pub fn limits(&self, h: AgentHandle) -> Option<Limits> {
+        self.index_of(h).map(|i| self.cold[i].limits)
+    }
+
+    /// An agent's group.
+    #[must_use]
+    pub fn group_of(&self, h: AgentHandle) -> Option<GroupId> {
+        self.index_of(h).map(|i| GroupId(self.cold[i].group))
+    }
+
+    /// An agent's last steering and target.
+    #[must_use]
+    pub fn debug(&self, h: AgentHandle) -> Option<AgentDebug<V>> {
+        self.index_of(h).map(|i| self.debug[i])
+    }
+
+    /// An agent's path parameter (m of arc length along the path it follows).
+    #[must_use]
+    pub fn path_param(&self, h: AgentHandle) -> Option<f32> {
+        self.index_of(h).map(|i| self.cold[i].state.path_param)
+    }
+
+    /// True when the agent is quarantined.
+    #[must_use]
+    pub fn is_quarantined(&self, h: AgentHandle) -> bool {
+        self.index_of(h).is_some_and(|i| self.status[i] & QUARANTINED != 0)
+    }
+
+    /// Sets or clears an agent's goal (clears its `Arrived` state).
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`]; [`CrowdError::Param`] for a non-finite goal.
+    pub fn set_goal(&mut self, h: AgentHandle, goal: Option<V>) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        if let Some(g) = goal {
+            for a in 0..V::DIM {
+                crate::error::finite("goal", g.axis(a))?;
+            }
+        }
+        let c = &mut self.cold[i];
+        c.goal = goal.unwrap_or(V::ZERO);
+        c.flags &= !(ARRIVED | HAS_GOAL | STUCK);
+        c.state.stalled = 0.0;
+        if goal.is_some() {
+            c.flags |= HAS_GOAL;
+        }
+        Ok(())
+    }
+
+    /// An agent's goal.
+    #[must_use]
+    pub fn goal(&self, h: AgentHandle) -> Option<V> {
+        let c = &self.cold[self.index_of(h)?];
+        (c.flags & HAS_GOAL != 0).then_some(c.goal)
+    }
+
+    /// Overwrites an agent's kinematic **without validation**, as an engine does when its
+    /// physics owns the bodies. A non-finite value quarantines the agent at the next step.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`].
+    pub fn write_kinematic(&mut self, h: AgentHandle, k: Kinematic<V>) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.position[i] = k.position;
+        self.velocity[i] = k.velocity;
+        self.orientation[i] = k.orientation;
+        self.rotation[i] = k.rotation;
+        self.unchecked_writes = true;
+        self.grid_fresh = false;
+        Ok(())
+    }
+
+    /// The smoothed heading of an agent whose group smooths headings (Buckland: the mean of the
+    /// last `n` unit headings, normalised; the raw heading when the mean is near zero). Without
+    /// smoothing, the raw heading (unit velocity, or the orientation's forward when still).
+    #[must_use]
+    pub fn smoothed_heading(&self, h: AgentHandle) -> Option<V> {
+        let i = self.index_of(h)?;
+        let g = &self.groups[self.cold[i].group as usize].spec;
+        if g.heading_smoothing > 1 {
+            Some(self.smoothed[h.index as usize])
+        } else {
+            Some(heading(self.velocity[i], self.orientation[i]))
+        }
+    }
+
+    /// Bytes of per-agent state the step reads and writes (storage arrays, sort keys and
+    /// permutation), per agent.
+    #[must_use]
+    pub fn hot_bytes_per_agent() -> usize {
+        2 * size_of::<V>()
+            + size_of::<V::Orientation>()
+            + size_of::<V::Angular>()
+            + size_of::<f32>()
+            + size_of::<u8>()
+            + size_of::<Cold<V>>()
+            + size_of::<AgentDebug<V>>()
+            + 2 * size_of::<u32>()
+    }
+
+    /// Everything the crowd has allocated (storage, re-sorting buffers, grid cells, handles,
+    /// neighbour and event buffers), divided by the number of agents.
+    #[must_use]
+    pub fn bytes_per_agent(&self) -> f64 {
+        fn cap<T>(v: &Vec<T>) -> usize {
+            v.capacity() * size_of::<T>()
+        }
+        let s = &self.scratch;
+        let mut total = cap(&self.position)
+            + cap(&self.velocity)
+            + cap(&self.orientation)
+            + cap(&self.rotation)
+            + cap(&self.radius)
+            + cap(&self.status)
+            + cap(&self.cold)
+            + cap(&self.debug)
+            + cap(&self.slots)
+            + cap(&self.free)
+            + cap(&self.grid.cell_start)
+            + cap(&self.keys)
+            + cap(&self.perm)
+            + cap(&s.v)
+            + cap(&s.f)
+            + cap(&s.o)
+            + cap(&s.a)
+            + cap(&s.u)
+            + cap(&s.cold)
+            + cap(&s.debug)
+            + cap(&self.push)
+            + cap(&self.smooth_ring)
+            + cap(&self.smoothed)
+            + cap(&self.events);
+        for c in &self.chunks {
+            total += cap(&c.neighbours) + cap(&c.events);
+        }
+        total as f64 / self.len().max(1) as f64
+    }
+
+    fn resize_smoothing(&mut self) {
+        let w = self
+            .groups
+            .iter()
+            .map(|g| g.spec.heading_smoothing as usize)
+            .max()
+            .unwrap_or(0);
+        let w = if w > 1 { w } else { 0 };
+        if w != self.smooth_window {
+            self.smooth_window = w;
+            self.smooth_ring.clear();
+            self.smoothed.clear();
+            for slot in 0..self.slots.len() {
+                self.seed_smoothing(slot);
+            }
+        }
+        if w > 0 {
+            self.smooth_ring.resize(self.slots.len() * w, V::ZERO);
+            self.smoothed.resize(self.slots.len(), V::ZERO);
+        }
+    }
+
+    fn seed_smoothing(&mut self, slot: usize) {
+        let w = self.smooth_window;
+        if w == 0 {
+            return;
+        }
+        self.smooth_ring.resize(self.slots.len() * w, V::ZERO);
+        self.smoothed.resize(self.slots.len(), V::ZERO);
+        let i = self.slots[slot].index;
+        if i == FREE {
+            return;
+        }
+        let h = heading(self.velocity[i as usize], self.orientation[i as usize]);
+        self.smooth_ring[slot * w..(slot + 1) * w].fill(h);
+        self.smoothed[slot] = h;
+    }
+
+    /// The grid over the agents as a [`Neighbours`] source, rebuilt first if agents moved since
+    /// the last rebuild (storage indices change then; handles do not).
+    pub fn neighbours(&mut self) -> GridNeighbours<'_, V> {
+        if !self.grid_fresh {
+            self.quarantine_unchecked();
+            self.rebuild();
+        }
+        self.view()
+    }
+
+    fn view(&self) -> GridNeighbours<'_, V> {
+        GridNeighbours {
+            grid: &self.grid,
+            bounds: &self.config.bounds,
+            position: &self.position,
+            velocity: &self.velocity,
+            radius: &self.radius,
+            max_radius: self.max_radius,
+        }
+    }
+
+    /// Green's crowd density around `point`: agents whose centres lie within `radius` m,
+    /// divided by the area `π·radius²` (2D) or the volume `4/3·π·radius³` (3D): agents per m²
+    /// (per m³ in 3D). A non-positive or non-finite radius gives 0.
+    pub fn density(&mut self, point: V, radius: f32) -> f32 {
+        if !(radius > 0.0 && radius.is_finite()) {
+            return 0.0;
+        }
+        let n = self.neighbours().count_within(&NeighbourQuery::new(point, radius));
+        let measure = if V::DIM == 2 {
+            core::f32::consts::PI * radius * radius
+        } else {
+            4.0 / 3.0 * core::f32::consts::PI * radius * radius * radius
+        };
+        n as f32 / measure
+    }
+
+    /// Quarantines agents made non-finite by [`write_kinematic`](Self::write_kinematic).
+    fn quarantine_unchecked(&mut self) {
+        if !self.unchecked_writes {
+            return;
+        }
+        self.unchecked_writes = false;
+        for i in 0..self.len() {
+            if self.status[i] & QUARANTINED != 0 {
+                continue;
+            }
+            let k = Kinematic {
+                position: self.position[i],
+                orientation: self.orientation[i],
+                velocity: self.velocity[i],
+                rotation: self.rotation[i],
+            };
+            if let Some(field) = non_finite_field(&k) {
+                self.status[i] |= QUARANTINED;
+                let agent = self.handle_at(i);
+                self.pending.push(CrowdEvent::Quarantined { agent, field });
+            }
+        }
+    }
+
+    /// Lays out the grid and re-sorts the storage by cell (stable counting sort).
+    fn rebuild(&mut self) {
+        let n = self.len();
+        let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+        let mut active = 0usize;
+        for (p, &s) in self.position.iter().zip(&self.status) {
+            if s & QUARANTINED != 0 {
+                continue;
+            }
+            active += 1;
+            for i in 0..V::DIM {
+                lo[i] = lo[i].min(p.axis(i));
+                hi[i] = hi[i].max(p.axis(i));
+            }
+        }
+        if active == 0 {
+            lo = [0.0; 3];
+            hi = [0.0; 3];
+        }
+        self.grid.layout(&self.config.bounds, self.config.neighbour_radius, lo, hi, active);
+        let cells = self.grid.cells();
+        let grid = &self.grid;
+        // keys (quarantined agents go to the bucket after the last cell)
+        self.keys.resize(n, 0);
+        {
+            let (keys, position, status) = (&mut self.keys, &self.position, &self.status);
+            #[cfg(feature = "parallel")]
+            let it = keys.par_iter_mut().zip(position.par_iter()).zip(status.par_iter());
+            #[cfg(not(feature = "parallel"))]
+            let it = keys.iter_mut().zip(position.iter()).zip(status.iter());
+            it.for_each(|((k, &p), &s)| {
+                *k = if s & QUARANTINED != 0 { cells as u32 } else { grid.cell_of(p) };
+            });
+        }
+        // counting sort
+        let start = &mut self.grid.cell_start;
+        start.clear();
+        start.resize(cells + 2, 0);
+        for &k in &self.keys {
+            start[k as usize + 1] += 1;
+        }
+        for c in 1..start.len() {
+            start[c] += start[c - 1];
+        }
+        self.perm.resize(n, 0);
+        let mut identity = true;
+        for (i, &k) in self.keys.iter().enumerate() {
+            let at = &mut start[k as usize];
+            self.perm[*at as usize] = i as u32;
+            identity &= *at as usize == i;
+            *at += 1;
+        }
+        for c in (1..start.len()).rev() {
+            start[c] = start[c - 1];
+        }
+        start[0] = 0;
+        if !identity {
+            let (s, p) = (&mut self.scratch, &self.perm);
+            permute(&mut self.position, &mut s.v, p);
+            permute(&mut self.velocity, &mut s.v, p);
+            permute(&mut self.orientation, &mut s.o, p);
+            permute(&mut self.rotation, &mut s.a, p);
+            permute(&mut self.radius, &mut s.f, p);
+            permute(&mut self.status, &mut s.u, p);
+            permute(&mut self.cold, &mut s.cold, p);
+            permute(&mut self.debug, &mut s.debug, p);
+            for (i, c) in self.cold.iter().enumerate() {
+                self.slots[c.slot as usize].index = i as u32;
+            }
+        }
+        self.grid_fresh = true;
+    }
+
+    /// Advances every agent by `dt` seconds and returns the step's events (a buffer reused by
+    /// the next step).
+    ///
+    /// Phases: (1) quarantine agents written non-finite, rebuild the grid and re-sort;
+    /// (2) compute every agent's steering from this state (neighbours gathered once per agent
+    /// from the grid, the group's recipe evaluated); (3) commit: integrate with the agent's
+    /// limits and its group's integration, refuse moves whose centre would cross a wall or
+    /// enter an obstacle, confine to the world, face the motion, raise arrived/stuck events,
+    /// quarantine non-finite results (the previous state is kept); (4) non-penetration
+    /// passes; (5) heading smoothing. `dt = 0` computes steering but moves nothing.
+    ///
+    /// # Errors
+    /// [`CrowdError::Param`] when `dt` is negative or not finite.
+    pub fn step(&mut self, dt: f32) -> Result<&[CrowdEvent], CrowdError> {
+        non_negative("dt", dt)?;
+        self.events.clear();
+        self.quarantine_unchecked();
+        self.events.append(&mut self.pending);
+        self.rebuild();
+        let n = self.len();
+        let n_chunks = n.div_ceil(CHUNK);
+        if self.chunks.len() < n_chunks {
+            self.chunks.resize_with(n_chunks, ChunkScratch::default);
+        }
+        for c in &mut self.chunks {
+            c.events.clear();
+            c.max_move = 0.0;
+        }
+        self.compute(dt);
+        self.commit(dt);
+        if dt > 0.0 {
+            self.non_penetration();
+        }
+        self.smooth_headings();
+        self.grid_fresh = false;
+        self.steps += 1;
+        for c in &self.chunks[..n_chunks.min(self.chunks.len())] {
+            self.events.extend_from_slice(&c.events);
+        }
+        self.events.sort_unstable_by_key(CrowdEvent::order);
+        Ok(&self.events)
+    }
+
+    /// Phase 2: steering of every agent from the current state.
+    fn compute(&mut self, dt: f32) {
+        let view = GridNeighbours {
+            grid: &self.grid,
+            bounds: &self.config.bounds,
+            position: &self.position,
+            velocity: &self.velocity,
+            radius: &self.radius,
+            max_radius: self.max_radius,
+        };
+        let agents = AgentView {
+            slots: &self.slots,
+            position: &self.position,
+            velocity: &self.velocity,
+            orientation: &self.orientation,
+            rotation: &self.rotation,
+            status: &self.status,
+        };
+        let (groups, paths, slots) = (&self.groups, &self.paths, &self.slots);
+        let (orientation, rotation, radius, status) =
+            (&self.orientation, &self.rotation, &self.radius, &self.status);
+        let nr = self.config.neighbour_radius;
+        chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)).enumerate().for_each(
+            |(ci, ((cold, debug), scratch))| {
+                let base = ci * CHUNK;
+                for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
+                    let i = base + k;
+                    if status[i] & QUARANTINED != 0 {
+                        *d = AgentDebug::default();
+                        continue;
+                    }
+                    let g = &groups[c.group as usize];
+                    let me = Kinematic {
+                        position: view.position[i],
+                        orientation: orientation[i],
+                        velocity: view.velocity[i],
+                        rotation: rotation[i],
+                    };
+                    scratch.neighbours.clear();
+                    if g.needs_neighbours {
+                        let mut q = NeighbourQuery::around(i, me.position, nr);
+                        if let Some(half) = g.spec.view_half_angle {
+                            if let Ok(cone) =
+                                ViewCone::new(heading(me.velocity, me.orientation), half)
+                            {
+                                q = q.with_view(cone);
+                            }
+                        }
+                        let buf = &mut scratch.neighbours;
+                        view.for_each_within(&q, |n| buf.push(*n));
+                    }
+                    let cx = Context {
+                        me,
+                        radius: radius[i],
+                        limits: &c.limits,
+                        dt,
+                        goal: (c.flags & HAS_GOAL != 0).then_some(c.goal),
+                        neighbours: &scratch.neighbours,
+                        paths,
+                        agents,
+                    };
+                    let mut notes = Notes::default();
+                    let steering =
+                        evaluate(&g.spec.recipe, &cx, &mut c.state, &mut notes).unwrap_or_default();
+                    *d = AgentDebug { steering, target: notes.target };
+                    if notes.path_finished && c.flags & PATH_DONE == 0 {
+                        c.flags |= PATH_DONE;
+                        let agent = AgentHandle {
+                            index: c.slot,
+                            generation: slots[c.slot as usize].generation,
+                        };
+                        scratch.events.push(CrowdEvent::PathFinished { agent });
+                    }
+                }
+            },
+        );
+    }
+
+    /// Phase 3: integrate, obstacles, bounds, facing, arrived/stuck, quarantine.
+    fn commit(&mut self, dt: f32) {
+        let (groups, slots, debug, radius) = (&self.groups, &self.slots, &self.debug, &self.radius);
+        let obstacles = self.obstacles.as_ref();
+        let bounds = self.config.bounds;
+        chunks!(self.position)
+            .zip(chunks!(self.velocity))
+            .zip(chunks!(self.orientation))
+            .zip(chunks!(self.rotation))
+            .zip(chunks!(self.status))
+            .zip(chunks!(self.cold))
+            .zip(each!(self.chunks))
+            .enumerate()
+            .for_each(|(ci, ((((((pos, vel), ori), rot), status), cold), scratch))| {
+                let base = ci * CHUNK;
+                for k in 0..pos.len() {
+                    if status[k] & QUARANTINED != 0 {
+                        continue;
+                    }
+                    let i = base + k;
+                    let c = &mut cold[k];
+                    let agent =
+                        AgentHandle { index: c.slot, generation: slots[c.slot as usize].generation };
+                    let g = &groups[c.group as usize].spec;
+                    let steering = debug[i].steering;
+                    let old = pos[k];
+                    let mut kin = Kinematic {
+                        position: old,
+                        orientation: ori[k],
+                        velocity: vel[k],
+                        rotation: rot[k],
+                    };
+                    let field = if steering.is_finite() {
+                        kin.integrate_with(&steering, &c.limits, &g.integration, dt);
+                        if let Some(obstacles) = obstacles {
+                            let contact = V::contain(
+                                obstacles,
+                                old,
+                                &mut kin.position,
+                                &mut kin.velocity,
+                                radius[i],
+                            );
+                            let touching = match contact {
+                                Contact::None => false,
+                                Contact::Wall(obstacle) => {
+                                    if c.flags & TOUCHING == 0 {
+                                        scratch
+                                            .events
+                                            .push(CrowdEvent::WallCrossing { agent, obstacle });
+                                    }
+                                    true
+                                }
+                                Contact::Blocked(obstacle) => {
+                                    if c.flags & TOUCHING == 0 {
+                                        scratch.events.push(CrowdEvent::ObstacleCollision {
+                                            agent,
+                                            obstacle,
+                                        });
+                                    }
+                                    true
+                                }
+                                Contact::Touch(obstacle) => {
+                                    if c.flags & TOUCHING == 0 {
+                                        scratch.events.push(CrowdEvent::ObstacleCollision {
+                                            agent,
+                                            obstacle,
+                                        });
+                                    }
+                                    true
+                                }
+                            };
+                            if touching {
+                                c.flags |= TOUCHING;
+                            } else {
+                                c.flags &= !TOUCHING;
+                            }
+                        }
+                        bounds.confine(&mut kin.position, &mut kin.velocity);
+                        if g.face_motion && kin.velocity.length_squared() > 1e-12 {
+                            kin.orientation = V::facing(kin.orientation, kin.velocity);
+                        }
+                        non_finite_field(&kin)
+                    } else {
+                        Some("steering")
+                    };
+                    if let Some(field) = field {
+                        // frozen with its last finite state, out of every neighbourhood
+                        status[k] |= QUARANTINED;
+                        scratch.events.push(CrowdEvent::Quarantined { agent, field });
+                        continue;
+                    }
+                    let moved = bounds.offset(old, kin.position).length();
+                    scratch.max_move = scratch.max_move.max(moved);
+                    pos[k] = kin.position;
+                    vel[k] = kin.velocity;
+                    ori[k] = kin.orientation;
+                    rot[k] = kin.rotation;
+
+                    let has_goal = c.flags & HAS_GOAL != 0;
+                    if has_goal && c.flags & ARRIVED == 0 {
+                        let d = bounds.offset(kin.position, c.goal);
+                        if d.length_squared() <= g.arrive_radius * g.arrive_radius {
+                            c.flags |= ARRIVED;
+                            scratch.events.push(CrowdEvent::Arrived { agent });
+                        }
+                    }
+                    if let Some(st) = g.stuck {
+                        let trying = (has_goal && c.flags & ARRIVED == 0)
+                            || (groups[c.group as usize].follows_path && c.flags & PATH_DONE == 0);
+                        if trying && dt > 0.0 && moved < st.min_speed * dt {
+                            c.state.stalled += dt;
+                            if c.state.stalled >= st.time && c.flags & STUCK == 0 {
+                                c.flags |= STUCK;
+                                scratch.events.push(CrowdEvent::Stuck { agent });
+                            }
+                        } else if dt > 0.0 {
+                            c.state.stalled = 0.0;
+                            c.flags &= !STUCK;
+                        }
+                    }
+                }
+            });
+    }
+
+    /// Phase 4: Buckland's non-penetration constraint, as Jacobi relaxation so that the result
+    /// does not depend on the order of agents: each overlapping pair is pushed apart along
+    /// the line of centres by its overlap, half each when both enforce the constraint, all
+    /// of it on the enforcing one otherwise; an agent's total push is clipped to its deepest
+    /// overlap. Coincident centres separate along ±x, decided by handle. Also reports
+    /// agent–agent collisions.
+    fn non_penetration(&mut self) {
+        let any = self.groups.iter().any(|g| g.spec.non_penetration);
+        let passes = if any { self.config.non_penetration_passes as usize } else { 0 };
+        let passes = if self.config.collision_events { passes.max(1) } else { passes };
+        if passes == 0 {
+            return;
+        }
+        let n = self.len();
+        self.push.resize(n, (V::ZERO, V::ZERO));
+        let mut max_move =
+            self.chunks.iter().take(n.div_ceil(CHUNK)).fold(0.0f32, |m, c| m.max(c.max_move));
+        for pass in 0..passes {
+            let report = pass == 0 && self.config.collision_events;
+            let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
+                &self.grid,
+                &self.config.bounds,
+                &self.position,
+                &self.velocity,
+                &self.radius,
+                &self.status,
+                &self.cold,
+                &self.groups,
+                &self.slots,
+            );
+            let max_radius = self.max_radius;
+            chunks!(self.push).zip(each!(self.chunks)).enumerate().for_each(
+                |(ci, (push, scratch))| {
+                    let base = ci * CHUNK;
+                    for (k, out) in push.iter_mut().enumerate() {
+                        *out = (V::ZERO, V::ZERO);
+                        let i = base + k;
+                        if status[i] & QUARANTINED != 0 {
+                            continue;
+                        }
+                        let enforce = groups[cold[i].group as usize].spec.non_penetration;
+                        if !enforce && !report {
+                            continue;
+                        }
+                        let p = position[i];
+                        let ri = radius[i];
+                        let mut sum = V::ZERO;
+                        let mut dv = V::ZERO;
+                        let mut deepest = 0.0f32;
+                        // candidates by their cells before the move: widen by the largest move
+                        let reach = ri + max_radius + max_move;
+                        grid.for_each_run(p, reach, |run, _, _| {
+                            for j in run {
+                                if j == i {
+                                    continue;
+                                }
+                                let away = bounds.offset(position[j], p);
+                                let touch = ri + radius[j];
+                                let d2 = away.length_squared();
+                                if d2 >= touch * touch {
+                                    continue;
+                                }
+                                let (si, sj) = (cold[i].slot, cold[j].slot);
+                                if report && si < sj {
+                                    let agent =
+                                        AgentHandle { index: si, generation: slots[si as usize].generation };
+                                    let other =
+                                        AgentHandle { index: sj, generation: slots[sj as usize].generation };
+                                    scratch.events.push(CrowdEvent::AgentCollision { agent, other });
+                                }
+                                if !enforce {
+                                    continue;
+                                }
+                                let d = d2.sqrt();
+                                let overlap = touch - d;
+                                let dir = if d > 0.0 {
+                                    away / d
+                                } else {
+                                    let s = if si < sj { -1.0 } else { 1.0 };
+                                    V::from_axes([s, 0.0, 0.0])
+                                };
+                                let share = if groups[cold[j].group as usize].spec.non_penetration {
+                                    0.5
+                                } else {
+                                    1.0
+                                };
+                                sum += dir * (overlap * share);
+                                deepest = deepest.max(overlap);
+                                // inelastic contact: cancel the approach speed along the normal
+                                let closing = (velocity[i] - velocity[j]).dot(dir);
+                                if closing < 0.0 {
+                                    dv -= dir * (closing * share);
+                                }
+                            }
+                        });
+                        *out = (sum.clamp_length_max(deepest), dv);
+                    }
+                },
+            );
+            let push = &self.push;
+            let mut pass_move = 0.0f32;
+            for ((p, v), (dp, dv)) in self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push) {
+                if *dp != V::ZERO || *dv != V::ZERO {
+                    *p += *dp;
+                    *v += *dv;
+                    bounds_confine(&self.config.bounds, p, v);
+                    pass_move = pass_move.max(dp.length());
+                }
+            }
+            max_move += pass_move;
+            if pass_move == 0.0 && !report {
+                break; // nothing overlaps any more
+            }
+        }
+    }
+
+    /// Phase 5: heading smoothing (per slot, so the ring survives re-sorting).
+    fn smooth_headings(&mut self) {
+        let w = self.smooth_window;
+        if w == 0 {
+            return;
+        }
+        let at = (self.steps % w as u64) as usize;
+        for (slot, s) in self.slots.iter().enumerate() {
+            if s.index == FREE {
+                continue;
+            }
+            let i = s.index as usize;
+            let raw = heading(self.velocity[i], self.orientation[i]);
+            let ring = &mut self.smooth_ring[slot * w..(slot + 1) * w];
+            ring[at] = raw;
+            let n = (self.groups[self.cold[i].group as usize].spec.heading_smoothing as usize).min(w);
+            let mut sum = V::ZERO;
+            for back in 0..n.max(1) {
+                sum += ring[(at + w - back) % w];
+            }
+            let mean = sum.normalize_or_zero();
+            self.smoothed[slot] = if sum.length_squared() > 1e-12 { mean } else { raw };
+        }
+    }
+}
+
+#[inline]
+fn bounds_confine<V: CrowdVector>(bounds: &WorldBounds<V>, p: &mut V, v: &mut V) {
+    bounds.confine(p, v);
+}
+
+/// The unit velocity, or the orientation's forward when (nearly) still.
+#[inline]
+fn heading<V: CrowdVector>(velocity: V, orientation: V::Orientation) -> V {
+    let h = velocity.normalize_or_zero();
+    if h == V::ZERO {
+        V::forward(orientation)
+    } else {
+        h
+    }
+}
+
+fn non_finite_field<V: Vector>(k: &Kinematic<V>) -> Option<&'static str> {
+    if !k.position.is_finite() {
+        Some("position")
+    } else if !k.velocity.is_finite() {
+        Some("velocity")
+    } else if !V::orientation_is_finite(k.orientation) {
+        Some("orientation")
+    } else if !V::angular_is_finite(k.rotation) {
+        Some("rotation")
+    } else {
+        None
+    }
+}
+
+impl Crowd<Vec2> {
+    /// Sets the static obstacles and walls (2D): agents' centres never cross a wall or enter a
+    /// solid obstacle, and touching one raises an event.
+    pub fn set_obstacles(&mut self, obstacles: ObstacleSet) {
+        self.obstacles = Some(obstacles);
+    }
+
+    /// The static obstacles.
+    #[must_use]
+    pub fn obstacles(&self) -> Option<&ObstacleSet> {
+        self.obstacles.as_ref()
+    }
+}

@@ -1,0 +1,269 @@
+//! What the crowd engine needs from a space beyond [`Vector`]: per-axis access (grid cells,
+//! world bounds), random directions (wander) and facing the direction of motion.
+
+use crate::error::{finite, ParamError};
+use crate::math::{orientation_of, Vector};
+use crate::rng::Rng;
+use crate::geometry::Circle;
+use crate::obstacle::{CollisionDetector, Obstacle, ObstacleId, ObstacleSet};
+use glam::{Quat, Vec2, Vec3};
+
+/// What the static world did to one agent's move.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Contact {
+    /// Nothing touched.
+    None,
+    /// The centre would have crossed this wall: the move was refused (Green).
+    Wall(ObstacleId),
+    /// The centre would have entered this solid obstacle: the move was refused.
+    Blocked(ObstacleId),
+    /// The body overlaps this solid obstacle (the centre is outside).
+    Touch(ObstacleId),
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for glam::Vec2 {}
+    impl Sealed for glam::Vec3 {}
+}
+
+/// A space the crowd engine runs in: `Vec2` or `Vec3` (sealed).
+pub trait CrowdVector: Vector + sealed::Sealed {
+    /// Number of axes (2 or 3).
+    const DIM: usize;
+    /// Component `i` (`i < DIM`).
+    fn axis(self, i: usize) -> f32;
+    /// A vector from its first `DIM` components.
+    fn from_axes(a: [f32; 3]) -> Self;
+    /// A random vector with every component uniform on [−1, 1) (Buckland's `RandomClamped` per
+    /// axis), drawn in axis order.
+    fn random_clamped(rng: &mut Rng) -> Self;
+    /// The orientation that looks along `direction` (not zero), starting from `current` (3D keeps
+    /// the roll by taking the shortest arc).
+    fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
+    /// Applies the static world to a move from `old` to `position` (2D only; 3D crowds have no
+    /// obstacles): a centre never crosses a wall or enters a solid (the move is refused and the
+    /// velocity loses its component into the surface), and a body overlapping a solid is
+    /// reported.
+    #[doc(hidden)]
+    fn contain(
+        obstacles: &ObstacleSet,
+        old: Self,
+        position: &mut Self,
+        velocity: &mut Self,
+        radius: f32,
+    ) -> Contact;
+}
+
+impl CrowdVector for Vec2 {
+    const DIM: usize = 2;
+    #[inline]
+    fn axis(self, i: usize) -> f32 {
+        self[i]
+    }
+    #[inline]
+    fn from_axes(a: [f32; 3]) -> Self {
+        Vec2::new(a[0], a[1])
+    }
+    #[inline]
+    fn random_clamped(rng: &mut Rng) -> Self {
+        let x = rng.clamped();
+        Vec2::new(x, rng.clamped())
+    }
+    #[inline]
+    fn facing(_current: f32, direction: Self) -> f32 {
+        orientation_of(direction)
+    }
+    fn contain(
+        obstacles: &ObstacleSet,
+        old: Self,
+        position: &mut Self,
+        velocity: &mut Self,
+        radius: f32,
+    ) -> Contact {
+        let step = *position - old;
+        if step != Vec2::ZERO {
+            if let Some(hit) = obstacles.first_hit(old, step) {
+                *position = old;
+                let into = velocity.dot(hit.normal);
+                if into < 0.0 {
+                    *velocity -= hit.normal * into;
+                }
+                return match obstacles.get(hit.obstacle) {
+                    Some(Obstacle::Wall(_)) => Contact::Wall(hit.obstacle),
+                    _ => Contact::Blocked(hit.obstacle),
+                };
+            }
+        }
+        let mut touch = Contact::None;
+        obstacles.for_each_overlapping(&Circle::new(*position, radius), |id, o| {
+            let lower = match touch {
+                Contact::Touch(t) => id.0 < t.0,
+                _ => true,
+            };
+            if !matches!(o, Obstacle::Wall(_)) && lower {
+                touch = Contact::Touch(id);
+            }
+        });
+        touch
+    }
+}
+
+impl CrowdVector for Vec3 {
+    const DIM: usize = 3;
+    #[inline]
+    fn axis(self, i: usize) -> f32 {
+        self[i]
+    }
+    #[inline]
+    fn from_axes(a: [f32; 3]) -> Self {
+        Vec3::from_array(a)
+    }
+    #[inline]
+    fn random_clamped(rng: &mut Rng) -> Self {
+        let x = rng.clamped();
+        let y = rng.clamped();
+        Vec3::new(x, y, rng.clamped())
+    }
+    #[inline]
+    fn facing(current: Quat, direction: Self) -> Quat {
+        crate::three_d::align_to_vector(direction, current).unwrap_or(current)
+    }
+    fn contain(_: &ObstacleSet, _: Self, _: &mut Self, _: &mut Self, _: f32) -> Contact {
+        Contact::None
+    }
+}
+
+/// The shape of the world agents live in.
+///
+/// - `Unbounded`: anywhere.
+/// - `Bounded`: positions are kept inside `[min, max]` (per axis: an agent reaching a face is
+///   put back on it and its velocity component into the face is removed).
+/// - `Toroidal`: wrap-around on every axis; positions live in `[min, max)` and the offset
+///   between two agents is the **minimum image** (per axis, `d ∓ size` when `|d| > size/2`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum WorldBounds<V: Vector> {
+    /// No bounds.
+    Unbounded,
+    /// A box whose faces stop agents.
+    Bounded {
+        /// Lower corner (m).
+        min: V,
+        /// Upper corner (m).
+        max: V,
+    },
+    /// A wrap-around box (torus).
+    Toroidal {
+        /// Lower corner (m).
+        min: V,
+        /// Upper corner (m), exclusive.
+        max: V,
+    },
+}
+
+impl<V: CrowdVector> WorldBounds<V> {
+    /// Checks the corners: finite, and `max > min` on every axis.
+    ///
+    /// # Errors
+    /// [`ParamError`] naming `bounds_min` / `bounds_max`.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        if let WorldBounds::Bounded { min, max } | WorldBounds::Toroidal { min, max } = *self {
+            for i in 0..V::DIM {
+                finite("bounds_min", min.axis(i))?;
+                finite("bounds_max", max.axis(i))?;
+                crate::error::at_least("bounds_max", max.axis(i), "bounds_min", min.axis(i))?;
+                if max.axis(i) == min.axis(i) {
+                    return Err(ParamError::Contradictory {
+                        name: "bounds_max",
+                        value: max.axis(i),
+                        other: "bounds_min",
+                        other_value: min.axis(i),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// True for a wrap-around world.
+    #[must_use]
+    pub fn is_toroidal(&self) -> bool {
+        matches!(self, WorldBounds::Toroidal { .. })
+    }
+
+    /// `to − from`, by the minimum image in a toroidal world (both points inside the box).
+    #[must_use]
+    #[inline]
+    pub fn offset(&self, from: V, to: V) -> V {
+        let d = to - from;
+        match *self {
+            WorldBounds::Toroidal { min, max } => {
+                let mut a = [0.0; 3];
+                for (i, ai) in a.iter_mut().enumerate().take(V::DIM) {
+                    let size = max.axis(i) - min.axis(i);
+                    let x = d.axis(i);
+                    *ai = if x > 0.5 * size {
+                        x - size
+                    } else if x < -0.5 * size {
+                        x + size
+                    } else {
+                        x
+                    };
+                }
+                V::from_axes(a)
+            }
+            _ => d,
+        }
+    }
+
+    /// Puts a position back into the world: wraps it into `[min, max)` (toroidal) or clamps it
+    /// to `[min, max]` (bounded), removing the velocity component that points out of a face.
+    /// Returns true when a bounded face was touched.
+    #[inline]
+    pub fn confine(&self, position: &mut V, velocity: &mut V) -> bool {
+        match *self {
+            WorldBounds::Unbounded => false,
+            WorldBounds::Bounded { min, max } => {
+                let (mut p, mut v) = ([0.0; 3], [0.0; 3]);
+                let mut touched = false;
+                for i in 0..V::DIM {
+                    p[i] = position.axis(i);
+                    v[i] = velocity.axis(i);
+                    if p[i] < min.axis(i) {
+                        p[i] = min.axis(i);
+                        v[i] = v[i].max(0.0);
+                        touched = true;
+                    } else if p[i] > max.axis(i) {
+                        p[i] = max.axis(i);
+                        v[i] = v[i].min(0.0);
+                        touched = true;
+                    }
+                }
+                if touched {
+                    *position = V::from_axes(p);
+                    *velocity = V::from_axes(v);
+                }
+                touched
+            }
+            WorldBounds::Toroidal { min, max } => {
+                let mut p = [0.0; 3];
+                for (i, pi) in p.iter_mut().enumerate().take(V::DIM) {
+                    let (lo, size) = (min.axis(i), max.axis(i) - min.axis(i));
+                    let mut x = position.axis(i);
+                    if !(lo..lo + size).contains(&x) {
+                        x = lo + (x - lo).rem_euclid(size);
+                        // rem_euclid can round up to `size`
+                        if x >= lo + size {
+                            x = lo;
+                        }
+                    }
+                    *pi = x;
+                }
+                *position = V::from_axes(p);
+                false
+            }
+        }
+    }
+}

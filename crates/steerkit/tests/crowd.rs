@@ -1,0 +1,676 @@
+//! The crowd engine: grid queries against brute force, determinism across thread counts,
+//! non-penetration, quarantine, flocking order, events and insertion errors.
+
+use steerkit::*;
+
+fn limits(max_speed: f32, max_acc: f32) -> Limits {
+    Limits::new(max_speed, max_acc, 4.0, 20.0).unwrap()
+}
+
+fn flocking2() -> Recipe<Vec2> {
+    Recipe::Blend(vec![
+        (2.0, Recipe::Separation(Separation::new(0.8, Falloff::Linear).unwrap())),
+        (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
+        (1.0, Recipe::Alignment(Alignment::heading(0.5).unwrap())),
+    ])
+}
+
+/// The brute-force reference: every live agent tested with the minimum-image offset.
+fn brute<V: CrowdVector>(
+    bounds: &WorldBounds<V>,
+    pos: &[V],
+    radii: &[f32],
+    q: &NeighbourQuery<V>,
+) -> Vec<(usize, f32)> {
+    let mut out = Vec::new();
+    for (j, (&p, &r)) in pos.iter().zip(radii).enumerate() {
+        if q.exclude == Some(j) {
+            continue;
+        }
+        let off = bounds.offset(q.center, p);
+        let d2 = off.length_squared();
+        let reach = q.reach(r);
+        if !(reach >= 0.0 && d2 <= reach * reach) {
+            continue;
+        }
+        if let Some(v) = &q.view {
+            if !v.contains(off) {
+                continue;
+            }
+        }
+        out.push((j, d2));
+    }
+    out.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+fn check_world<V: CrowdVector>(
+    bounds: WorldBounds<V>,
+    make: impl Fn(&mut Rng) -> V,
+    seed: u64,
+) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut crowd = Crowd::<V>::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+    let g = crowd.add_group(Group::new(Recipe::Blend(vec![]))).unwrap();
+    for _ in 0..400 {
+        let r = if rng.uniform() < 0.5 { 0.0 } else { rng.uniform() * 0.6 };
+        crowd.spawn(AgentSpec::new(make(&mut rng), r, limits(1.0, 1.0), g)).unwrap();
+    }
+    crowd.neighbours(); // rebuild, then read the storage order
+    let pos = crowd.positions().to_vec();
+    let radii = crowd.radii().to_vec();
+    let nb = crowd.neighbours();
+    let mut checked = 0;
+    let mut buf = Vec::new();
+    for qi in 0..120usize {
+        let center = if qi % 2 == 0 { pos[qi] } else { make(&mut rng) };
+        let radius = [0.0, 0.5, 1.0, 1.7, 2.5][qi % 5];
+        let mut q = if qi % 2 == 0 {
+            NeighbourQuery::around(qi, center, radius)
+        } else {
+            NeighbourQuery::new(center, radius)
+        };
+        if qi % 3 == 0 {
+            q = q.including_neighbour_radius();
+        }
+        if qi % 4 == 1 {
+            q = q.with_view(ViewCone::new(make(&mut rng), 1.2).unwrap());
+        }
+        let want = brute(&bounds, &pos, &radii, &q);
+        let mut got: Vec<(usize, f32)> = Vec::new();
+        nb.for_each_within(&q, |n| got.push((n.index, n.distance_squared)));
+        got.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        if got != want {
+            for w in &want {
+                if !got.contains(w) {
+                    eprintln!("missing {} at {:?} bounds {:?}", w.0, pos[w.0], bounds);
+                }
+            }
+        }
+        assert_eq!(got, want, "query {qi} at {center:?} r={radius}");
+        assert_eq!(nb.count_within(&q), want.len());
+        // k-nearest: the first k of the brute-force order, nearest first
+        for k in [1usize, 3, 10] {
+            nb.k_nearest(&q, k, &mut buf);
+            let got: Vec<(usize, f32)> =
+                buf.iter().map(|n| (n.index, n.distance_squared)).collect();
+            let want_k: Vec<(usize, f32)> = want.iter().take(k).copied().collect();
+            assert_eq!(got, want_k, "k={k} query {qi}");
+        }
+        assert_eq!(nb.nearest(&q).map(|n| n.index), want.first().map(|w| w.0));
+        checked += want.len();
+    }
+    checked
+}
+
+/// Positions on a lattice of half cells: many agents exactly on cell borders.
+fn on_borders(rng: &mut Rng, lo: f32, cells: f32) -> f32 {
+    if rng.uniform() < 0.5 {
+        lo + (rng.uniform() * cells * 2.0).floor() * 0.5
+    } else {
+        lo + rng.uniform() * cells
+    }
+}
+
+#[test]
+fn grid_queries_equal_brute_force_in_bounded_unbounded_and_toroidal_worlds() {
+    let mut found = 0;
+    for seed in 0..4 {
+        found += check_world(
+            WorldBounds::Bounded { min: Vec2::new(-10.0, -5.0), max: Vec2::new(10.0, 5.0) },
+            |r| Vec2::new(on_borders(r, -10.0, 20.0), on_borders(r, -5.0, 10.0)),
+            seed,
+        );
+        found += check_world(
+            WorldBounds::Unbounded,
+            |r| Vec2::new(on_borders(r, -7.0, 14.0), on_borders(r, 3.0, 9.0)),
+            seed + 10,
+        );
+        // 12 × 7 torus (7 cells: rings and wrapped runs), and a thin 3-cell one
+        found += check_world(
+            WorldBounds::Toroidal { min: Vec2::new(0.0, -3.5), max: Vec2::new(12.0, 3.5) },
+            |r| Vec2::new(on_borders(r, 0.0, 11.5), on_borders(r, -3.5, 6.5)),
+            seed + 20,
+        );
+        found += check_world(
+            WorldBounds::Toroidal { min: Vec2::new(0.0, 0.0), max: Vec2::new(30.0, 3.2) },
+            |r| Vec2::new(r.uniform() * 30.0, r.uniform() * 3.2),
+            seed + 30,
+        );
+        found += check_world(
+            WorldBounds::Toroidal { min: Vec3::ZERO, max: Vec3::new(6.0, 5.0, 7.0) },
+            |r| Vec3::new(on_borders(r, 0.0, 5.5), on_borders(r, 0.0, 4.5), r.uniform() * 7.0),
+            seed + 40,
+        );
+        found += check_world(
+            WorldBounds::Unbounded,
+            |r| Vec3::new(on_borders(r, 0.0, 6.0), r.uniform() * 5.0, on_borders(r, -2.0, 4.0)),
+            seed + 50,
+        );
+    }
+    // the comparison is not vacuous
+    assert!(found > 10_000, "only {found} neighbours compared");
+}
+
+/// A toroidal flock with wander, non-penetration and collision events: every source of
+/// nondeterminism the step could have.
+fn deterministic_world(seed: u64) -> Crowd2 {
+    let bounds = WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(40.0, 40.0) };
+    let mut config = CrowdConfig::new(1.5).with_bounds(bounds).with_seed(seed);
+    config.collision_events = true;
+    let mut crowd = Crowd2::new(config).unwrap();
+    let mut recipe = match flocking2() {
+        Recipe::Blend(m) => m,
+        _ => unreachable!(),
+    };
+    recipe.push((0.6, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 3.0 }));
+    let mut group = Group::new(Recipe::Blend(recipe));
+    group.non_penetration = true;
+    group.heading_smoothing = 5;
+    let g = crowd.add_group(group).unwrap();
+    let mut rng = Rng::new(99);
+    for _ in 0..1300 {
+        let p = Vec2::new(rng.uniform() * 40.0, rng.uniform() * 40.0);
+        let v = Vec2::new(rng.clamped(), rng.clamped());
+        crowd.spawn(AgentSpec { velocity: v, ..AgentSpec::new(p, 0.25, limits(2.0, 4.0), g) }).unwrap();
+    }
+    crowd
+}
+
+/// Final state by handle (bits) and every event of the run.
+fn run_deterministic(steps: usize) -> (Vec<(AgentHandle, [u32; 5])>, Vec<CrowdEvent>) {
+    let mut crowd = deterministic_world(7);
+    let mut events = Vec::new();
+    for _ in 0..steps {
+        events.extend_from_slice(crowd.step(1.0 / 30.0).unwrap());
+    }
+    let mut state: Vec<_> = crowd
+        .handles()
+        .map(|h| {
+            let k = crowd.kinematic(h).unwrap();
+            let s = crowd.smoothed_heading(h).unwrap();
+            (
+                h,
+                [
+                    k.position.x.to_bits() ^ k.position.y.to_bits().rotate_left(7),
+                    k.velocity.x.to_bits(),
+                    k.velocity.y.to_bits(),
+                    k.orientation.to_bits(),
+                    s.x.to_bits() ^ s.y.to_bits(),
+                ],
+            )
+        })
+        .collect();
+    state.sort_by_key(|s| s.0);
+    (state, events)
+}
+
+#[test]
+fn same_seed_gives_bit_identical_state_with_1_2_and_8_threads_and_across_runs() {
+    let steps = 1000;
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| run_deterministic(steps))
+    };
+    let one = run(1);
+    assert!(one.0.len() == 1300);
+    assert!(one.1.iter().any(|e| matches!(e, CrowdEvent::AgentCollision { .. })));
+    assert_eq!(run(2), one, "2 threads differ from 1");
+    assert_eq!(run(8), one, "8 threads differ from 1");
+    assert_eq!(run(1), one, "a second run differs");
+    // a different seed gives a different world (the wander generators are seeded)
+    let mut other = deterministic_world(8);
+    let mut same = deterministic_world(7);
+    for _ in 0..20 {
+        other.step(1.0 / 30.0).unwrap();
+        same.step(1.0 / 30.0).unwrap();
+    }
+    let h = same.handle_at(0);
+    assert_ne!(other.kinematic(h).unwrap().position, same.kinematic(h).unwrap().position);
+}
+
+fn max_overlap(crowd: &Crowd2) -> f32 {
+    let (p, r) = (crowd.positions(), crowd.radii());
+    let mut worst = 0.0f32;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            worst = worst.max(r[i] + r[j] - (p[i] - p[j]).length());
+        }
+    }
+    worst
+}
+
+#[test]
+fn non_penetration_keeps_a_packed_crowd_from_overlapping() {
+    // 400 agents of radius 0.3 all arriving at one point: pressure from every side
+    // Jacobi relaxation spreads a push one ring of agents per pass: a 20-deep pile under full
+    // acceleration needs 16 passes (4 leave 0.49 m, 8 leave 0.23 m)
+    let mut config = CrowdConfig::new(1.0);
+    config.non_penetration_passes = 16;
+    let mut crowd = Crowd2::new(config).unwrap();
+    let mut group = Group::new(Recipe::Seek { target: Target::Goal, seek: Seek::new() });
+    group.non_penetration = true;
+    let g = crowd.add_group(group).unwrap();
+    let mut without = Crowd2::new(CrowdConfig::new(1.0)).unwrap();
+    let g2 = without
+        .add_group(Group::new(Recipe::Seek { target: Target::Goal, seek: Seek::new() }))
+        .unwrap();
+    for i in 0..400 {
+        let p = Vec2::new((i % 20) as f32 - 9.5, (i / 20) as f32 - 9.5) * 1.5;
+        let spec = AgentSpec { goal: Some(Vec2::ZERO), ..AgentSpec::new(p, 0.3, limits(2.0, 8.0), g) };
+        crowd.spawn(spec).unwrap();
+        without.spawn(AgentSpec { group: g2, ..spec }).unwrap();
+    }
+    let mut worst = 0.0f32;
+    for step in 0..600 {
+        crowd.step(1.0 / 30.0).unwrap();
+        without.step(1.0 / 30.0).unwrap();
+        if step % 20 == 19 {
+            worst = worst.max(max_overlap(&crowd));
+        }
+    }
+    // stated tolerance: 10% of a radius, after the crowd has packed at the goal
+    assert!(worst <= 0.03, "overlap {worst} m");
+    // without the constraint the same crowd collapses onto the goal
+    assert!(max_overlap(&without) > 0.4, "{}", max_overlap(&without));
+    // and the packed crowd is really packed: the 400 discs fill a ~12 m diameter disc
+    let spread = crowd.positions().iter().map(|p| p.length()).fold(0.0f32, f32::max);
+    assert!(spread < 8.0, "spread {spread}");
+}
+
+#[test]
+fn coincident_agents_separate_without_nan() {
+    let mut crowd = Crowd2::new(CrowdConfig::new(1.0)).unwrap();
+    let mut group = Group::new(Recipe::Blend(vec![]));
+    group.non_penetration = true;
+    let g = crowd.add_group(group).unwrap();
+    let a = crowd.spawn(AgentSpec::new(Vec2::ONE, 0.5, limits(1.0, 1.0), g)).unwrap();
+    let b = crowd.spawn(AgentSpec::new(Vec2::ONE, 0.5, limits(1.0, 1.0), g)).unwrap();
+    for _ in 0..10 {
+        crowd.step(0.1).unwrap();
+    }
+    let (pa, pb) = (crowd.kinematic(a).unwrap().position, crowd.kinematic(b).unwrap().position);
+    assert!(pa.is_finite() && pb.is_finite());
+    assert!(((pa - pb).length() - 1.0).abs() < 1e-5, "{}", (pa - pb).length());
+}
+
+#[test]
+fn a_nan_agent_is_quarantined_and_leaves_every_other_trajectory_bit_identical() {
+    let build = |with_nan: bool| {
+        let mut crowd = deterministic_world(3);
+        let nan = with_nan.then(|| {
+            let g = crowd.group_of(crowd.handle_at(0)).unwrap();
+            let h = crowd
+                .spawn(AgentSpec::new(Vec2::new(20.0, 20.0), 0.25, limits(2.0, 4.0), g))
+                .unwrap();
+            let mut k = crowd.kinematic(h).unwrap();
+            k.velocity = Vec2::new(f32::NAN, 1.0);
+            crowd.write_kinematic(h, k).unwrap();
+            h
+        });
+        (crowd, nan)
+    };
+    let (mut clean, _) = build(false);
+    let (mut dirty, nan) = build(true);
+    let nan = nan.unwrap();
+    let handles: Vec<AgentHandle> = clean.handles().collect();
+    let mut quarantined = 0;
+    for step in 0..300 {
+        clean.step(1.0 / 30.0).unwrap();
+        let events = dirty.step(1.0 / 30.0).unwrap().to_vec();
+        quarantined += events
+            .iter()
+            .filter(|e| **e == CrowdEvent::Quarantined { agent: nan, field: "velocity" })
+            .count();
+        for &h in &handles {
+            let (a, b) = (clean.kinematic(h).unwrap(), dirty.kinematic(h).unwrap());
+            assert!(
+                a.position.to_array().map(f32::to_bits) == b.position.to_array().map(f32::to_bits)
+                    && a.velocity.to_array().map(f32::to_bits)
+                        == b.velocity.to_array().map(f32::to_bits),
+                "agent {h:?} diverged at step {step}"
+            );
+        }
+    }
+    assert_eq!(quarantined, 1, "reported once");
+    assert!(dirty.is_quarantined(nan));
+    // frozen: still where it was
+    assert_eq!(dirty.kinematic(nan).unwrap().position, Vec2::new(20.0, 20.0));
+    // and invisible to neighbour queries and to pursuers
+    let nb = dirty.neighbours();
+    assert!(nb.nearest(&NeighbourQuery::new(Vec2::new(20.0, 20.0), 0.01)).is_none());
+}
+
+#[test]
+fn a_pursuer_of_a_quarantined_agent_has_nothing_to_say() {
+    let mut crowd = Crowd2::new(CrowdConfig::new(2.0)).unwrap();
+    let idle = crowd.add_group(Group::new(Recipe::Blend(vec![]))).unwrap();
+    let quarry = crowd.spawn(AgentSpec::new(Vec2::new(10.0, 0.0), 0.5, limits(1.0, 1.0), idle)).unwrap();
+    let hunt = crowd
+        .add_group(Group::new(Recipe::Pursue { target: quarry, pursue: Pursue::new(1.0).unwrap() }))
+        .unwrap();
+    let hunter = crowd.spawn(AgentSpec::new(Vec2::ZERO, 0.5, limits(3.0, 5.0), hunt)).unwrap();
+    crowd.step(0.1).unwrap();
+    let d = crowd.debug(hunter).unwrap();
+    assert!((d.steering.linear - Vec2::new(5.0, 0.0)).length() < 1e-4, "{:?}", d.steering);
+    assert_eq!(d.target, Some(Vec2::new(10.0, 0.0)));
+    let mut k = crowd.kinematic(quarry).unwrap();
+    k.position.x = f32::INFINITY;
+    crowd.write_kinematic(quarry, k).unwrap();
+    let events = crowd.step(0.1).unwrap().to_vec();
+    assert_eq!(events, vec![CrowdEvent::Quarantined { agent: quarry, field: "position" }]);
+    assert_eq!(crowd.debug(hunter).unwrap().steering, SteeringOutput::default());
+}
+
+/// Polarisation: |mean of unit velocities|, 1 when all agents fly the same way.
+fn polarisation(v: &[Vec2]) -> f32 {
+    (v.iter().map(|v| v.normalize_or_zero()).sum::<Vec2>() / v.len() as f32).length()
+}
+
+#[test]
+fn a_flock_stays_cohesive_and_aligned_without_overlaps() {
+    let mut crowd = Crowd2::new(CrowdConfig::new(2.0).with_seed(5)).unwrap();
+    let mut group = Group::new(Recipe::Blend(vec![
+        (2.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear).unwrap())),
+        (1.0, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
+        (1.5, Recipe::Alignment(Alignment::heading(0.3).unwrap())),
+        (0.3, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 2.0 }),
+    ]));
+    group.non_penetration = true;
+    let g = crowd.add_group(group).unwrap();
+    let mut rng = Rng::new(11);
+    for i in 0..150 {
+        let p = Vec2::new((i % 15) as f32, (i / 15) as f32) * 0.9;
+        // headings spread over ±60° around +x
+        let v = Vec2::from_angle(rng.clamped() * 1.05) * 1.5;
+        crowd.spawn(AgentSpec { velocity: v, ..AgentSpec::new(p, 0.2, limits(2.0, 5.0), g) }).unwrap();
+    }
+    let start = polarisation(crowd.velocities());
+    let (mut worst_spread, mut worst_order, mut worst_overlap) = (0.0f32, 1.0f32, 0.0f32);
+    for step in 0..1000 {
+        crowd.step(1.0 / 30.0).unwrap();
+        if step >= 100 && step % 10 == 0 {
+            let p = crowd.positions();
+            let c = p.iter().sum::<Vec2>() / p.len() as f32;
+            worst_spread = worst_spread.max(p.iter().map(|q| (*q - c).length()).fold(0.0, f32::max));
+            worst_order = worst_order.min(polarisation(crowd.velocities()));
+            worst_overlap = worst_overlap.max(max_overlap(&crowd));
+        }
+    }
+    assert!(start < 0.9, "starts disordered: {start}");
+    assert!(worst_order > 0.9, "polarisation fell to {worst_order}");
+    assert!(worst_spread < 15.0, "spread grew to {worst_spread} m");
+    assert!(worst_overlap < 0.02, "overlap {worst_overlap} m");
+}
+
+#[test]
+fn insertion_errors_name_the_field() {
+    let mut crowd = Crowd2::new(
+        CrowdConfig::new(1.0)
+            .with_bounds(WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::splat(10.0) }),
+    )
+    .unwrap();
+    let g = crowd.add_group(Group::new(Recipe::Blend(vec![]))).unwrap();
+    let ok = AgentSpec::new(Vec2::ONE, 0.5, limits(2.0, 2.0), g);
+    let name = |r: Result<AgentHandle, CrowdError>| match r {
+        Err(CrowdError::Param(
+            ParamError::NotFinite { name, .. }
+            | ParamError::Negative { name, .. }
+            | ParamError::OutOfRange { name, .. },
+        )) => name,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(name(crowd.spawn(AgentSpec { position: Vec2::new(f32::NAN, 0.0), ..ok })), "position");
+    assert_eq!(name(crowd.spawn(AgentSpec { velocity: Vec2::new(0.0, f32::INFINITY), ..ok })), "velocity");
+    assert_eq!(name(crowd.spawn(AgentSpec { velocity: Vec2::new(3.0, 0.0), ..ok })), "velocity");
+    assert_eq!(name(crowd.spawn(AgentSpec { orientation: f32::NAN, ..ok })), "orientation");
+    assert_eq!(name(crowd.spawn(AgentSpec { radius: -1.0, ..ok })), "radius");
+    assert_eq!(name(crowd.spawn(AgentSpec { goal: Some(Vec2::NAN), ..ok })), "goal");
+    assert_eq!(name(crowd.spawn(AgentSpec { position: Vec2::new(11.0, 1.0), ..ok })), "position");
+    assert_eq!(
+        crowd.spawn(AgentSpec { group: GroupId(9), ..ok }),
+        Err(CrowdError::UnknownGroup(GroupId(9)))
+    );
+    assert!(crowd.is_empty(), "nothing was inserted");
+    // bad groups and worlds
+    let bad = Group::new(Recipe::Blend(vec![(f32::NAN, Recipe::Blend(vec![]))]));
+    assert!(matches!(
+        crowd.add_group(bad),
+        Err(CrowdError::Param(ParamError::NotFinite { name: "weight", .. }))
+    ));
+    let path = Recipe::FollowPath { path: PathId(3), follow: FollowPath::new(1.0).unwrap() };
+    assert!(matches!(
+        crowd.add_group(Group::new(path)),
+        Err(CrowdError::Param(ParamError::OutOfRange { name: "path", .. }))
+    ));
+    assert!(matches!(
+        Crowd2::new(CrowdConfig::new(0.0)),
+        Err(CrowdError::Param(ParamError::NotPositive { name: "neighbour_radius", .. }))
+    ));
+    let torus = WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(3.0, 10.0) };
+    assert!(Crowd2::new(CrowdConfig::new(1.5).with_bounds(torus)).is_err());
+    assert!(crowd.step(-1.0).is_err());
+    // stale handles
+    let h = crowd.spawn(ok).unwrap();
+    crowd.despawn(h).unwrap();
+    assert_eq!(crowd.despawn(h), Err(CrowdError::StaleHandle(h)));
+    let h2 = crowd.spawn(ok).unwrap();
+    assert_eq!(h2.index, h.index);
+    assert!(!crowd.contains(h) && crowd.contains(h2));
+}
+
+#[test]
+fn handles_survive_re_sorting_and_removal() {
+    let mut crowd = Crowd2::new(CrowdConfig::new(1.0)).unwrap();
+    let g = crowd
+        .add_group(Group::new(Recipe::VelocityMatch {
+            velocity: Vec2::new(1.0, 0.0),
+            matching: VelocityMatch::new(0.1).unwrap(),
+        }))
+        .unwrap();
+    let hs: Vec<_> = (0..50)
+        .map(|i| {
+            let p = Vec2::new(((i * 37) % 50) as f32 * 0.7, (i % 7) as f32);
+            crowd.spawn(AgentSpec::new(p, 0.1, limits(1.0, 10.0), g)).unwrap()
+        })
+        .collect();
+    for h in hs.iter().step_by(3) {
+        crowd.despawn(*h).unwrap();
+    }
+    for _ in 0..10 {
+        crowd.step(0.1).unwrap();
+    }
+    for (i, h) in hs.iter().enumerate() {
+        if i % 3 == 0 {
+            assert!(crowd.kinematic(*h).is_none());
+        } else {
+            let k = crowd.kinematic(*h).unwrap();
+            // every survivor moved along +x from its own start; y unchanged
+            let start = Vec2::new(((i * 37) % 50) as f32 * 0.7, (i % 7) as f32);
+            assert_eq!(k.position.y, start.y);
+            assert!(k.position.x > start.x + 0.5 && k.position.x < start.x + 1.0, "{k:?}");
+        }
+    }
+    assert_eq!(crowd.len(), 33);
+}
+
+#[test]
+fn events_arrived_path_finished_stuck_wall_and_collisions() {
+    let mut config = CrowdConfig::new(2.0);
+    config.collision_events = true;
+    let mut crowd = Crowd2::new(config).unwrap();
+    let path = crowd.add_path(Polyline::open(vec![Vec2::new(0.0, 10.0), Vec2::new(5.0, 10.0)]).unwrap());
+    let arrive = Arrive::new(0.1, 2.0, 0.2).unwrap();
+    let mut goers = Group::new(Recipe::Arrive { target: Target::Goal, arrive });
+    goers.arrive_radius = 0.2;
+    goers.stuck = Some(Stuck { time: 1.0, min_speed: 0.05 });
+    let goers = crowd.add_group(goers).unwrap();
+    let followers = crowd
+        .add_group(Group::new(Recipe::FollowPath {
+            path,
+            follow: FollowPath::new(0.5).unwrap().arriving_at_end(arrive),
+        }))
+        .unwrap();
+    crowd.set_obstacles(
+        ObstacleSet::new([Obstacle::Wall(Segment::new(Vec2::new(20.0, -5.0), Vec2::new(20.0, 5.0)))])
+            .unwrap(),
+    );
+    let l = limits(2.0, 4.0);
+    let arriver = crowd
+        .spawn(AgentSpec { goal: Some(Vec2::new(3.0, 0.0)), ..AgentSpec::new(Vec2::ZERO, 0.3, l, goers) })
+        .unwrap();
+    let blocked = crowd
+        .spawn(AgentSpec {
+            goal: Some(Vec2::new(25.0, 0.0)),
+            ..AgentSpec::new(Vec2::new(17.0, 0.0), 0.3, l, goers)
+        })
+        .unwrap();
+    let follower = crowd.spawn(AgentSpec::new(Vec2::new(0.0, 10.0), 0.3, l, followers)).unwrap();
+    // two agents meeting head on
+    let a = crowd
+        .spawn(AgentSpec { goal: Some(Vec2::new(10.0, -10.0)), ..AgentSpec::new(Vec2::new(6.0, -10.0), 0.3, l, goers) })
+        .unwrap();
+    let b = crowd
+        .spawn(AgentSpec { goal: Some(Vec2::new(6.0, -10.0)), ..AgentSpec::new(Vec2::new(10.0, -10.0), 0.3, l, goers) })
+        .unwrap();
+    let mut all = Vec::new();
+    for _ in 0..300 {
+        all.extend_from_slice(crowd.step(1.0 / 30.0).unwrap());
+    }
+    let count = |e: CrowdEvent| all.iter().filter(|x| **x == e).count();
+    assert_eq!(count(CrowdEvent::Arrived { agent: arriver }), 1);
+    assert_eq!(count(CrowdEvent::PathFinished { agent: follower }), 1);
+    assert_eq!(count(CrowdEvent::Stuck { agent: blocked }), 1);
+    assert!(count(CrowdEvent::WallCrossing { agent: blocked, obstacle: ObstacleId(0) }) > 0);
+    // the wall held: the centre never got past x = 20
+    assert!(crowd.kinematic(blocked).unwrap().position.x <= 20.0);
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    assert!(count(CrowdEvent::AgentCollision { agent: lo, other: hi }) > 0);
+    assert_eq!(count(CrowdEvent::AgentCollision { agent: hi, other: lo }), 0);
+    // events come sorted by agent
+    let order: Vec<AgentHandle> = crowd.step(1.0 / 30.0).unwrap().iter().map(|e| e.agent()).collect();
+    assert!(order.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn obstacle_contact_is_reported_once_per_touch() {
+    let mut crowd = Crowd2::new(CrowdConfig::new(2.0)).unwrap();
+    let g = crowd.add_group(Group::new(Recipe::Seek { target: Target::Goal, seek: Seek::new() })).unwrap();
+    crowd.set_obstacles(ObstacleSet::new([Obstacle::Circle(Circle::new(Vec2::new(5.0, 0.0), 1.0))]).unwrap());
+    let h = crowd
+        .spawn(AgentSpec { goal: Some(Vec2::new(5.0, 0.0)), ..AgentSpec::new(Vec2::ZERO, 0.5, limits(2.0, 4.0), g) })
+        .unwrap();
+    let mut touches = 0;
+    for _ in 0..200 {
+        for e in crowd.step(1.0 / 30.0).unwrap() {
+            if let CrowdEvent::ObstacleCollision { agent, obstacle } = e {
+                assert_eq!((*agent, *obstacle), (h, ObstacleId(0)));
+                touches += 1;
+            }
+        }
+    }
+    // centre stays outside the disc
+    assert!(crowd.kinematic(h).unwrap().position.x <= 4.0 + 1e-4);
+    assert!((1..=3).contains(&touches), "{touches}");
+}
+
+#[test]
+fn heading_smoothing_steadies_a_jittery_heading() {
+    let build = |window: u32| {
+        let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_seed(4)).unwrap();
+        let mut g = Group::new(Recipe::Wander { radius: 2.0, distance: 0.5, jitter: 40.0 });
+        g.heading_smoothing = window;
+        let g = crowd.add_group(g).unwrap();
+        let h = crowd
+            .spawn(AgentSpec { velocity: Vec2::X, ..AgentSpec::new(Vec2::ZERO, 0.1, limits(2.0, 20.0), g) })
+            .unwrap();
+        (crowd, h)
+    };
+    let turning = |window: u32| {
+        let (mut crowd, h) = build(window);
+        let mut last = crowd.smoothed_heading(h).unwrap();
+        let mut total = 0.0;
+        for _ in 0..300 {
+            crowd.step(1.0 / 30.0).unwrap();
+            let now = crowd.smoothed_heading(h).unwrap();
+            total += last.angle_to(now).abs();
+            last = now;
+        }
+        total
+    };
+    let raw = turning(0);
+    assert_eq!(raw, turning(1), "a window of one is the raw heading");
+    let smooth = turning(10);
+    assert!(smooth < 0.6 * raw, "smoothed {smooth} rad vs raw {raw} rad");
+}
+
+#[test]
+fn crowd_density_counts_agents_per_square_metre() {
+    let mut crowd = Crowd2::new(CrowdConfig::new(1.0)).unwrap();
+    let g = crowd.add_group(Group::new(Recipe::Blend(vec![]))).unwrap();
+    for i in 0..40 {
+        for j in 0..40 {
+            // 2 agents per m²
+            let p = Vec2::new(i as f32 * 0.5 + 0.25, j as f32 + 0.5);
+            crowd.spawn(AgentSpec::new(p, 0.1, limits(1.0, 1.0), g)).unwrap();
+        }
+    }
+    let d = crowd.density(Vec2::new(10.0, 20.0), 5.0);
+    assert!((d - 2.0).abs() < 0.1, "{d}");
+    assert_eq!(crowd.density(Vec2::new(100.0, 100.0), 5.0), 0.0);
+    assert_eq!(crowd.density(Vec2::ZERO, -1.0), 0.0);
+}
+
+#[test]
+fn a_3d_flock_runs_and_stays_finite_and_bounded() {
+    let bounds = WorldBounds::Bounded { min: Vec3::splat(-10.0), max: Vec3::splat(10.0) };
+    let mut crowd = Crowd3::new(CrowdConfig::new(2.0).with_bounds(bounds)).unwrap();
+    let g = crowd
+        .add_group(Group::new(Recipe::Blend(vec![
+            (2.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear).unwrap())),
+            (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
+            (1.0, Recipe::Alignment(Alignment::heading(0.5).unwrap())),
+            (0.5, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 2.0 }),
+        ])))
+        .unwrap();
+    let mut rng = Rng::new(2);
+    for _ in 0..300 {
+        let p = Vec3::new(rng.clamped(), rng.clamped(), rng.clamped()) * 9.0;
+        crowd.spawn(AgentSpec::new(p, 0.2, limits(2.0, 4.0), g)).unwrap();
+    }
+    for _ in 0..200 {
+        assert!(crowd.step(1.0 / 30.0).unwrap().is_empty());
+    }
+    for (p, h) in crowd.positions().iter().zip(crowd.handles()) {
+        assert!(p.is_finite() && p.abs().max_element() <= 10.0, "{p}");
+        let k = crowd.kinematic(h).unwrap();
+        assert!(k.velocity.length() <= 2.0 + 1e-4);
+        // facing its motion
+        if k.velocity.length() > 0.1 {
+            let f = k.orientation * Vec3::X;
+            assert!(f.dot(k.velocity.normalize()) > 0.999, "{f} vs {}", k.velocity);
+        }
+    }
+}
+
+#[test]
+fn dt_zero_moves_nothing() {
+    let mut crowd = deterministic_world(1);
+    let before = crowd.positions().to_vec();
+    crowd.step(0.0).unwrap();
+    let mut a: Vec<[u32; 2]> = before.iter().map(|p| p.to_array().map(f32::to_bits)).collect();
+    let mut b: Vec<[u32; 2]> = crowd.positions().iter().map(|p| p.to_array().map(f32::to_bits)).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn hot_state_fits_128_bytes_per_agent() {
+    assert!(Crowd2::hot_bytes_per_agent() <= 128, "{}", Crowd2::hot_bytes_per_agent());
+    assert!(Crowd3::hot_bytes_per_agent() <= 192, "{}", Crowd3::hot_bytes_per_agent());
+}
+
