@@ -258,7 +258,7 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
     let mut rng = Rng::new(spec.seed);
     let mut groups = Vec::with_capacity(spec.groups.len());
     for (i, g) in spec.groups.iter().enumerate() {
-        groups.push(group(&format!("groups[{i}]"), g, &bounds, &refs, &mut rng)?);
+        groups.push(group(&format!("groups[{i}]"), g, &bounds, &geometry, &refs, &mut rng)?);
     }
     Ok(Checked {
         name: spec.name.clone(),
@@ -508,10 +508,24 @@ impl Refs<'_> {
     }
 }
 
+/// True when `p` is inside a solid obstacle (walls are thin and never contain a point).
+fn inside_solid(geometry: &Geometry, p: Vec2) -> bool {
+    geometry.obstacles.iter().any(|o| match o {
+        Obstacle::Circle(c) => c.contains_point(p),
+        Obstacle::Box(b) => b.contains_point(p),
+        Obstacle::Polygon(poly) => poly.contains_point(p),
+        _ => false,
+    })
+}
+
+/// Tries per spawned agent to find a place outside the solid obstacles.
+const SPAWN_TRIES: usize = 64;
+
 fn group(
     path: &str,
     g: &GroupSpec,
     bounds: &Bounds,
+    geometry: &Geometry,
     refs: &Refs<'_>,
     rng: &mut Rng,
 ) -> Result<GroupPlan> {
@@ -570,6 +584,12 @@ fn group(
                         "the agent starts outside the world's bounds",
                     ));
                 }
+                if inside_solid(geometry, position) {
+                    return Err(problem(
+                        join(&ap, "position"),
+                        "the agent starts inside a solid obstacle",
+                    ));
+                }
                 let velocity = match a.velocity {
                     Some(v) => xy(&join(&ap, "velocity"), v)?,
                     None => Vec2::ZERO,
@@ -597,7 +617,7 @@ fn group(
             out
         }
         (None, Some(n), Some(spawn)) => {
-            spawn_agents(&join(path, "spawn"), spawn, n, bounds, &limits, goal, rng)?
+            spawn_agents(&join(path, "spawn"), spawn, n, bounds, geometry, &limits, goal, rng)?
         }
         _ => unreachable_group(path)?,
     };
@@ -625,6 +645,7 @@ fn spawn_agents(
     s: &SpawnSpec,
     n: u32,
     bounds: &Bounds,
+    geometry: &Geometry,
     limits: &Limits,
     goal: Option<Vec2>,
     rng: &mut Rng,
@@ -699,18 +720,31 @@ fn spawn_agents(
     };
     let mut region = region;
     let mut out = Vec::with_capacity(n as usize);
-    for _ in 0..n {
-        let mut position = region(rng);
-        // a region larger than the world is fine: its agents are clamped into the box
-        if let Some((min, max)) = bounds.corners() {
-            position = position.clamp(min, max);
-            if matches!(bounds, Bounds::Wrapping { .. }) && position.x >= max.x {
-                position.x = min.x;
+    for k in 0..n {
+        let mut found = None;
+        for _ in 0..SPAWN_TRIES {
+            let mut position = region(rng);
+            // a region larger than the world is fine: its agents are clamped into the box
+            if let Some((min, max)) = bounds.corners() {
+                position = position.clamp(min, max);
+                if matches!(bounds, Bounds::Wrapping { .. }) && position.x >= max.x {
+                    position.x = min.x;
+                }
+                if matches!(bounds, Bounds::Wrapping { .. }) && position.y >= max.y {
+                    position.y = min.y;
+                }
             }
-            if matches!(bounds, Bounds::Wrapping { .. }) && position.y >= max.y {
-                position.y = min.y;
+            if !inside_solid(geometry, position) {
+                found = Some(position);
+                break;
             }
         }
+        let Some(position) = found else {
+            return Err(problem(
+                path,
+                format!("no free place for agent {k} in {SPAWN_TRIES} tries: solid obstacles cover the region"),
+            ));
+        };
         let orientation = match s.heading {
             Some(HeadingSpec::Angle(a)) => a,
             Some(HeadingSpec::Random) => {

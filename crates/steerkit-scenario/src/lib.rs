@@ -41,6 +41,7 @@ mod check;
 mod error;
 mod model;
 mod spec;
+mod world;
 
 pub use check::{sanitise_name, MAX_AGENTS, MAX_DEPTH, MAX_STEPS};
 pub use error::{Location, ScenarioError};
@@ -48,6 +49,7 @@ pub use model::{
     AgentRef, Behaviour, Bounds, Geometry, GroupPlan, Metric, MetricsPlan, NamedPath, Placement,
     TargetRef,
 };
+pub use world::{RunSettings, World, WorldGroup};
 
 use check::{Checked, Problem};
 use spec::ScenarioSpec;
@@ -83,6 +85,8 @@ pub enum Format {
 #[derive(Clone, Debug)]
 pub struct Scenario {
     origin: String,
+    /// TOML source, kept to locate errors found when building.
+    source: Option<std::sync::Arc<str>>,
     spec: ScenarioSpec,
     checked: std::sync::Arc<Checked>,
 }
@@ -96,7 +100,9 @@ impl Scenario {
     pub fn from_toml_str(source: &str, origin: &str) -> Result<Self, ScenarioError> {
         size_ok(source.len() as u64, origin)?;
         let spec = parse_toml(source, origin)?;
-        Self::checked(spec, origin, |p| locate_toml(source, origin, p))
+        let mut s = Self::checked(spec, origin, |p| locate_toml(source, origin, p))?;
+        s.source = Some(source.into());
+        Ok(s)
     }
 
     /// Parses and checks JSON text with the same structure as the TOML format.
@@ -143,7 +149,18 @@ impl Scenario {
         locate: impl Fn(Problem) -> ScenarioError,
     ) -> Result<Self, ScenarioError> {
         let checked = check::check(&spec).map_err(locate)?;
-        Ok(Scenario { origin: origin.to_owned(), spec, checked: std::sync::Arc::new(checked) })
+        Ok(Scenario {
+            origin: origin.to_owned(),
+            source: None,
+            spec,
+            checked: std::sync::Arc::new(checked),
+        })
+    }
+
+    /// An error at `field`, located in the TOML source when there is one.
+    fn error(&self, field: String, message: String) -> ScenarioError {
+        let location = self.source.as_deref().and_then(|s| error::locate(s, &field));
+        invalid(&self.origin, location, field, message)
     }
 
     /// The same scenario with another seed (agents in spawn regions are placed again).
@@ -154,7 +171,9 @@ impl Scenario {
         let mut spec = self.spec.clone();
         spec.seed = seed;
         let origin = self.origin.clone();
-        Self::checked(spec, &origin, |p| invalid(&origin, None, p.field, p.message))
+        let mut s = Self::checked(spec, &origin, |p| self.error(p.field, p.message))?;
+        s.source.clone_from(&self.source);
+        Ok(s)
     }
 
     /// The same scenario run for `steps` steps.
@@ -163,9 +182,7 @@ impl Scenario {
     /// [`ScenarioError::Invalid`] (`steps`) above [`MAX_STEPS`].
     pub fn with_steps(&self, steps: u64) -> Result<Self, ScenarioError> {
         if steps > MAX_STEPS {
-            return Err(invalid(
-                &self.origin,
-                None,
+            return Err(self.error(
                 "steps".into(),
                 format!("{steps} steps is more than the limit of {MAX_STEPS}"),
             ));

@@ -424,3 +424,33 @@ fn json_check_errors_carry_the_field_path() {
     let e = Scenario::from_json_str(&src, "bad.json").unwrap_err();
     assert_eq!(e.to_string(), "bad.json: groups[0].radius: must not be negative, got -1");
 }
+
+#[test]
+fn agent_inside_a_solid_obstacle() {
+    let src = with(
+        "[[paths]]",
+        "[[obstacles]]\nshape = \"circle\"\ncenter = [1, 1]\nradius = 0.5\n[[paths]]",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "[1, 1] }"),
+        "groups[1].agents[0].position",
+        "inside a solid obstacle",
+    );
+}
+
+#[test]
+fn a_spawn_region_covered_by_an_obstacle() {
+    let src = with(
+        "[[paths]]",
+        "[[obstacles]]\nshape = \"box\"\nmin = [-6, -6]\nmax = [6, 6]\n[[paths]]",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "{ shape = \"rect\""),
+        "groups[0].spawn",
+        "no free place for agent 0 in 64 tries",
+    );
+}
