@@ -616,9 +616,15 @@ fn group(
             }
             out
         }
-        (None, Some(n), Some(spawn)) => {
-            spawn_agents(&join(path, "spawn"), spawn, n, bounds, geometry, &limits, goal, rng)?
-        }
+        (None, Some(n), Some(spawn)) => spawn_agents(
+            &join(path, "spawn"),
+            spawn,
+            n,
+            (bounds, geometry),
+            limits.max_speed(),
+            goal,
+            rng,
+        )?,
         _ => unreachable_group(path)?,
     };
     Ok(GroupPlan {
@@ -644,16 +650,17 @@ fn spawn_agents(
     path: &str,
     s: &SpawnSpec,
     n: u32,
-    bounds: &Bounds,
-    geometry: &Geometry,
-    limits: &Limits,
+    (bounds, geometry): (&Bounds, &Geometry),
+    max_speed: f32,
     goal: Option<Vec2>,
     rng: &mut Rng,
 ) -> Result<Vec<Placement>> {
     let mut present =
         present!(s; nums: radius; xys: min, max, center, speed; others: heading = "heading");
     if let Some(HeadingSpec::Angle(a)) = s.heading {
-        present.iter_mut().find(|p| p.name == "heading").map(|p| p.numbers.push(a));
+        if let Some(p) = present.iter_mut().find(|p| p.name == "heading") {
+            p.numbers.push(a);
+        }
     }
     let what = "spawn shape";
     let shape = s.shape.as_str();
@@ -708,10 +715,10 @@ fn spawn_agents(
                     format!("must not be less than speed[0] ({lo}), got {hi}"),
                 ));
             }
-            if hi > limits.max_speed() {
+            if hi > max_speed {
                 return Err(problem(
                     format!("{sp}[1]"),
-                    format!("{hi} is above the group's max_speed {}", limits.max_speed()),
+                    format!("{hi} is above the group's max_speed {max_speed}"),
                 ));
             }
             Some((lo, hi))

@@ -60,7 +60,6 @@ use std::path::Path;
 pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
 
 /// The behaviour kinds a scenario can use, in the order of the format reference.
-#[must_use]
 pub fn behaviour_kinds() -> impl Iterator<Item = &'static str> {
     check::KINDS.iter().map(|(k, _)| *k)
 }
