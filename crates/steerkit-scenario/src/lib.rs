@@ -353,20 +353,57 @@ fn parse_toml(source: &str, origin: &str) -> Result<ScenarioSpec, ScenarioError>
             .span()
             .map(|s| Location::of_offset(source, s.start))
             .or_else(|| error::locate(source, &field));
-        invalid(origin, location, field, inner.message().trim_end().to_owned())
+        invalid(origin, location, field, friendly(inner.message().trim_end()))
     })
+}
+
+/// serde's "unknown field `x`, expected one of `a`, `b`, ..." with a suggestion when a
+/// candidate is within two edits, and without the list when it is long (a behaviour node's
+/// fields are shared by every kind, so the whole list would mislead).
+fn friendly(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_owned();
+    };
+    let Some((name, list)) = rest.split_once('`') else {
+        return message.to_owned();
+    };
+    let candidates: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+    let best = candidates
+        .iter()
+        .map(|c| (edit_distance(name, c), *c))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d);
+    match best {
+        Some((_, c)) => format!("unknown field `{name}` (did you mean `{c}`?)"),
+        None if candidates.len() > 16 => format!("unknown field `{name}`"),
+        None => message.to_owned(),
+    }
+}
+
+/// Levenshtein distance (short strings only).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 fn parse_json(source: &str, origin: &str) -> Result<ScenarioSpec, ScenarioError> {
     let mut de = serde_json::Deserializer::from_str(source);
     let json = |field: String, e: serde_json::Error| {
         let location = (e.line() > 0).then(|| Location { line: e.line(), column: e.column() });
-        let mut message = e.to_string();
+        let message = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
-        if let Some(stripped) = message.strip_suffix(&suffix) {
-            message = stripped.to_owned();
-        }
-        invalid(origin, location, field, message)
+        let message = message.strip_suffix(&suffix).unwrap_or(&message);
+        invalid(origin, location, field, friendly(message))
     };
     let spec: ScenarioSpec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let field = path_string(e.path());

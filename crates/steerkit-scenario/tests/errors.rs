@@ -47,6 +47,7 @@ fn toml_error(src: &str) -> ScenarioError {
 /// Asserts the message is `bad.toml:<line>:<col>: <field>: ...<says>...`.
 fn assert_located(e: &ScenarioError, loc: Location, field: &str, says: &str) {
     let msg = e.to_string();
+    println!("{msg}");
     let head = format!("bad.toml:{}:{}: {field}: ", loc.line, loc.column);
     assert!(msg.starts_with(&head), "message `{msg}` should start with `{head}`");
     assert!(msg.contains(says), "message `{msg}` should say `{says}`");
@@ -64,14 +65,19 @@ fn base_scenario_is_valid() {
 fn misspelt_key_at_top_level() {
     let src = with("steps = 10\n", "steps = 10\nsed = 3\n");
     let e = toml_error(&src);
-    assert_located(&e, at(&src, "sed = 3"), "sed", "unknown field `sed`");
+    assert_located(&e, at(&src, "sed = 3"), "sed", "unknown field `sed` (did you mean `seed`?)");
 }
 
 #[test]
 fn misspelt_key_in_a_group() {
     let src = with("radius = 0.3\nlimits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"", "raduis = 0.3\nlimits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"");
     let e = toml_error(&src);
-    assert_located(&e, at(&src, "raduis"), "groups[0].raduis", "unknown field `raduis`");
+    assert_located(
+        &e,
+        at(&src, "raduis"),
+        "groups[0].raduis",
+        "unknown field `raduis` (did you mean `radius`?)",
+    );
 }
 
 #[test]
@@ -82,7 +88,7 @@ fn misspelt_key_in_a_behaviour_node() {
         &e,
         at(&src, "max_predicton"),
         "groups[1].behaviour.members[1].max_predicton",
-        "unknown field `max_predicton`",
+        "unknown field `max_predicton` (did you mean `max_prediction`?)",
     );
 }
 
