@@ -460,3 +460,76 @@ fn a_spawn_region_covered_by_an_obstacle() {
         "no free place for agent 0 in 64 tries",
     );
 }
+
+#[test]
+fn unknown_choice_value() {
+    let src = with("slow_radius = 2 }", "slow_radius = 2, stop = \"skid\" }");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"skid\""),
+        "groups[0].behaviour.stop",
+        "unknown value `skid`; expected one of `brake`, `coast`",
+    );
+}
+
+#[test]
+fn field_not_applicable_to_an_obstacle_shape() {
+    let src = with(
+        "[[paths]]",
+        "[[obstacles]]\nshape = \"box\"\nmin = [7, 7]\nmax = [8, 8]\nradius = 1\n[[paths]]",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "1\n[[paths]]"),
+        "obstacles[0].radius",
+        "field `radius` does not apply to obstacle shape `box` (its fields are min, max)",
+    );
+}
+
+#[test]
+fn wrap_needs_bounds() {
+    let src = with("min = [-10, -10]\nmax = [10, 10]\n", "wrap = true\n");
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "true"), "world.wrap", "a wrap-around world needs `min` and `max`");
+}
+
+#[test]
+fn steps_and_duration_together() {
+    let src = with("steps = 10", "steps = 10\nduration = 2.0");
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "2.0"), "duration", "give either `steps` or `duration`, not both");
+}
+
+#[test]
+fn count_and_agents_together() {
+    let src = with("name = \"b\"\n", "name = \"b\"\ncount = 2\n");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "2\nagents"),
+        "groups[1].count",
+        "give either `count` with a `spawn` region or an `agents` list",
+    );
+}
+
+#[test]
+fn spawn_speed_above_max_speed() {
+    let src = with("max = [5, 5] }", "max = [5, 5], speed = [1, 3] }");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "3] }"),
+        "groups[0].spawn.speed[1]",
+        "3 is above the group's max_speed 2",
+    );
+}
+
+#[test]
+fn output_name_cannot_leave_the_output_directory() {
+    let src = with("name = \"t\"", "name = \"../../Etc/Passwd\"");
+    let s = Scenario::from_toml_str(&src, "odd.toml").unwrap();
+    assert_eq!(s.name(), "../../Etc/Passwd");
+    assert_eq!(s.output_name(), "______etc_passwd");
+}
