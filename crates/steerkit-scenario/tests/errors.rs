@@ -533,3 +533,16 @@ fn output_name_cannot_leave_the_output_directory() {
     assert_eq!(s.name(), "../../Etc/Passwd");
     assert_eq!(s.output_name(), "______etc_passwd");
 }
+
+#[cfg(unix)]
+#[test]
+fn an_endless_file_is_cut_at_the_limit() {
+    // /dev/zero never ends: the loader must stop after the limit, not read forever
+    let dir = std::env::temp_dir().join(format!("steerkit-scenario-zero-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("zero.toml");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    let e = Scenario::load(&link).unwrap_err();
+    assert!(matches!(e, ScenarioError::TooLarge { limit: MAX_FILE_SIZE, .. }), "{e}");
+}
