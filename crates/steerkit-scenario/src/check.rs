@@ -12,8 +12,9 @@ use crate::spec::{
 use std::collections::HashMap;
 use steerkit::{
     Aabb, Alignment, Approach, Arrive, Circle, Cohesion, CollisionAvoidance, Epsilon, Estimate,
-    Evade, Falloff, Flee, FollowPath, Gather, Limits, Obstacle, ParamError, Polygon, Polyline,
-    Prediction, Pursue, Rng, Seek, SeekMode, Segment, Separation, Stop, Vec2, VelocityMatch,
+    Evade, Falloff, Flee, FollowPath, Gather, Limits, Obstacle, ObstacleSet, ParamError, Polygon,
+    Polyline, Prediction, Pursue, Rng, Seek, SeekMode, Segment, Separation, Stop, Vec2,
+    VelocityMatch,
 };
 
 /// Most agents a scenario may create (all groups together).
@@ -255,10 +256,12 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
     }
     let refs = Refs { groups: &group_index, sizes: &sizes, paths: &paths };
 
+    let solids = ObstacleSet::new(geometry.obstacles.iter().cloned())
+        .map_err(|e| problem("obstacles", e.to_string()))?;
     let mut rng = Rng::new(spec.seed);
     let mut groups = Vec::with_capacity(spec.groups.len());
     for (i, g) in spec.groups.iter().enumerate() {
-        groups.push(group(&format!("groups[{i}]"), g, &bounds, &geometry, &refs, &mut rng)?);
+        groups.push(group(&format!("groups[{i}]"), g, &bounds, &solids, &refs, &mut rng)?);
     }
     Ok(Checked {
         name: spec.name.clone(),
@@ -508,14 +511,14 @@ impl Refs<'_> {
     }
 }
 
-/// True when `p` is inside a solid obstacle (walls are thin and never contain a point).
-fn inside_solid(geometry: &Geometry, p: Vec2) -> bool {
-    geometry.obstacles.iter().any(|o| match o {
-        Obstacle::Circle(c) => c.contains_point(p),
-        Obstacle::Box(b) => b.contains_point(p),
-        Obstacle::Polygon(poly) => poly.contains_point(p),
-        _ => false,
-    })
+/// True when `p` is inside (or on) a solid obstacle: a logarithmic query of the obstacle tree,
+/// so many agents and many obstacles stay cheap.
+fn inside_solid(solids: &ObstacleSet, p: Vec2) -> bool {
+    let mut inside = false;
+    solids.for_each_overlapping(&Circle::new(p, 0.0), |_, o| {
+        inside |= !matches!(o, Obstacle::Wall(_));
+    });
+    inside
 }
 
 /// Tries per spawned agent to find a place outside the solid obstacles.
@@ -525,7 +528,7 @@ fn group(
     path: &str,
     g: &GroupSpec,
     bounds: &Bounds,
-    geometry: &Geometry,
+    solids: &ObstacleSet,
     refs: &Refs<'_>,
     rng: &mut Rng,
 ) -> Result<GroupPlan> {
@@ -584,7 +587,7 @@ fn group(
                         "the agent starts outside the world's bounds",
                     ));
                 }
-                if inside_solid(geometry, position) {
+                if inside_solid(solids, position) {
                     return Err(problem(
                         join(&ap, "position"),
                         "the agent starts inside a solid obstacle",
@@ -620,7 +623,7 @@ fn group(
             &join(path, "spawn"),
             spawn,
             n,
-            (bounds, geometry),
+            (bounds, solids),
             limits.max_speed(),
             goal,
             rng,
@@ -650,7 +653,7 @@ fn spawn_agents(
     path: &str,
     s: &SpawnSpec,
     n: u32,
-    (bounds, geometry): (&Bounds, &Geometry),
+    (bounds, solids): (&Bounds, &ObstacleSet),
     max_speed: f32,
     goal: Option<Vec2>,
     rng: &mut Rng,
@@ -741,7 +744,7 @@ fn spawn_agents(
                     position.y = min.y;
                 }
             }
-            if !inside_solid(geometry, position) {
+            if !inside_solid(solids, position) {
                 found = Some(position);
                 break;
             }

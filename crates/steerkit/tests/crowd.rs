@@ -172,7 +172,9 @@ fn deterministic_world(seed: u64) -> Crowd2 {
     for _ in 0..1300 {
         let p = Vec2::new(rng.uniform() * 40.0, rng.uniform() * 40.0);
         let v = Vec2::new(rng.clamped(), rng.clamped());
-        crowd.spawn(AgentSpec { velocity: v, ..AgentSpec::new(p, 0.25, limits(2.0, 4.0), g) }).unwrap();
+        crowd
+            .spawn(AgentSpec { velocity: v, ..AgentSpec::new(p, 0.25, limits(2.0, 4.0), g) })
+            .unwrap();
     }
     crowd
 }
@@ -260,7 +262,8 @@ fn non_penetration_keeps_a_packed_crowd_from_overlapping() {
         .unwrap();
     for i in 0..400 {
         let p = Vec2::new((i % 20) as f32 - 9.5, (i / 20) as f32 - 9.5) * 1.5;
-        let spec = AgentSpec { goal: Some(Vec2::ZERO), ..AgentSpec::new(p, 0.3, limits(2.0, 8.0), g) };
+        let spec =
+            AgentSpec { goal: Some(Vec2::ZERO), ..AgentSpec::new(p, 0.3, limits(2.0, 8.0), g) };
         crowd.spawn(spec).unwrap();
         without.spawn(AgentSpec { group: g2, ..spec }).unwrap();
     }
@@ -348,7 +351,8 @@ fn a_nan_agent_is_quarantined_and_leaves_every_other_trajectory_bit_identical() 
 fn a_pursuer_of_a_quarantined_agent_has_nothing_to_say() {
     let mut crowd = Crowd2::new(CrowdConfig::new(2.0)).unwrap();
     let idle = crowd.add_group(Group::new(Recipe::Blend(vec![]))).unwrap();
-    let quarry = crowd.spawn(AgentSpec::new(Vec2::new(10.0, 0.0), 0.5, limits(1.0, 1.0), idle)).unwrap();
+    let quarry =
+        crowd.spawn(AgentSpec::new(Vec2::new(10.0, 0.0), 0.5, limits(1.0, 1.0), idle)).unwrap();
     let hunt = crowd
         .add_group(Group::new(Recipe::Pursue { target: quarry, pursue: Pursue::new(1.0).unwrap() }))
         .unwrap();
@@ -386,7 +390,9 @@ fn a_flock_stays_cohesive_and_aligned_without_overlaps() {
         let p = Vec2::new((i % 15) as f32, (i / 15) as f32) * 0.9;
         // headings spread over ±60° around +x
         let v = Vec2::from_angle(rng.clamped() * 1.05) * 1.5;
-        crowd.spawn(AgentSpec { velocity: v, ..AgentSpec::new(p, 0.2, limits(2.0, 5.0), g) }).unwrap();
+        crowd
+            .spawn(AgentSpec { velocity: v, ..AgentSpec::new(p, 0.2, limits(2.0, 5.0), g) })
+            .unwrap();
     }
     let start = polarisation(crowd.velocities());
     let (mut worst_spread, mut worst_order, mut worst_overlap) = (0.0f32, 1.0f32, 0.0f32);
@@ -395,7 +401,8 @@ fn a_flock_stays_cohesive_and_aligned_without_overlaps() {
         if step >= 100 && step % 10 == 0 {
             let p = crowd.positions();
             let c = p.iter().sum::<Vec2>() / p.len() as f32;
-            worst_spread = worst_spread.max(p.iter().map(|q| (*q - c).length()).fold(0.0, f32::max));
+            worst_spread =
+                worst_spread.max(p.iter().map(|q| (*q - c).length()).fold(0.0, f32::max));
             worst_order = worst_order.min(polarisation(crowd.velocities()));
             worst_overlap = worst_overlap.max(max_overlap(&crowd));
         }
@@ -423,8 +430,14 @@ fn insertion_errors_name_the_field() {
         )) => name,
         other => panic!("{other:?}"),
     };
-    assert_eq!(name(crowd.spawn(AgentSpec { position: Vec2::new(f32::NAN, 0.0), ..ok })), "position");
-    assert_eq!(name(crowd.spawn(AgentSpec { velocity: Vec2::new(0.0, f32::INFINITY), ..ok })), "velocity");
+    assert_eq!(
+        name(crowd.spawn(AgentSpec { position: Vec2::new(f32::NAN, 0.0), ..ok })),
+        "position"
+    );
+    assert_eq!(
+        name(crowd.spawn(AgentSpec { velocity: Vec2::new(0.0, f32::INFINITY), ..ok })),
+        "velocity"
+    );
     assert_eq!(name(crowd.spawn(AgentSpec { velocity: Vec2::new(3.0, 0.0), ..ok })), "velocity");
     assert_eq!(name(crowd.spawn(AgentSpec { orientation: f32::NAN, ..ok })), "orientation");
     assert_eq!(name(crowd.spawn(AgentSpec { radius: -1.0, ..ok })), "radius");
@@ -502,7 +515,8 @@ fn events_arrived_path_finished_stuck_wall_and_collisions() {
     let mut config = CrowdConfig::new(2.0);
     config.collision_events = true;
     let mut crowd = Crowd2::new(config).unwrap();
-    let path = crowd.add_path(Polyline::open(vec![Vec2::new(0.0, 10.0), Vec2::new(5.0, 10.0)]).unwrap());
+    let path =
+        crowd.add_path(Polyline::open(vec![Vec2::new(0.0, 10.0), Vec2::new(5.0, 10.0)]).unwrap());
     let arrive = Arrive::new(0.1, 2.0, 0.2).unwrap();
     let mut goers = Group::new(Recipe::Arrive { target: Target::Goal, arrive });
     goers.arrive_radius = 0.2;
@@ -515,12 +529,18 @@ fn events_arrived_path_finished_stuck_wall_and_collisions() {
         }))
         .unwrap();
     crowd.set_obstacles(
-        ObstacleSet::new([Obstacle::Wall(Segment::new(Vec2::new(20.0, -5.0), Vec2::new(20.0, 5.0)))])
-            .unwrap(),
+        ObstacleSet::new([Obstacle::Wall(Segment::new(
+            Vec2::new(20.0, -5.0),
+            Vec2::new(20.0, 5.0),
+        ))])
+        .unwrap(),
     );
     let l = limits(2.0, 4.0);
     let arriver = crowd
-        .spawn(AgentSpec { goal: Some(Vec2::new(3.0, 0.0)), ..AgentSpec::new(Vec2::ZERO, 0.3, l, goers) })
+        .spawn(AgentSpec {
+            goal: Some(Vec2::new(3.0, 0.0)),
+            ..AgentSpec::new(Vec2::ZERO, 0.3, l, goers)
+        })
         .unwrap();
     let blocked = crowd
         .spawn(AgentSpec {
@@ -531,10 +551,16 @@ fn events_arrived_path_finished_stuck_wall_and_collisions() {
     let follower = crowd.spawn(AgentSpec::new(Vec2::new(0.0, 10.0), 0.3, l, followers)).unwrap();
     // two agents meeting head on
     let a = crowd
-        .spawn(AgentSpec { goal: Some(Vec2::new(10.0, -10.0)), ..AgentSpec::new(Vec2::new(6.0, -10.0), 0.3, l, goers) })
+        .spawn(AgentSpec {
+            goal: Some(Vec2::new(10.0, -10.0)),
+            ..AgentSpec::new(Vec2::new(6.0, -10.0), 0.3, l, goers)
+        })
         .unwrap();
     let b = crowd
-        .spawn(AgentSpec { goal: Some(Vec2::new(6.0, -10.0)), ..AgentSpec::new(Vec2::new(10.0, -10.0), 0.3, l, goers) })
+        .spawn(AgentSpec {
+            goal: Some(Vec2::new(6.0, -10.0)),
+            ..AgentSpec::new(Vec2::new(10.0, -10.0), 0.3, l, goers)
+        })
         .unwrap();
     let mut all = Vec::new();
     for _ in 0..300 {
@@ -551,17 +577,25 @@ fn events_arrived_path_finished_stuck_wall_and_collisions() {
     assert!(count(CrowdEvent::AgentCollision { agent: lo, other: hi }) > 0);
     assert_eq!(count(CrowdEvent::AgentCollision { agent: hi, other: lo }), 0);
     // events come sorted by agent
-    let order: Vec<AgentHandle> = crowd.step(1.0 / 30.0).unwrap().iter().map(|e| e.agent()).collect();
+    let order: Vec<AgentHandle> =
+        crowd.step(1.0 / 30.0).unwrap().iter().map(|e| e.agent()).collect();
     assert!(order.windows(2).all(|w| w[0] <= w[1]));
 }
 
 #[test]
 fn obstacle_contact_is_reported_once_per_touch() {
     let mut crowd = Crowd2::new(CrowdConfig::new(2.0)).unwrap();
-    let g = crowd.add_group(Group::new(Recipe::Seek { target: Target::Goal, seek: Seek::new() })).unwrap();
-    crowd.set_obstacles(ObstacleSet::new([Obstacle::Circle(Circle::new(Vec2::new(5.0, 0.0), 1.0))]).unwrap());
+    let g = crowd
+        .add_group(Group::new(Recipe::Seek { target: Target::Goal, seek: Seek::new() }))
+        .unwrap();
+    crowd.set_obstacles(
+        ObstacleSet::new([Obstacle::Circle(Circle::new(Vec2::new(5.0, 0.0), 1.0))]).unwrap(),
+    );
     let h = crowd
-        .spawn(AgentSpec { goal: Some(Vec2::new(5.0, 0.0)), ..AgentSpec::new(Vec2::ZERO, 0.5, limits(2.0, 4.0), g) })
+        .spawn(AgentSpec {
+            goal: Some(Vec2::new(5.0, 0.0)),
+            ..AgentSpec::new(Vec2::ZERO, 0.5, limits(2.0, 4.0), g)
+        })
         .unwrap();
     let mut touches = 0;
     for _ in 0..200 {
@@ -585,7 +619,10 @@ fn heading_smoothing_steadies_a_jittery_heading() {
         g.heading_smoothing = window;
         let g = crowd.add_group(g).unwrap();
         let h = crowd
-            .spawn(AgentSpec { velocity: Vec2::X, ..AgentSpec::new(Vec2::ZERO, 0.1, limits(2.0, 20.0), g) })
+            .spawn(AgentSpec {
+                velocity: Vec2::X,
+                ..AgentSpec::new(Vec2::ZERO, 0.1, limits(2.0, 20.0), g)
+            })
             .unwrap();
         (crowd, h)
     };
@@ -662,7 +699,8 @@ fn dt_zero_moves_nothing() {
     let before = crowd.positions().to_vec();
     crowd.step(0.0).unwrap();
     let mut a: Vec<[u32; 2]> = before.iter().map(|p| p.to_array().map(f32::to_bits)).collect();
-    let mut b: Vec<[u32; 2]> = crowd.positions().iter().map(|p| p.to_array().map(f32::to_bits)).collect();
+    let mut b: Vec<[u32; 2]> =
+        crowd.positions().iter().map(|p| p.to_array().map(f32::to_bits)).collect();
     a.sort();
     b.sort();
     assert_eq!(a, b);
@@ -673,4 +711,3 @@ fn hot_state_fits_128_bytes_per_agent() {
     assert!(Crowd2::hot_bytes_per_agent() <= 128, "{}", Crowd2::hot_bytes_per_agent());
     assert!(Crowd3::hot_bytes_per_agent() <= 192, "{}", Crowd3::hot_bytes_per_agent());
 }
-

@@ -148,7 +148,11 @@ impl Grid {
             }
             let lo = lo.max(0.0) as usize;
             let hi = (hi as usize).min(dims - 1);
-            return AxisRuns { runs: [AxisRun { lo, hi, shift: 0.0 }, empty], n: 1, min_image: false };
+            return AxisRuns {
+                runs: [AxisRun { lo, hi, shift: 0.0 }, empty],
+                n: 1,
+                min_image: false,
+            };
         }
         let size = self.size[axis];
         if !(hi - lo + 1.0 < dims as f32) || !(2.0 * reach < size) {
@@ -186,11 +190,9 @@ impl Grid {
         reach: f32,
         mut f: impl FnMut(Range<usize>, V, bool),
     ) {
-        let mut ax = [AxisRuns {
-            runs: [AxisRun { lo: 0, hi: 0, shift: 0.0 }; 2],
-            n: 1,
-            min_image: false,
-        }; 3];
+        let mut ax =
+            [AxisRuns { runs: [AxisRun { lo: 0, hi: 0, shift: 0.0 }; 2], n: 1, min_image: false };
+                3];
         for (i, a) in ax.iter_mut().enumerate().take(V::DIM) {
             *a = self.axis_runs(i, center.axis(i), reach);
             if a.n == 0 {

@@ -984,12 +984,7 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     fn resize_smoothing(&mut self) {
-        let w = self
-            .groups
-            .iter()
-            .map(|g| g.spec.heading_smoothing as usize)
-            .max()
-            .unwrap_or(0);
+        let w = self.groups.iter().map(|g| g.spec.heading_smoothing as usize).max().unwrap_or(0);
         let w = if w > 1 { w } else { 0 };
         if w != self.smooth_window {
             self.smooth_window = w;
@@ -1297,8 +1292,10 @@ impl<V: CrowdVector> Crowd<V> {
                     }
                     let i = base + k;
                     let c = &mut cold[k];
-                    let agent =
-                        AgentHandle { index: c.slot, generation: slots[c.slot as usize].generation };
+                    let agent = AgentHandle {
+                        index: c.slot,
+                        generation: slots[c.slot as usize].generation,
+                    };
                     let g = &groups[c.group as usize].spec;
                     let steering = debug[i].steering;
                     let old = pos[k];
@@ -1464,11 +1461,17 @@ impl<V: CrowdVector> Crowd<V> {
                                 }
                                 let (si, sj) = (cold[i].slot, cold[j].slot);
                                 if report && si < sj {
-                                    let agent =
-                                        AgentHandle { index: si, generation: slots[si as usize].generation };
-                                    let other =
-                                        AgentHandle { index: sj, generation: slots[sj as usize].generation };
-                                    scratch.events.push(CrowdEvent::AgentCollision { agent, other });
+                                    let agent = AgentHandle {
+                                        index: si,
+                                        generation: slots[si as usize].generation,
+                                    };
+                                    let other = AgentHandle {
+                                        index: sj,
+                                        generation: slots[sj as usize].generation,
+                                    };
+                                    scratch
+                                        .events
+                                        .push(CrowdEvent::AgentCollision { agent, other });
                                 }
                                 if !enforce {
                                     continue;
@@ -1501,7 +1504,9 @@ impl<V: CrowdVector> Crowd<V> {
             );
             let push = &self.push;
             let mut pass_move = 0.0f32;
-            for ((p, v), (dp, dv)) in self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push) {
+            for ((p, v), (dp, dv)) in
+                self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push)
+            {
                 if *dp != V::ZERO || *dv != V::ZERO {
                     *p += *dp;
                     *v += *dv;
@@ -1531,7 +1536,8 @@ impl<V: CrowdVector> Crowd<V> {
             let raw = heading(self.velocity[i], self.orientation[i]);
             let ring = &mut self.smooth_ring[slot * w..(slot + 1) * w];
             ring[at] = raw;
-            let n = (self.groups[self.cold[i].group as usize].spec.heading_smoothing as usize).min(w);
+            let n =
+                (self.groups[self.cold[i].group as usize].spec.heading_smoothing as usize).min(w);
             let mut sum = V::ZERO;
             for back in 0..n.max(1) {
                 sum += ring[(at + w - back) % w];

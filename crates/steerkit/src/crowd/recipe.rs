@@ -322,10 +322,9 @@ pub(crate) fn evaluate<V: CrowdVector>(
             }
             s
         }
-        Recipe::Blend(members) => Some(blend(
-            members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, notes))),
-            limits,
-        )),
+        Recipe::Blend(members) => {
+            Some(blend(members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, notes))), limits))
+        }
         Recipe::RunningSum(members) => Some(running_sum(
             members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, notes))),
             limits,

@@ -2,10 +2,10 @@
 //! world bounds), random directions (wander) and facing the direction of motion.
 
 use crate::error::{finite, ParamError};
-use crate::math::{orientation_of, Vector};
-use crate::rng::Rng;
 use crate::geometry::Circle;
+use crate::math::{orientation_of, Vector};
 use crate::obstacle::{CollisionDetector, Obstacle, ObstacleId, ObstacleSet};
+use crate::rng::Rng;
 use glam::{Quat, Vec2, Vec3};
 
 /// What the static world did to one agent's move.
