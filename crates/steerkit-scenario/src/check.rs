@@ -521,6 +521,16 @@ fn inside_solid(solids: &ObstacleSet, p: Vec2) -> bool {
     inside
 }
 
+/// True inside the world box (a wrap-around world's upper faces are outside: they are the
+/// lower ones).
+fn in_world(bounds: &Bounds, p: Vec2) -> bool {
+    match *bounds {
+        Bounds::Unbounded => true,
+        Bounds::Bounded { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
+        Bounds::Wrapping { min, max } => p.cmpge(min).all() && p.cmplt(max).all(),
+    }
+}
+
 /// Tries per spawned agent to find a place outside the solid obstacles.
 const SPAWN_TRIES: usize = 64;
 
@@ -581,7 +591,7 @@ fn group(
             for (i, a) in list.iter().enumerate() {
                 let ap = format!("{path}.agents[{i}]");
                 let position = xy(&join(&ap, "position"), a.position)?;
-                if !bounds.contains(position) {
+                if !in_world(bounds, position) {
                     return Err(problem(
                         join(&ap, "position"),
                         "the agent starts outside the world's bounds",
@@ -667,7 +677,8 @@ fn spawn_agents(
     }
     let what = "spawn shape";
     let shape = s.shape.as_str();
-    let region: Box<dyn FnMut(&mut Rng) -> Vec2> = match shape {
+    // the region as a box to draw from, and the disc it must fall in (circle)
+    let (mut lo, mut hi, disc) = match shape {
         "rect" => {
             applicable(path, what, shape, &present, &["min", "max", "heading", "speed"])?;
             let min = xy(&join(path, "min"), required(path, what, shape, "min", s.min)?)?;
@@ -680,12 +691,7 @@ fn spawn_agents(
                     ));
                 }
             }
-            Box::new(move |rng: &mut Rng| {
-                Vec2::new(
-                    min.x + (max.x - min.x) * rng.uniform(),
-                    min.y + (max.y - min.y) * rng.uniform(),
-                )
-            })
+            (min, max, None)
         }
         "circle" => {
             applicable(path, what, shape, &present, &["center", "radius", "heading", "speed"])?;
@@ -694,11 +700,7 @@ fn spawn_agents(
                 &join(path, "radius"),
                 required(path, what, shape, "radius", s.radius)?,
             )?;
-            Box::new(move |rng: &mut Rng| {
-                // uniform over the disc: radius ∝ √u
-                let a = core::f32::consts::TAU * rng.uniform();
-                c + Vec2::from_angle(a) * (r * rng.uniform().sqrt())
-            })
+            (c - Vec2::splat(r), c + Vec2::splat(r), Some((c, r)))
         }
         other => {
             return Err(problem(
@@ -707,6 +709,14 @@ fn spawn_agents(
             ))
         }
     };
+    // a region larger than the world is fine: draw from the part inside the world
+    if let Some((min, max)) = bounds.corners() {
+        lo = lo.max(min);
+        hi = hi.min(max);
+        if (lo.x > hi.x || lo.y > hi.y) && n > 0 {
+            return Err(problem(path, "the spawn region lies outside the world"));
+        }
+    }
     let speed = match s.speed {
         Some([lo, hi]) => {
             let sp = join(path, "speed");
@@ -728,31 +738,25 @@ fn spawn_agents(
         }
         None => None,
     };
-    let mut region = region;
     let mut out = Vec::with_capacity(n as usize);
     for k in 0..n {
         let mut found = None;
         for _ in 0..SPAWN_TRIES {
-            let mut position = region(rng);
-            // a region larger than the world is fine: its agents are clamped into the box
-            if let Some((min, max)) = bounds.corners() {
-                position = position.clamp(min, max);
-                if matches!(bounds, Bounds::Wrapping { .. }) && position.x >= max.x {
-                    position.x = min.x;
-                }
-                if matches!(bounds, Bounds::Wrapping { .. }) && position.y >= max.y {
-                    position.y = min.y;
-                }
-            }
-            if !inside_solid(solids, position) {
-                found = Some(position);
+            let x = lo.x + (hi.x - lo.x) * rng.uniform();
+            let p = Vec2::new(x, lo.y + (hi.y - lo.y) * rng.uniform());
+            let in_disc = disc.is_none_or(|(c, r)| (p - c).length_squared() <= r * r);
+            if in_disc && in_world(bounds, p) && !inside_solid(solids, p) {
+                found = Some(p);
                 break;
             }
         }
         let Some(position) = found else {
             return Err(problem(
                 path,
-                format!("no free place for agent {k} in {SPAWN_TRIES} tries: solid obstacles cover the region"),
+                format!(
+                    "no free place for agent {k} in {SPAWN_TRIES} tries: solid obstacles (or the \
+                     world's edge) cover the region"
+                ),
             ));
         };
         let orientation = match s.heading {

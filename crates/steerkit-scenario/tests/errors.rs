@@ -546,3 +546,26 @@ fn an_endless_file_is_cut_at_the_limit() {
     let e = Scenario::load(&link).unwrap_err();
     assert!(matches!(e, ScenarioError::TooLarge { limit: MAX_FILE_SIZE, .. }), "{e}");
 }
+
+#[test]
+fn a_spawn_region_larger_than_the_world_is_fine() {
+    let src = with("max = [5, 5] }", "max = [500, 500] }").replace("count = 3", "count = 200");
+    let s = Scenario::from_toml_str(&src, "big-region.toml").unwrap();
+    let agents = &s.groups()[0].agents;
+    assert_eq!(agents.len(), 200);
+    assert!(agents.iter().all(|a| a.position.x.abs() <= 10.0 && a.position.y.abs() <= 10.0));
+    // not piled on the faces
+    assert!(agents.iter().filter(|a| a.position.x == 10.0 || a.position.y == 10.0).count() == 0);
+}
+
+#[test]
+fn a_spawn_region_outside_the_world() {
+    let src = with("min = [-5, -5], max = [5, 5] }", "min = [20, 20], max = [25, 25] }");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "{ shape = \"rect\""),
+        "groups[0].spawn",
+        "the spawn region lies outside the world",
+    );
+}
