@@ -521,16 +521,6 @@ fn inside_solid(solids: &ObstacleSet, p: Vec2) -> bool {
     inside
 }
 
-/// True inside the world box (a wrap-around world's upper faces are outside: they are the
-/// lower ones).
-fn in_world(bounds: &Bounds, p: Vec2) -> bool {
-    match *bounds {
-        Bounds::Unbounded => true,
-        Bounds::Bounded { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
-        Bounds::Wrapping { min, max } => p.cmpge(min).all() && p.cmplt(max).all(),
-    }
-}
-
 /// Tries per spawned agent to find a place outside the solid obstacles.
 const SPAWN_TRIES: usize = 64;
 
@@ -591,7 +581,7 @@ fn group(
             for (i, a) in list.iter().enumerate() {
                 let ap = format!("{path}.agents[{i}]");
                 let position = xy(&join(&ap, "position"), a.position)?;
-                if !in_world(bounds, position) {
+                if !bounds.contains(position) {
                     return Err(problem(
                         join(&ap, "position"),
                         "the agent starts outside the world's bounds",
@@ -745,7 +735,7 @@ fn spawn_agents(
             let x = lo.x + (hi.x - lo.x) * rng.uniform();
             let p = Vec2::new(x, lo.y + (hi.y - lo.y) * rng.uniform());
             let in_disc = disc.is_none_or(|(c, r)| (p - c).length_squared() <= r * r);
-            if in_disc && in_world(bounds, p) && !inside_solid(solids, p) {
+            if in_disc && bounds.contains(p) && !inside_solid(solids, p) {
                 found = Some(p);
                 break;
             }

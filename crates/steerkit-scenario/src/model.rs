@@ -37,10 +37,15 @@ impl Bounds {
         }
     }
 
-    /// True when `p` is inside the box (boundary included; always true when unbounded).
+    /// True when `p` is inside the world: always when unbounded; boundary included for a
+    /// bounded box; for a wrap-around box the upper faces are outside (they are the lower ones).
     #[must_use]
     pub fn contains(&self, p: Vec2) -> bool {
-        self.corners().is_none_or(|(min, max)| p.cmpge(min).all() && p.cmple(max).all())
+        match *self {
+            Bounds::Unbounded => true,
+            Bounds::Bounded { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
+            Bounds::Wrapping { min, max } => p.cmpge(min).all() && p.cmplt(max).all(),
+        }
     }
 }
 
