@@ -249,6 +249,10 @@ fn clamp_len<V: Copy + Mul<f32, Output = V>>(v: V, len_sq: f32, max: f32) -> V {
 #[doc(alias = "map_to_range")]
 #[doc(alias = "delta_angle")]
 pub fn wrap_angle(angle: f32) -> f32 {
+    // already wrapped: returned exactly (and without the costly remainder)
+    if angle > -PI && angle <= PI {
+        return angle;
+    }
     let r = angle.rem_euclid(TAU); // [0, 2π]; rounding can give exactly 2π
     if r > PI {
         r - TAU

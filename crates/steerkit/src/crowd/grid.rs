@@ -15,6 +15,18 @@ use core::ops::Range;
 /// neighbour radius when agents are spread over a huge area, keeping memory O(n)).
 const CELLS_PER_AGENT: usize = 4;
 
+/// `⌊x⌋` as an integer without a libm call (the default x86-64 target has no SSE4.1
+/// rounding); NaN gives 0 and huge values saturate.
+#[inline(always)]
+fn floor_i64(x: f32) -> i64 {
+    let t = x as i64;
+    if (t as f32) > x {
+        t - 1
+    } else {
+        t
+    }
+}
+
 /// Cell structure of the grid (the positions live in the crowd's arrays).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Grid {
@@ -126,8 +138,8 @@ impl Grid {
         let mut index = 0usize;
         let mut stride = 1usize;
         for i in 0..V::DIM {
-            let c = ((p.axis(i) - self.origin[i]) * self.inv_cell[i]).floor();
-            let c = if c >= 0.0 { (c as usize).min(self.dims[i] - 1) } else { 0 };
+            let c = floor_i64((p.axis(i) - self.origin[i]) * self.inv_cell[i]);
+            let c = if c >= 0 { (c as usize).min(self.dims[i] - 1) } else { 0 };
             index += c * stride;
             stride *= self.dims[i];
         }
@@ -140,13 +152,13 @@ impl Grid {
         // a hair wider than asked, so rounding never drops a candidate the exact test accepts
         let reach = reach * (1.0 + 1e-5) + 1e-6;
         let rel = center - self.origin[axis];
-        let lo = ((rel - reach) * self.inv_cell[axis]).floor();
-        let hi = ((rel + reach) * self.inv_cell[axis]).floor();
+        let lo = floor_i64((rel - reach) * self.inv_cell[axis]);
+        let hi = floor_i64((rel + reach) * self.inv_cell[axis]);
         if !self.toroidal {
-            if hi < 0.0 || lo > (dims - 1) as f32 || lo.is_nan() || hi.is_nan() {
+            if hi < 0 || lo > (dims - 1) as i64 || rel.is_nan() || reach.is_nan() {
                 return AxisRuns { runs: [empty; 2], n: 0, min_image: false };
             }
-            let lo = lo.max(0.0) as usize;
+            let lo = lo.max(0) as usize;
             let hi = (hi as usize).min(dims - 1);
             return AxisRuns {
                 runs: [AxisRun { lo, hi, shift: 0.0 }, empty],
@@ -155,11 +167,10 @@ impl Grid {
             };
         }
         let size = self.size[axis];
-        if !(hi - lo + 1.0 < dims as f32) || !(2.0 * reach < size) {
+        if hi.saturating_sub(lo) >= dims as i64 - 1 || !(2.0 * reach < size) || rel.is_nan() {
             let all = AxisRun { lo: 0, hi: dims - 1, shift: 0.0 };
             return AxisRuns { runs: [all, empty], n: 1, min_image: true };
         }
-        let (lo, hi) = (lo as i64, hi as i64);
         let d = dims as i64;
         let wrap_lo = lo.div_euclid(d);
         let wrap_hi = hi.div_euclid(d);

@@ -18,6 +18,7 @@
 
 mod grid;
 mod recipe;
+mod scan;
 mod space;
 
 pub use grid::GridNeighbours;
@@ -33,7 +34,7 @@ use crate::path::Polyline;
 use crate::rng::Rng;
 use glam::{Vec2, Vec3};
 use grid::Grid;
-use recipe::{evaluate, BehaviourState, Context, Notes};
+use recipe::{evaluate, BehaviourState, Context, Notes, Plan, Summary};
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -395,14 +396,15 @@ const FREE: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 struct GroupRt<V: Vector> {
     spec: Group<V>,
-    needs_neighbours: bool,
-    follows_path: bool,
+    plan: Plan,
 }
 
 #[derive(Clone, Debug, Default)]
-struct ChunkScratch<V: Vector> {
+struct ChunkScratch<V: CrowdVector> {
     neighbours: Vec<Neighbour<V>>,
+    block: scan::Block<V>,
     events: Vec<CrowdEvent>,
+    /// Largest squared move of the chunk's agents this step (m²).
     max_move: f32,
 }
 
@@ -484,6 +486,8 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     orientation: Vec<V::Orientation>,
     rotation: Vec<V::Angular>,
     radius: Vec<f32>,
+    /// Unit velocities, refreshed after each rebuild when a group aligns headings.
+    unit: Vec<V>,
     status: Vec<u8>,
     cold: Vec<Cold<V>>,
     debug: Vec<AgentDebug<V>>,
@@ -560,6 +564,7 @@ impl<V: CrowdVector> Crowd<V> {
             orientation: Vec::new(),
             rotation: Vec::new(),
             radius: Vec::new(),
+            unit: Vec::new(),
             status: Vec::new(),
             cold: Vec::new(),
             debug: Vec::new(),
@@ -597,11 +602,7 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn add_group(&mut self, group: Group<V>) -> Result<GroupId, CrowdError> {
         group.validate(self.paths.len())?;
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
-        self.groups.push(GroupRt {
-            needs_neighbours: group.recipe.needs_neighbours(),
-            follows_path: group.recipe.follows_path(),
-            spec: group,
-        });
+        self.groups.push(GroupRt { plan: Plan::new(&group.recipe)?, spec: group });
         self.resize_smoothing();
         Ok(GroupId(id))
     }
@@ -612,12 +613,9 @@ impl<V: CrowdVector> Crowd<V> {
     /// As [`add_group`](Self::add_group), or [`CrowdError::UnknownGroup`].
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
         group.validate(self.paths.len())?;
+        let plan = Plan::new(&group.recipe)?;
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
-        *g = GroupRt {
-            needs_neighbours: group.recipe.needs_neighbours(),
-            follows_path: group.recipe.follows_path(),
-            spec: group,
-        };
+        *g = GroupRt { spec: group, plan };
         self.resize_smoothing();
         Ok(())
     }
@@ -958,6 +956,7 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.orientation)
             + cap(&self.rotation)
             + cap(&self.radius)
+            + cap(&self.unit)
             + cap(&self.status)
             + cap(&self.cold)
             + cap(&self.debug)
@@ -978,7 +977,7 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.smoothed)
             + cap(&self.events);
         for c in &self.chunks {
-            total += cap(&c.neighbours) + cap(&c.events);
+            total += cap(&c.neighbours) + cap(&c.events) + c.block.bytes();
         }
         total as f64 / self.len().max(1) as f64
     }
@@ -1021,7 +1020,7 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn neighbours(&mut self) -> GridNeighbours<'_, V> {
         if !self.grid_fresh {
             self.quarantine_unchecked();
-            self.rebuild();
+            self.rebuild(true);
         }
         self.view()
     }
@@ -1077,16 +1076,21 @@ impl<V: CrowdVector> Crowd<V> {
         }
     }
 
-    /// Lays out the grid and re-sorts the storage by cell (stable counting sort).
-    fn rebuild(&mut self) {
+    /// Lays out the grid and re-sorts the storage by cell (stable counting sort). `keep_debug`
+    /// re-sorts the debug records too (not needed when the step rewrites them all).
+    fn rebuild(&mut self, keep_debug: bool) {
         let n = self.len();
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
         let mut active = 0usize;
+        let torus = self.config.bounds.is_toroidal();
         for (p, &s) in self.position.iter().zip(&self.status) {
             if s & QUARANTINED != 0 {
                 continue;
             }
             active += 1;
+            if torus {
+                continue; // the torus is the grid's extent
+            }
             for i in 0..V::DIM {
                 lo[i] = lo[i].min(p.axis(i));
                 hi[i] = hi[i].max(p.axis(i));
@@ -1142,10 +1146,20 @@ impl<V: CrowdVector> Crowd<V> {
             permute(&mut self.radius, &mut s.f, p);
             permute(&mut self.status, &mut s.u, p);
             permute(&mut self.cold, &mut s.cold, p);
-            permute(&mut self.debug, &mut s.debug, p);
+            if keep_debug {
+                permute(&mut self.debug, &mut s.debug, p);
+            }
             for (i, c) in self.cold.iter().enumerate() {
                 self.slots[c.slot as usize].index = i as u32;
             }
+        }
+        if self.groups.iter().any(|g| g.plan.needs_headings) {
+            self.unit.resize(n, V::ZERO);
+            #[cfg(feature = "parallel")]
+            let it = self.unit.par_iter_mut().zip(self.velocity.par_iter());
+            #[cfg(not(feature = "parallel"))]
+            let it = self.unit.iter_mut().zip(self.velocity.iter());
+            it.for_each(|(u, v)| *u = v.normalize_or_zero());
         }
         self.grid_fresh = true;
     }
@@ -1168,7 +1182,7 @@ impl<V: CrowdVector> Crowd<V> {
         self.events.clear();
         self.quarantine_unchecked();
         self.events.append(&mut self.pending);
-        self.rebuild();
+        self.rebuild(false);
         let n = self.len();
         let n_chunks = n.div_ceil(CHUNK);
         if self.chunks.len() < n_chunks {
@@ -1177,6 +1191,7 @@ impl<V: CrowdVector> Crowd<V> {
         for c in &mut self.chunks {
             c.events.clear();
             c.max_move = 0.0;
+            c.block.clear();
         }
         self.compute(dt);
         self.commit(dt);
@@ -1212,6 +1227,14 @@ impl<V: CrowdVector> Crowd<V> {
             status: &self.status,
         };
         let (groups, paths, slots) = (&self.groups, &self.paths, &self.slots);
+        let storage = scan::Storage {
+            grid: &self.grid,
+            bounds: &self.config.bounds,
+            position: &self.position,
+            velocity: &self.velocity,
+            unit: &self.unit,
+            radius: &self.radius,
+        };
         let (orientation, rotation, radius, status) =
             (&self.orientation, &self.rotation, &self.radius, &self.status);
         let nr = self.config.neighbour_radius;
@@ -1231,18 +1254,32 @@ impl<V: CrowdVector> Crowd<V> {
                         velocity: view.velocity[i],
                         rotation: rotation[i],
                     };
+                    let mut summary = Summary::<V>::default();
                     scratch.neighbours.clear();
-                    if g.needs_neighbours {
-                        let mut q = NeighbourQuery::around(i, me.position, nr);
-                        if let Some(half) = g.spec.view_half_angle {
-                            if let Ok(cone) =
-                                ViewCone::new(heading(me.velocity, me.orientation), half)
-                            {
+                    if g.plan.needs_neighbours {
+                        let cone = g.spec.view_half_angle.and_then(|half| {
+                            ViewCone::new(heading(me.velocity, me.orientation), half).ok()
+                        });
+                        // the single pass: every group leaf is a sum over the neighbours
+                        scan::summarise(
+                            &storage,
+                            &mut scratch.block,
+                            i,
+                            me.position,
+                            nr,
+                            cone.as_ref(),
+                            &g.plan,
+                            &c.limits,
+                            &mut summary,
+                        );
+                        if g.plan.needs_list {
+                            let mut q = NeighbourQuery::around(i, me.position, nr);
+                            if let Some(cone) = cone {
                                 q = q.with_view(cone);
                             }
+                            let buf = &mut scratch.neighbours;
+                            view.for_each_within(&q, |n| buf.push(*n));
                         }
-                        let buf = &mut scratch.neighbours;
-                        view.for_each_within(&q, |n| buf.push(*n));
                     }
                     let cx = Context {
                         me,
@@ -1251,6 +1288,8 @@ impl<V: CrowdVector> Crowd<V> {
                         dt,
                         goal: (c.flags & HAS_GOAL != 0).then_some(c.goal),
                         neighbours: &scratch.neighbours,
+                        summary: &summary,
+                        separations: &g.plan.separations,
                         paths,
                         agents,
                     };
@@ -1292,10 +1331,10 @@ impl<V: CrowdVector> Crowd<V> {
                     }
                     let i = base + k;
                     let c = &mut cold[k];
-                    let agent = AgentHandle {
-                        index: c.slot,
-                        generation: slots[c.slot as usize].generation,
-                    };
+                    // handles are looked up only for events (the slot table is cold)
+                    let slot = c.slot;
+                    let agent =
+                        || AgentHandle { index: slot, generation: slots[slot as usize].generation };
                     let g = &groups[c.group as usize].spec;
                     let steering = debug[i].steering;
                     let old = pos[k];
@@ -1319,16 +1358,17 @@ impl<V: CrowdVector> Crowd<V> {
                                 Contact::None => false,
                                 Contact::Wall(obstacle) => {
                                     if c.flags & TOUCHING == 0 {
-                                        scratch
-                                            .events
-                                            .push(CrowdEvent::WallCrossing { agent, obstacle });
+                                        scratch.events.push(CrowdEvent::WallCrossing {
+                                            agent: agent(),
+                                            obstacle,
+                                        });
                                     }
                                     true
                                 }
                                 Contact::Blocked(obstacle) => {
                                     if c.flags & TOUCHING == 0 {
                                         scratch.events.push(CrowdEvent::ObstacleCollision {
-                                            agent,
+                                            agent: agent(),
                                             obstacle,
                                         });
                                     }
@@ -1337,7 +1377,7 @@ impl<V: CrowdVector> Crowd<V> {
                                 Contact::Touch(obstacle) => {
                                     if c.flags & TOUCHING == 0 {
                                         scratch.events.push(CrowdEvent::ObstacleCollision {
-                                            agent,
+                                            agent: agent(),
                                             obstacle,
                                         });
                                     }
@@ -1361,11 +1401,11 @@ impl<V: CrowdVector> Crowd<V> {
                     if let Some(field) = field {
                         // frozen with its last finite state, out of every neighbourhood
                         status[k] |= QUARANTINED;
-                        scratch.events.push(CrowdEvent::Quarantined { agent, field });
+                        scratch.events.push(CrowdEvent::Quarantined { agent: agent(), field });
                         continue;
                     }
-                    let moved = bounds.offset(old, kin.position).length();
-                    scratch.max_move = scratch.max_move.max(moved);
+                    let moved_sq = bounds.offset(old, kin.position).length_squared();
+                    scratch.max_move = scratch.max_move.max(moved_sq);
                     pos[k] = kin.position;
                     vel[k] = kin.velocity;
                     ori[k] = kin.orientation;
@@ -1376,17 +1416,19 @@ impl<V: CrowdVector> Crowd<V> {
                         let d = bounds.offset(kin.position, c.goal);
                         if d.length_squared() <= g.arrive_radius * g.arrive_radius {
                             c.flags |= ARRIVED;
-                            scratch.events.push(CrowdEvent::Arrived { agent });
+                            scratch.events.push(CrowdEvent::Arrived { agent: agent() });
                         }
                     }
                     if let Some(st) = g.stuck {
                         let trying = (has_goal && c.flags & ARRIVED == 0)
-                            || (groups[c.group as usize].follows_path && c.flags & PATH_DONE == 0);
-                        if trying && dt > 0.0 && moved < st.min_speed * dt {
+                            || (groups[c.group as usize].plan.follows_path
+                                && c.flags & PATH_DONE == 0);
+                        let slow = st.min_speed * dt;
+                        if trying && dt > 0.0 && moved_sq < slow * slow {
                             c.state.stalled += dt;
                             if c.state.stalled >= st.time && c.flags & STUCK == 0 {
                                 c.flags |= STUCK;
-                                scratch.events.push(CrowdEvent::Stuck { agent });
+                                scratch.events.push(CrowdEvent::Stuck { agent: agent() });
                             }
                         } else if dt > 0.0 {
                             c.state.stalled = 0.0;
@@ -1412,8 +1454,12 @@ impl<V: CrowdVector> Crowd<V> {
         }
         let n = self.len();
         self.push.resize(n, (V::ZERO, V::ZERO));
-        let mut max_move =
-            self.chunks.iter().take(n.div_ceil(CHUNK)).fold(0.0f32, |m, c| m.max(c.max_move));
+        let mut max_move = self
+            .chunks
+            .iter()
+            .take(n.div_ceil(CHUNK))
+            .fold(0.0f32, |m, c| m.max(c.max_move))
+            .sqrt();
         for pass in 0..passes {
             let report = pass == 0 && self.config.collision_events;
             let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (

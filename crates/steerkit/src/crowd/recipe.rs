@@ -15,7 +15,7 @@ use crate::path::{Path, Polyline};
 use crate::rng::Rng;
 use crate::steering::{
     Alignment, Arrive, Cohesion, CollisionAvoidance, Evade, Flee, FollowPath, Pursue, Seek,
-    Separation, VelocityMatch,
+    Separation, SeparationSum, VelocityMatch,
 };
 use glam::Vec2;
 
@@ -189,29 +189,103 @@ impl<V: Vector> Recipe<V> {
         Ok(())
     }
 
-    /// True when some leaf looks at neighbours (the crowd then gathers them for the group).
+    /// Calls `f` on every leaf, depth first.
+    pub(crate) fn for_each_leaf(&self, f: &mut impl FnMut(&Recipe<V>)) {
+        match self {
+            Recipe::Blend(m) | Recipe::RunningSum(m) => {
+                for (_, r) in m {
+                    r.for_each_leaf(f);
+                }
+            }
+            Recipe::Priority { groups, .. } => {
+                for r in groups {
+                    r.for_each_leaf(f);
+                }
+            }
+            leaf => f(leaf),
+        }
+    }
+
+    /// True when some leaf looks at neighbours (the crowd then scans them for the group).
     #[must_use]
     pub fn needs_neighbours(&self) -> bool {
-        match self {
-            Recipe::Separation(_)
-            | Recipe::Cohesion(_)
-            | Recipe::Alignment(_)
-            | Recipe::CollisionAvoidance(_) => true,
-            Recipe::Blend(m) | Recipe::RunningSum(m) => m.iter().any(|(_, r)| r.needs_neighbours()),
-            Recipe::Priority { groups, .. } => groups.iter().any(Recipe::needs_neighbours),
-            _ => false,
-        }
+        let mut any = false;
+        self.for_each_leaf(&mut |r| {
+            any |= matches!(
+                r,
+                Recipe::Separation(_)
+                    | Recipe::Cohesion(_)
+                    | Recipe::Alignment(_)
+                    | Recipe::CollisionAvoidance(_)
+            );
+        });
+        any
     }
 
     /// True when some leaf follows a path.
     #[must_use]
     pub fn follows_path(&self) -> bool {
-        match self {
-            Recipe::FollowPath { .. } => true,
-            Recipe::Blend(m) | Recipe::RunningSum(m) => m.iter().any(|(_, r)| r.follows_path()),
-            Recipe::Priority { groups, .. } => groups.iter().any(Recipe::follows_path),
-            _ => false,
+        let mut any = false;
+        self.for_each_leaf(&mut |r| any |= matches!(r, Recipe::FollowPath { .. }));
+        any
+    }
+}
+
+/// Most distinct separation settings one recipe may hold (each gets a running sum in the
+/// single neighbour pass).
+pub(crate) const MAX_SEPARATIONS: usize = 4;
+
+/// What the single neighbour pass collects for the group leaves: separation, cohesion and
+/// alignment are all sums over the neighbours, so one scan of the grid serves them all.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Summary<V: Vector> {
+    pub count: u32,
+    /// Σ (p_j − p) (m): the minimum-image offsets, so cohesion works across a torus seam.
+    pub offset: V,
+    /// Σ v_j (m/s).
+    pub velocity: V,
+    /// Σ v̂_j (only when a heading alignment needs it).
+    pub heading: V,
+    /// One running sum per distinct separation of the recipe.
+    pub separation: [SeparationSum<V>; MAX_SEPARATIONS],
+}
+
+/// What the step needs to know about a recipe, worked out once when the group is added.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plan {
+    pub needs_neighbours: bool,
+    /// A leaf needs the neighbours one by one (collision avoidance), not only their sums.
+    pub needs_list: bool,
+    pub needs_headings: bool,
+    pub follows_path: bool,
+    pub separations: Vec<Separation>,
+}
+
+impl Plan {
+    pub(crate) fn new<V: Vector>(recipe: &Recipe<V>) -> Result<Self, ParamError> {
+        let mut plan = Plan {
+            needs_neighbours: recipe.needs_neighbours(),
+            follows_path: recipe.follows_path(),
+            ..Plan::default()
+        };
+        recipe.for_each_leaf(&mut |r| match r {
+            Recipe::CollisionAvoidance(_) => plan.needs_list = true,
+            Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
+            Recipe::Separation(s) => {
+                if !plan.separations.contains(s) {
+                    plan.separations.push(*s);
+                }
+            }
+            _ => {}
+        });
+        if plan.separations.len() > MAX_SEPARATIONS {
+            return Err(ParamError::OutOfRange {
+                name: "separation",
+                value: plan.separations.len() as f32,
+                range: "at most 4 distinct separation settings per recipe",
+            });
         }
+        Ok(plan)
     }
 }
 
@@ -235,7 +309,11 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub limits: &'a Limits,
     pub dt: f32,
     pub goal: Option<V>,
+    /// The neighbours one by one (only gathered when the plan needs the list).
     pub neighbours: &'a [Neighbour<V>],
+    /// Their sums.
+    pub summary: &'a Summary<V>,
+    pub separations: &'a [Separation],
     pub paths: &'a [Polyline<V>],
     /// Other agents' kinematics by handle.
     pub agents: AgentView<'a, V>,
@@ -307,9 +385,27 @@ pub(crate) fn evaluate<V: CrowdVector>(
             notes.target = Some(me.position + to_target);
             Some(SteeringOutput::linear(to_target * (limits.max_acceleration() / reach)))
         }
-        Recipe::Separation(s) => s.steer(me, cx.radius, cx.neighbours, limits),
-        Recipe::Cohesion(c) => c.steer(me, cx.neighbours, limits),
-        Recipe::Alignment(a) => a.steer(me, cx.neighbours, limits),
+        Recipe::Separation(s) => {
+            let k = cx.separations.iter().position(|x| x == s)?;
+            s.finish(&cx.summary.separation[k], limits)
+        }
+        Recipe::Cohesion(c) => {
+            let n = cx.summary.count;
+            if n == 0 {
+                return None;
+            }
+            let center = me.position + cx.summary.offset / n as f32;
+            notes.target = Some(center);
+            c.steer_to(me, center, limits)
+        }
+        Recipe::Alignment(a) => {
+            let n = cx.summary.count;
+            if n == 0 {
+                return None;
+            }
+            let sum = if a.uses_headings() { cx.summary.heading } else { cx.summary.velocity };
+            a.steer_to(me, sum / n as f32, limits)
+        }
         Recipe::CollisionAvoidance(c) => c.steer(me, cx.radius, cx.neighbours, limits),
         Recipe::FollowPath { path, follow } => {
             let path = &cx.paths[path.0 as usize];

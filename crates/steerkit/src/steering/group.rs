@@ -98,51 +98,87 @@ impl Separation {
         neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        let max = limits.max_acceleration();
-        let mut sum = V::ZERO;
-        let mut nearest: Option<(f32, V)> = None;
-        let mut any = false;
-        let threshold_sq = self.threshold * self.threshold;
+        let mut sum = SeparationSum::default();
         for n in neighbours {
-            let away = character.position - n.position;
-            let centre_sq = away.length_squared();
-            // cheap reject before the square root (centres are never closer than gaps)
-            if centre_sq == 0.0 || (self.radius_aware.is_none() && centre_sq >= threshold_sq) {
-                continue;
-            }
-            let centre = centre_sq.sqrt();
-            let d = match self.radius_aware {
-                Some(buffer) => (centre - own_radius - n.radius - buffer).max(0.0),
-                None => centre,
-            };
-            if d >= self.threshold {
-                continue;
-            }
-            let strength = match self.falloff {
-                Falloff::InverseSquare(k) => clamp_signed(k / (d * d), max),
-                Falloff::Inverse(k) => clamp_signed(k / d, max),
-                Falloff::Linear => max * (self.threshold - d) / self.threshold,
-            };
-            let push = away * (strength / centre);
-            any = true;
-            match self.gather {
-                Gather::Sum => sum += push,
-                Gather::Nearest => {
-                    if nearest.is_none_or(|(best, _)| d < best) {
-                        nearest = Some((d, push));
-                    }
+            self.accumulate(
+                &mut sum,
+                character.position - n.position,
+                own_radius,
+                n.radius,
+                limits,
+            );
+        }
+        self.finish(&sum, limits)
+    }
+
+    /// Adds one neighbour at `away = p − p_other` (m) with radius `other_radius` to a running
+    /// sum (the crowd engine's single neighbour pass uses this and [`finish`](Self::finish)).
+    #[inline]
+    pub(crate) fn accumulate<V: Vector>(
+        &self,
+        sum: &mut SeparationSum<V>,
+        away: V,
+        own_radius: f32,
+        other_radius: f32,
+        limits: &Limits,
+    ) {
+        let centre_sq = away.length_squared();
+        // cheap reject before the square root (centres are never closer than gaps)
+        if centre_sq == 0.0
+            || (self.radius_aware.is_none() && centre_sq >= self.threshold * self.threshold)
+        {
+            return;
+        }
+        let max = limits.max_acceleration();
+        let centre = centre_sq.sqrt();
+        let d = match self.radius_aware {
+            Some(buffer) => (centre - own_radius - other_radius - buffer).max(0.0),
+            None => centre,
+        };
+        if d >= self.threshold {
+            return;
+        }
+        let strength = match self.falloff {
+            Falloff::InverseSquare(k) => clamp_signed(k / (d * d), max),
+            Falloff::Inverse(k) => clamp_signed(k / d, max),
+            Falloff::Linear => max * (self.threshold - d) / self.threshold,
+        };
+        let push = away * (strength / centre);
+        sum.any = true;
+        match self.gather {
+            Gather::Sum => sum.sum += push,
+            Gather::Nearest => {
+                if sum.nearest.is_none_or(|(best, _)| d < best) {
+                    sum.nearest = Some((d, push));
                 }
             }
         }
-        if !any {
+    }
+
+    /// The steering of a running sum: `None` when no neighbour was in range.
+    #[inline]
+    pub(crate) fn finish<V: Vector>(
+        &self,
+        sum: &SeparationSum<V>,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
+        if !sum.any {
             return None;
         }
         let linear = match self.gather {
-            Gather::Sum => sum,
-            Gather::Nearest => nearest.map_or(V::ZERO, |(_, p)| p),
+            Gather::Sum => sum.sum,
+            Gather::Nearest => sum.nearest.map_or(V::ZERO, |(_, p)| p),
         };
-        Some(SteeringOutput::linear(linear.clamp_length_max(max)))
+        Some(SteeringOutput::linear(linear.clamp_length_max(limits.max_acceleration())))
     }
+}
+
+/// Separation's running state over a neighbour scan.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SeparationSum<V: Vector> {
+    sum: V,
+    nearest: Option<(f32, V)>,
+    any: bool,
 }
 
 /// `x` limited to `±max`; a zero distance (∞ or NaN strength) gives the full `±max`.
@@ -185,7 +221,17 @@ impl Cohesion {
         neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        let center = Self::center(neighbours)?;
+        self.steer_to(character, Self::center(neighbours)?, limits)
+    }
+
+    /// The acceleration toward a known centre of mass.
+    #[inline]
+    pub(crate) fn steer_to<V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        center: V,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
         match self {
             Cohesion::Arrive(a) => a.steer(character, center, limits),
             Cohesion::Seek(s) => s.steer(character, center, limits),
@@ -224,14 +270,31 @@ impl Alignment {
         neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        let heading = matches!(self, Alignment::Heading { .. });
+        let heading = self.uses_headings();
         let (sum, n) = neighbours.into_iter().fold((V::ZERO, 0u32), |(s, n), x| {
             (s + if heading { x.velocity.normalize_or_zero() } else { x.velocity }, n + 1)
         });
         if n == 0 {
             return None;
         }
-        let mean = sum / n as f32;
+        self.steer_to(character, sum / n as f32, limits)
+    }
+
+    /// True for the heading form (it averages unit velocities).
+    #[inline]
+    pub(crate) fn uses_headings(&self) -> bool {
+        matches!(self, Alignment::Heading { .. })
+    }
+
+    /// The acceleration toward a known mean velocity (or mean unit heading, for the heading
+    /// form).
+    #[inline]
+    pub(crate) fn steer_to<V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        mean: V,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
         match self {
             Alignment::Velocity(vm) => vm.steer(character, mean, limits),
             Alignment::Heading { time_to_target } => {

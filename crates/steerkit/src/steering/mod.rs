@@ -18,6 +18,7 @@ pub use avoid::{
     WallFeelers, MAX_FAN_RAYS,
 };
 pub use follow::FollowPath;
+pub(crate) use group::SeparationSum;
 pub use group::{
     closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
     Separation,
