@@ -12,9 +12,9 @@ use crate::spec::{
 use std::collections::HashMap;
 use steerkit::{
     Aabb, Alignment, Approach, Arrive, Circle, Cohesion, CollisionAvoidance, Epsilon, Estimate,
-    Evade, Falloff, Flee, FollowPath, Gather, Limits, Obstacle, ObstacleSet, ParamError, Polygon,
-    Polyline, Prediction, Pursue, Rng, Seek, SeekMode, Segment, Separation, Stop, Vec2,
-    VelocityMatch,
+    Evade, Falloff, Flee, FollowPath, Gather, Integration, Limits, Obstacle, ObstacleSet,
+    ParamError, Polygon, Polyline, Prediction, Pursue, Rng, Scheme, Seek, SeekMode, Segment,
+    Separation, Stop, Vec2, VelocityMatch,
 };
 
 /// Most agents a scenario may create (all groups together).
@@ -573,6 +573,22 @@ fn group(
         }
         None => None,
     };
+    let heading_smoothing = g.heading_smoothing.unwrap_or(0);
+    if heading_smoothing > 64 {
+        return Err(problem(
+            join(path, "heading_smoothing"),
+            format!("at most 64 steps, got {heading_smoothing}"),
+        ));
+    }
+    let scheme = one_of(
+        &join(path, "integration"),
+        g.integration.as_deref().unwrap_or("newton_euler"),
+        &[("newton_euler", Scheme::NewtonEuler1), ("exact", Scheme::Exact)],
+    )?;
+    let linear_drag = non_negative(&join(path, "linear_drag"), g.linear_drag.unwrap_or(0.0))?;
+    let angular_drag = non_negative(&join(path, "angular_drag"), g.angular_drag.unwrap_or(0.0))?;
+    let integration = Integration::new(scheme, linear_drag, angular_drag)
+        .map_err(|e| lib(path, &["linear_drag", "angular_drag"], &e))?;
     let behaviour = node(&join(path, "behaviour"), &g.behaviour, None, refs, 0)?;
 
     let agents = match (&g.agents, g.count, &g.spawn) {
@@ -641,6 +657,8 @@ fn group(
         non_penetration: g.non_penetration,
         view_half_angle,
         face_motion: g.face_motion.unwrap_or(true),
+        heading_smoothing,
+        integration,
     })
 }
 

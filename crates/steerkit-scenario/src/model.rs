@@ -2,8 +2,8 @@
 //! references (paths, agents) resolved to indices.
 
 use steerkit::{
-    Alignment, Arrive, Cohesion, CollisionAvoidance, Epsilon, Evade, Flee, FollowPath, Limits,
-    Obstacle, Polyline, Pursue, Seek, Segment, Separation, Vec2, VelocityMatch,
+    Alignment, Arrive, Cohesion, CollisionAvoidance, Epsilon, Evade, Flee, FollowPath, Integration,
+    Limits, Obstacle, Polyline, Pursue, Seek, Segment, Separation, Vec2, VelocityMatch,
 };
 
 /// The shape of the world.
@@ -198,6 +198,10 @@ pub struct GroupPlan {
     pub view_half_angle: Option<f32>,
     /// Orientation follows the direction of motion.
     pub face_motion: bool,
+    /// Heading smoothing window (steps; 0 or 1 is off), for rendering.
+    pub heading_smoothing: u32,
+    /// Integration scheme and drag.
+    pub integration: Integration,
 }
 
 /// A metric the run collects (see `docs/scenario-format.md`).

@@ -93,6 +93,10 @@ pub(crate) struct GroupSpec {
     pub non_penetration: bool,
     pub view_half_angle: Option<f32>,
     pub face_motion: Option<bool>,
+    pub heading_smoothing: Option<u32>,
+    pub integration: Option<String>,
+    pub linear_drag: Option<f32>,
+    pub angular_drag: Option<f32>,
 }
 
 /// `spawn = { shape = "rect" | "circle", ... }`.

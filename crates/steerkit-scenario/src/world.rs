@@ -110,6 +110,8 @@ impl Scenario {
             spec.non_penetration = g.non_penetration;
             spec.face_motion = g.face_motion;
             spec.arrive_radius = g.arrive_radius;
+            spec.heading_smoothing = g.heading_smoothing;
+            spec.integration = g.integration;
             spec.stuck = stuck;
             let id = crowd.add_group(spec).map_err(|e| fail(format!("groups[{gi}]"), e))?;
             let mut agents = Vec::with_capacity(g.agents.len());

@@ -105,3 +105,44 @@ behaviour = { kind = "arrive", use_goal = true, target_radius = 0.1, slow_radius
         assert!((p - goal).length() < 0.1, "{p} vs {goal}");
     }
 }
+
+#[test]
+fn group_options_reach_the_crowd() {
+    let src = r#"
+name = "options"
+dt = 0.05
+steps = 10
+[world]
+neighbour_radius = 2
+[[groups]]
+name = "g"
+agents = [{ position = [0, 0] }]
+radius = 0.3
+limits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }
+behaviour = { kind = "seek", target = [5, 0] }
+heading_smoothing = 5
+integration = "exact"
+linear_drag = 0.5
+angular_drag = 1.5
+view_half_angle = 1.0
+non_penetration = true
+face_motion = false
+arrive_radius = 0.25
+"#;
+    let s = Scenario::from_toml_str(src, "options.toml").unwrap();
+    let w = s.build().unwrap();
+    let g = w.crowd.group(w.groups[0].id).unwrap();
+    assert_eq!(g.heading_smoothing, 5);
+    assert_eq!(g.integration.scheme, steerkit::Scheme::Exact);
+    assert_eq!((g.integration.linear_drag, g.integration.angular_drag), (0.5, 1.5));
+    assert_eq!(g.view_half_angle, Some(1.0));
+    assert!(g.non_penetration && !g.face_motion);
+    assert_eq!(g.arrive_radius, 0.25);
+    // and a bad choice is named
+    let e =
+        Scenario::from_toml_str(&src.replace("\"exact\"", "\"rk4\""), "options.toml").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "options.toml:14:15: groups[0].integration: unknown value `rk4`; expected one of `newton_euler`, `exact`"
+    );
+}
