@@ -225,6 +225,10 @@ impl Integration {
 #[inline]
 fn drag_weights(k: f32, dt: f32) -> (f32, f32, f32) {
     let kdt = k * dt;
+    if kdt == 0.0 {
+        // no drag: the series below with kdt = 0, without the exp call
+        return (1.0, dt, dt * dt * 0.5);
+    }
     if kdt < 1e-4 {
         // series: avoids 0/0 and cancellation
         let phi = dt * (1.0 - 0.5 * kdt);

@@ -209,6 +209,8 @@ fn run_deterministic(steps: usize) -> (Vec<(AgentHandle, [u32; 5])>, Vec<CrowdEv
 
 #[test]
 fn same_seed_gives_bit_identical_state_with_1_2_and_8_threads_and_across_runs() {
+    // the crate's own dev-dependency turns `parallel` on for its tests
+    assert!(Crowd2::is_parallel(), "the determinism test must run the parallel step");
     let steps = 1000;
     let run = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
@@ -709,5 +711,110 @@ fn dt_zero_moves_nothing() {
 #[test]
 fn hot_state_fits_128_bytes_per_agent() {
     assert!(Crowd2::hot_bytes_per_agent() <= 128, "{}", Crowd2::hot_bytes_per_agent());
-    assert!(Crowd3::hot_bytes_per_agent() <= 192, "{}", Crowd3::hot_bytes_per_agent());
+    assert!(Crowd3::hot_bytes_per_agent() <= 200, "{}", Crowd3::hot_bytes_per_agent());
+}
+
+mod invariants {
+    use super::*;
+    use proptest::prelude::{any, prop, prop_assert, proptest, ProptestConfig};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Any valid crowd in a bounded world stays finite, inside the box and under each
+        /// agent's speed limit, whatever the recipe weights and dt.
+        #[test]
+        fn a_bounded_crowd_stays_finite_inside_and_under_its_speed_limits(
+            seed in 0u64..1_000,
+            n in 1usize..60,
+            w in prop::array::uniform4(-2.0f32..4.0),
+            dt in prop::sample::select(vec![0.0f32, 1.0 / 120.0, 1.0 / 30.0, 0.25]),
+            np in any::<bool>(),
+        ) {
+            let bounds = WorldBounds::Bounded { min: Vec2::splat(-5.0), max: Vec2::splat(5.0) };
+            let mut crowd = Crowd2::new(CrowdConfig::new(1.5).with_bounds(bounds).with_seed(seed)).unwrap();
+            let mut group = Group::new(Recipe::RunningSum(vec![
+                (w[0], Recipe::Separation(Separation::new(1.0, Falloff::InverseSquare(0.5)).unwrap())),
+                (w[1], Recipe::Cohesion(Cohesion::Arrive(Arrive::new(0.1, 1.0, 0.2).unwrap()))),
+                (w[2], Recipe::Alignment(Alignment::heading(0.3).unwrap())),
+                (w[3], Recipe::Wander { radius: 1.0, distance: 1.0, jitter: 5.0 }),
+                (1.0, Recipe::CollisionAvoidance(CollisionAvoidance::new(0.1, 1.0).unwrap())),
+            ]));
+            group.non_penetration = np;
+            let g = crowd.add_group(group).unwrap();
+            let mut rng = Rng::new(seed);
+            for _ in 0..n {
+                // coincident spawns included
+                let p = Vec2::new((rng.clamped() * 5.0).round(), (rng.clamped() * 5.0).round());
+                let l = limits(0.5 + rng.uniform() * 3.0, 1.0 + rng.uniform() * 5.0);
+                crowd.spawn(AgentSpec::new(p, rng.uniform() * 0.5, l, g)).unwrap();
+            }
+            for _ in 0..60 {
+                let events = crowd.step(dt).unwrap();
+                let quarantined = events.iter().any(|e| matches!(e, CrowdEvent::Quarantined { .. }));
+                prop_assert!(!quarantined, "{:?}", events);
+            }
+            for h in crowd.handles().collect::<Vec<_>>() {
+                let k = crowd.kinematic(h).unwrap();
+                prop_assert!(k.is_finite());
+                prop_assert!(k.position.abs().max_element() <= 5.0);
+                // the integrator and the contact both clip to the agent's max speed
+                prop_assert!(k.velocity.length() <= crowd.limits(h).unwrap().max_speed() * (1.0 + 1e-4) + 1e-6);
+            }
+        }
+    }
+}
+
+/// The step's single neighbour pass (per-cell candidate blocks) sees exactly the agents a
+/// brute-force scan sees: cohesion's centre of mass, reported as the debug target, matches the
+/// brute-force mean of minimum-image offsets.
+#[test]
+fn the_single_neighbour_pass_sees_what_brute_force_sees() {
+    for (seed, bounds) in [
+        (1u64, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }),
+        (2, WorldBounds::Toroidal { min: Vec2::new(-2.0, 0.0), max: Vec2::new(30.0, 3.3) }),
+        (3, WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) }),
+        (4, WorldBounds::Unbounded),
+    ] {
+        let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+        let g = crowd.add_group(Group::new(Recipe::Cohesion(Cohesion::Seek(Seek::new())))).unwrap();
+        let mut rng = Rng::new(seed);
+        let (lo, size) = match bounds {
+            WorldBounds::Toroidal { min, max } | WorldBounds::Bounded { min, max } => {
+                (min, max - min)
+            }
+            WorldBounds::Unbounded => (Vec2::ZERO, Vec2::new(10.0, 10.0)),
+        };
+        for _ in 0..500 {
+            let p = Vec2::new(
+                on_borders(&mut rng, lo.x, size.x - 0.5),
+                on_borders(&mut rng, lo.y, size.y - 0.5),
+            );
+            crowd.spawn(AgentSpec::new(p, 0.1, limits(1.0, 1.0), g)).unwrap();
+        }
+        // dt = 0: steering from this state, nothing moves
+        crowd.step(0.0).unwrap();
+        let p = crowd.positions().to_vec();
+        let mut with_neighbours = 0;
+        for i in 0..p.len() {
+            let (mut sum, mut n) = (Vec2::ZERO, 0);
+            for (j, &q) in p.iter().enumerate() {
+                let off = bounds.offset(p[i], q);
+                if j != i && off.length_squared() <= 1.0 {
+                    sum += off;
+                    n += 1;
+                }
+            }
+            let target = crowd.debug_info()[i].target;
+            if n == 0 {
+                assert_eq!(target, None, "agent {i} in {bounds:?}");
+            } else {
+                with_neighbours += 1;
+                let want = p[i] + sum / n as f32;
+                let got = target.unwrap();
+                assert!((got - want).length() < 1e-4, "agent {i} in {bounds:?}: {got} vs {want}");
+            }
+        }
+        assert!(with_neighbours > 300, "{with_neighbours}");
+    }
 }

@@ -7,6 +7,9 @@
 //! the shift (±world size) that turns a candidate's position into its nearest image, so the
 //! minimum image costs one add per run, not a rounding per candidate.
 
+// `!(a <= b)` is deliberate: NaN fails the comparison and is rejected.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use super::space::{CrowdVector, WorldBounds};
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours};
 use core::ops::Range;
@@ -274,9 +277,13 @@ impl<V: CrowdVector> GridNeighbours<'_, V> {
     /// arbitrary-subset problem does not arise).
     pub fn k_nearest(&self, query: &NeighbourQuery<V>, k: usize, out: &mut Vec<Neighbour<V>>) {
         out.clear();
-        if k == 0 {
-            return;
+        if k > 0 {
+            self.ring_search(query, &mut KBest { k, out });
         }
+    }
+
+    /// The ring search behind [`k_nearest`](Self::k_nearest) and `nearest`.
+    fn ring_search(&self, query: &NeighbourQuery<V>, best: &mut impl Best<V>) {
         let reach = query.reach(self.max_radius);
         if !(reach >= 0.0) {
             return;
@@ -288,18 +295,6 @@ impl<V: CrowdVector> GridNeighbours<'_, V> {
             max_ring = max_ring.max(g.dims[i]);
         }
         let center = query.center;
-        let insert = |n: Neighbour<V>, out: &mut Vec<Neighbour<V>>| {
-            let key = (n.distance_squared, n.index);
-            if out.len() == k {
-                let last = out[k - 1];
-                if (last.distance_squared, last.index) <= key {
-                    return;
-                }
-                out.pop();
-            }
-            let at = out.partition_point(|m| (m.distance_squared, m.index) < key);
-            out.insert(at, n);
-        };
         // In a torus whose rings would overlap themselves, scan everything once instead.
         let ring_limit = if g.toroidal {
             let mut m = usize::MAX;
@@ -315,19 +310,19 @@ impl<V: CrowdVector> GridNeighbours<'_, V> {
             if ring > ring_limit {
                 // remaining space: the full query, filtered by what is already found
                 if ring_limit < max_ring || g.toroidal {
-                    out.clear();
-                    self.for_each_within(query, |n| insert(*n, out));
+                    best.reset();
+                    self.for_each_within(query, |n| best.offer(*n));
                 }
                 return;
             }
             // nothing in ring r is nearer than (r − 1)·cell
             let bound = (ring.saturating_sub(1)) as f32 * g.cell;
-            if bound > reach || (out.len() == k && bound * bound > out[k - 1].distance_squared) {
+            if bound > reach || best.worst().is_some_and(|d2| bound * bound > d2) {
                 return;
             }
             self.for_each_in_ring(center, ring, |n_index, offset| {
                 if let Some(d2) = accept(query, n_index, offset, self.radius[n_index]) {
-                    insert(self.neighbour(center, n_index, offset, d2), out);
+                    best.offer(self.neighbour(center, n_index, offset, d2));
                 }
             });
             if ring >= max_ring {
@@ -429,8 +424,56 @@ impl<V: CrowdVector> Neighbours<V> for GridNeighbours<'_, V> {
     }
 
     fn nearest(&self, query: &NeighbourQuery<V>) -> Option<Neighbour<V>> {
-        let mut out = Vec::new();
-        self.k_nearest(query, 1, &mut out);
-        out.first().copied()
+        let mut best = None;
+        self.ring_search(query, &mut best);
+        best
+    }
+}
+
+/// The best candidates so far of a ring search, ordered by (distance², index).
+trait Best<V: CrowdVector> {
+    fn offer(&mut self, n: Neighbour<V>);
+    /// The squared distance of the worst kept candidate once the set is full.
+    fn worst(&self) -> Option<f32>;
+    fn reset(&mut self);
+}
+
+struct KBest<'a, V: CrowdVector> {
+    k: usize,
+    out: &'a mut Vec<Neighbour<V>>,
+}
+
+impl<V: CrowdVector> Best<V> for KBest<'_, V> {
+    fn offer(&mut self, n: Neighbour<V>) {
+        let key = (n.distance_squared, n.index);
+        if self.out.len() == self.k {
+            let last = self.out[self.k - 1];
+            if (last.distance_squared, last.index) <= key {
+                return;
+            }
+            self.out.pop();
+        }
+        let at = self.out.partition_point(|m| (m.distance_squared, m.index) < key);
+        self.out.insert(at, n);
+    }
+    fn worst(&self) -> Option<f32> {
+        (self.out.len() == self.k).then(|| self.out[self.k - 1].distance_squared)
+    }
+    fn reset(&mut self) {
+        self.out.clear();
+    }
+}
+
+impl<V: CrowdVector> Best<V> for Option<Neighbour<V>> {
+    fn offer(&mut self, n: Neighbour<V>) {
+        if self.is_none_or(|b| (n.distance_squared, n.index) < (b.distance_squared, b.index)) {
+            *self = Some(n);
+        }
+    }
+    fn worst(&self) -> Option<f32> {
+        self.map(|b| b.distance_squared)
+    }
+    fn reset(&mut self) {
+        *self = None;
     }
 }

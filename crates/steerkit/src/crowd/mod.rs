@@ -588,6 +588,12 @@ impl<V: CrowdVector> Crowd<V> {
         })
     }
 
+    /// True when built with the `parallel` feature (steps run on rayon's current pool).
+    #[must_use]
+    pub const fn is_parallel() -> bool {
+        cfg!(feature = "parallel")
+    }
+
     /// The world settings.
     #[must_use]
     pub fn config(&self) -> &CrowdConfig<V> {
@@ -929,18 +935,18 @@ impl<V: CrowdVector> Crowd<V> {
         }
     }
 
-    /// Bytes of per-agent state the step reads and writes (storage arrays, sort keys and
-    /// permutation), per agent.
+    /// Bytes of persistent per-agent state the step reads and writes (the storage arrays,
+    /// unit velocities included), per agent. Sort keys, the permutation and the re-sort buffers
+    /// come on top: see [`bytes_per_agent`](Self::bytes_per_agent).
     #[must_use]
     pub fn hot_bytes_per_agent() -> usize {
-        2 * size_of::<V>()
+        3 * size_of::<V>()
             + size_of::<V::Orientation>()
             + size_of::<V::Angular>()
             + size_of::<f32>()
             + size_of::<u8>()
             + size_of::<Cold<V>>()
             + size_of::<AgentDebug<V>>()
-            + 2 * size_of::<u32>()
     }
 
     /// Everything the crowd has allocated (storage, re-sorting buffers, grid cells, handles,
@@ -1550,12 +1556,14 @@ impl<V: CrowdVector> Crowd<V> {
             );
             let push = &self.push;
             let mut pass_move = 0.0f32;
-            for ((p, v), (dp, dv)) in
-                self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push)
+            let cold = &self.cold;
+            for (((p, v), (dp, dv)), c) in
+                self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push).zip(cold)
             {
                 if *dp != V::ZERO || *dv != V::ZERO {
                     *p += *dp;
-                    *v += *dv;
+                    // the contact may hand over speed: keep within the agent's limit
+                    *v = (*v + *dv).clamp_length_max(c.limits.max_speed());
                     bounds_confine(&self.config.bounds, p, v);
                     pass_move = pass_move.max(dp.length());
                 }

@@ -152,26 +152,22 @@ impl<V: Vector> Recipe<V> {
                 non_negative("wander_distance", *distance)?;
                 non_negative("wander_jitter", *jitter)?;
             }
-            Recipe::FollowPath { path, .. } => {
-                if path.0 as usize >= paths {
-                    return Err(ParamError::OutOfRange {
-                        name: "path",
-                        value: path.0 as f32,
-                        range: "the id of a registered path",
-                    });
-                }
+            Recipe::FollowPath { path, .. } if path.0 as usize >= paths => {
+                return Err(ParamError::OutOfRange {
+                    name: "path",
+                    value: path.0 as f32,
+                    range: "the id of a registered path",
+                });
             }
-            Recipe::VelocityMatch { velocity, .. } => {
-                if !velocity.is_finite() {
-                    return Err(ParamError::NotFinite { name: "velocity", value: f32::NAN });
-                }
+            Recipe::VelocityMatch { velocity, .. } if !velocity.is_finite() => {
+                return Err(ParamError::NotFinite { name: "velocity", value: f32::NAN });
             }
             Recipe::Seek { target: Target::Point(p), .. }
             | Recipe::Flee { target: Target::Point(p), .. }
-            | Recipe::Arrive { target: Target::Point(p), .. } => {
-                if !p.is_finite() {
-                    return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
-                }
+            | Recipe::Arrive { target: Target::Point(p), .. }
+                if !p.is_finite() =>
+            {
+                return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
             }
             Recipe::Blend(members) | Recipe::RunningSum(members) => {
                 for (w, r) in members {
@@ -233,7 +229,7 @@ impl<V: Vector> Recipe<V> {
 
 /// Most distinct separation settings one recipe may hold (each gets a running sum in the
 /// single neighbour pass).
-pub(crate) const MAX_SEPARATIONS: usize = 4;
+pub(crate) const MAX_SEPARATIONS: usize = 2;
 
 /// What the single neighbour pass collects for the group leaves: separation, cohesion and
 /// alignment are all sums over the neighbours, so one scan of the grid serves them all.
@@ -271,18 +267,14 @@ impl Plan {
         recipe.for_each_leaf(&mut |r| match r {
             Recipe::CollisionAvoidance(_) => plan.needs_list = true,
             Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
-            Recipe::Separation(s) => {
-                if !plan.separations.contains(s) {
-                    plan.separations.push(*s);
-                }
-            }
+            Recipe::Separation(s) if !plan.separations.contains(s) => plan.separations.push(*s),
             _ => {}
         });
         if plan.separations.len() > MAX_SEPARATIONS {
             return Err(ParamError::OutOfRange {
                 name: "separation",
                 value: plan.separations.len() as f32,
-                range: "at most 4 distinct separation settings per recipe",
+                range: "at most 2 distinct separation settings per recipe",
             });
         }
         Ok(plan)
