@@ -6,9 +6,22 @@ use steerkit_scenario::{Scenario, ScenarioError};
 /// then the gallery in the order the README lists it; the format reference `example` last.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("showcase", include_str!("../../../scenarios/showcase.toml")),
+    ("seek_arrive", include_str!("../../../scenarios/seek_arrive.toml")),
     ("arrive", include_str!("../../../scenarios/arrive.toml")),
+    ("pursue_evade", include_str!("../../../scenarios/pursue_evade.toml")),
+    ("wander", include_str!("../../../scenarios/wander.toml")),
+    ("separation", include_str!("../../../scenarios/separation.toml")),
     ("flocking", include_str!("../../../scenarios/flocking.toml")),
     ("crossing", include_str!("../../../scenarios/crossing.toml")),
+    ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
+    ("corridor", include_str!("../../../scenarios/corridor.toml")),
+    ("corner_trap", include_str!("../../../scenarios/corner_trap.toml")),
+    ("doorway", include_str!("../../../scenarios/doorway.toml")),
+    ("hide", include_str!("../../../scenarios/hide.toml")),
+    ("interpose", include_str!("../../../scenarios/interpose.toml")),
+    ("offset_pursuit", include_str!("../../../scenarios/offset_pursuit.toml")),
+    ("path_following", include_str!("../../../scenarios/path_following.toml")),
+    ("formation", include_str!("../../../scenarios/formation.toml")),
     ("example", include_str!("../../../scenarios/example.toml")),
 ];
 
@@ -31,14 +44,22 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(n, _)| *n)
 }
 
-/// The first sentence of a description, for one-line listings (at most `max` characters).
+/// The opening of a description for one-line listings: whole sentences until there are at
+/// least 40 characters, cut to at most `max` characters (with `…`).
 #[must_use]
 pub fn summary(description: &str, max: usize) -> String {
     let flat: String = description.split_whitespace().collect::<Vec<_>>().join(" ");
-    let first = match flat.find(". ") {
-        Some(i) => &flat[..=i],
-        None => flat.as_str(),
-    };
+    let mut end = 0;
+    while end < flat.len() {
+        end = match flat[end..].find(". ") {
+            Some(i) => end + i + 1,
+            None => flat.len(),
+        };
+        if end >= 40 {
+            break;
+        }
+    }
+    let first = &flat[..end.min(flat.len())];
     if first.chars().count() <= max {
         first.to_owned()
     } else {

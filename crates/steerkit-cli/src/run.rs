@@ -15,7 +15,8 @@
 //! # Measuring
 //! After every step the runner reads the events the step returned (arrived, path finished,
 //! obstacle contact, refused wall crossing, quarantine, stuck) and, when the plan collects
-//! `agent_overlaps` or `min_separation`, scans each agent's neighbours within
+//! `agent_overlaps` or `min_separation`, scans each agent's neighbours (from the first step on:
+//! the spawn layout itself is not measured) within
 //! `r_i + r_max + neighbour_radius` on the crowd's grid: the smallest gap between two bodies
 //! (`|p_i − p_j| − r_i − r_j`, the minimum image on a torus) and the pairs overlapping by more
 //! than the plan's `overlap_tolerance`. An overlap is counted once when a pair starts
@@ -527,7 +528,7 @@ fn simulate(
             }
         }
         let mut frame_min_gap = f32::INFINITY;
-        if pairwise {
+        if pairwise && step > 0 {
             overlapping_now.clear();
             // the grid query re-sorts the storage when agents moved: read everything after it
             let _ = world.crowd.neighbours();

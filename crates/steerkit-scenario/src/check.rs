@@ -3,18 +3,21 @@
 //! validating constructor.
 
 use crate::model::{
-    AgentRef, Behaviour, Bounds, Geometry, GroupPlan, Metric, MetricsPlan, NamedPath, Placement,
-    TargetRef,
+    AgentRef, Behaviour, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan,
+    NamedPath, Placement, TargetRef,
 };
 use crate::spec::{
-    GroupSpec, HeadingSpec, NodeSpec, ObstacleSpec, ScenarioSpec, SpawnSpec, WorldSpec, Xy,
+    FormationSpec, GroupSpec, HeadingSpec, LimitsSpec, NodeSpec, ObstacleSpec, ScenarioSpec,
+    SpawnSpec, WorldSpec, Xy,
 };
 use std::collections::HashMap;
 use steerkit::{
-    Aabb, Alignment, Approach, Arrive, Circle, Cohesion, CollisionAvoidance, Epsilon, Estimate,
-    Evade, Falloff, Flee, FollowPath, Gather, Integration, Limits, Obstacle, ObstacleSet,
-    ParamError, Polygon, Polyline, Prediction, Pursue, Rng, Scheme, Seek, SeekMode, Segment,
-    Separation, Stop, Vec2, VelocityMatch,
+    Aabb, AdaptiveFan, Align, Alignment, Approach, Arrive, AvoidTarget, Circle, Cohesion,
+    CollisionAvoidance, DogOnAString, Epsilon, Estimate, Evade, Falloff, Flee, FollowPath, Gather,
+    GrapplingHooks, Hide, Integration, Interpose, Limits, Obstacle, ObstacleAvoidance, ObstacleSet,
+    OffsetPursuit, ParamError, Polygon, Polyline, Prediction, Pursue, RayLayout, Reprojection, Rng,
+    ScalablePattern, Scheme, Seek, SeekMode, Segment, Separation, Shape, SlotSteering, Stop, Vec2,
+    VelocityMatch, WallFeelers,
 };
 
 /// Most agents a scenario may create (all groups together).
@@ -91,6 +94,8 @@ fn lib(path: &str, fields: &[&str], e: &ParamError) -> Problem {
         Some("decay_coefficient") => Some("decay"),
         Some("path_offset") => Some("offset"),
         Some("turnaround_coefficient") => Some("turnaround"),
+        Some("distance_from_boundary") => Some("distance"),
+        Some("feeler_length") => Some("length"),
         other => other,
     };
     match name {
@@ -198,6 +203,7 @@ pub(crate) struct Checked {
     pub geometry: Geometry,
     pub paths: Vec<NamedPath>,
     pub groups: Vec<GroupPlan>,
+    pub formations: Vec<FormationPlan>,
     pub metrics: MetricsPlan,
 }
 
@@ -263,6 +269,18 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
     for (i, g) in spec.groups.iter().enumerate() {
         groups.push(group(&format!("groups[{i}]"), g, &bounds, &solids, &refs, &mut rng)?);
     }
+    let mut formations = Vec::with_capacity(spec.formations.len());
+    let mut in_formation = vec![false; groups.len()];
+    for (i, fs) in spec.formations.iter().enumerate() {
+        let plan = formation(&format!("formations[{i}]"), fs, &refs)?;
+        if std::mem::replace(&mut in_formation[plan.group], true) {
+            return Err(problem(
+                format!("formations[{i}].group"),
+                format!("group `{}` is already in a formation", fs.group),
+            ));
+        }
+        formations.push(plan);
+    }
     Ok(Checked {
         name: spec.name.clone(),
         description: spec.description.clone(),
@@ -275,7 +293,69 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
         geometry,
         paths,
         groups,
+        formations,
         metrics,
+    })
+}
+
+fn limits(path: &str, l: &LimitsSpec) -> Result<Limits> {
+    Limits::new(l.max_speed, l.max_acceleration, l.max_rotation, l.max_angular_acceleration)
+        .map_err(|e| {
+            lib(
+                path,
+                &["max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration"],
+                &e,
+            )
+        })
+}
+
+/// `[[formations]]`: the group's agents are the members; the anchor behaviour takes no
+/// agent-relative leaves that need neighbours (it sees none).
+fn formation(path: &str, fs: &FormationSpec, refs: &Refs<'_>) -> Result<FormationPlan> {
+    let f = |name: &str| join(path, name);
+    let Some(&group) = refs.groups.get(fs.group.as_str()) else {
+        let mut names: Vec<&str> = refs.groups.keys().copied().collect();
+        names.sort_unstable();
+        return Err(problem(
+            f("group"),
+            format!("no group named `{}` (groups: {})", fs.group, names.join(", ")),
+        ));
+    };
+    let shape = match fs.shape.as_str() {
+        "box" => {
+            let columns = fs.columns.ok_or_else(|| {
+                problem(f("columns"), "shape `box` needs `columns` (slots per row)")
+            })?;
+            Shape::Box { columns: columns as usize }
+        }
+        other => {
+            if fs.columns.is_some() {
+                return Err(problem(f("columns"), "field `columns` applies only to shape `box`"));
+            }
+            one_of(
+                &f("shape"),
+                other,
+                &[
+                    ("line", Shape::Line),
+                    ("v", Shape::V),
+                    ("wedge", Shape::Wedge),
+                    ("column", Shape::Column),
+                    ("circle", Shape::DefensiveCircle),
+                ],
+            )?
+        }
+    };
+    let pattern = ScalablePattern::new(shape, finite(&f("spacing"), fs.spacing)?)
+        .map_err(|e| lib(path, &["spacing", "columns"], &e))?;
+    let anchor_limits = limits(&f("anchor_limits"), &fs.anchor_limits)?;
+    let anchor = node(&f("anchor"), &fs.anchor, None, refs, 1)?;
+    Ok(FormationPlan {
+        group,
+        pattern,
+        anchor_position: xy(&f("anchor_position"), fs.anchor_position)?,
+        anchor_orientation: finite(&f("anchor_orientation"), fs.anchor_orientation.unwrap_or(0.0))?,
+        anchor_limits,
+        anchor,
     })
 }
 
@@ -823,37 +903,88 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
     ("blend", &["members"]),
     ("priority", &["members", "epsilon"]),
     ("running_sum", &["members"]),
+    (
+        "obstacle_avoidance",
+        &[
+            "rays",
+            "half_angle",
+            "whisker_ratio",
+            "half_width",
+            "ray_count",
+            "avoid_distance",
+            "lookahead",
+            "lookahead_time",
+            "max_half_angle",
+            "widen_rate",
+            "commitment",
+            "avoid_target",
+        ],
+    ),
+    ("wall_feelers", &["length", "side_angle", "side_ratio"]),
+    ("hide", &["agent", "distance", "threat_range"]),
+    ("interpose", &["agent", "other_agent", "ratio", "max_prediction"]),
+    ("offset_pursuit", &["agent", "local_offset", "max_prediction"]),
+    (
+        "dog_on_a_string",
+        &[
+            "path",
+            "string",
+            "leash_speed",
+            "target_radius",
+            "slow_radius",
+            "deceleration_time",
+            "braking",
+            "time_to_target",
+        ],
+    ),
+    (
+        "reprojection",
+        &[
+            "path",
+            "predict_time",
+            "path_radius",
+            "ahead",
+            "target_radius",
+            "slow_radius",
+            "deceleration_time",
+            "braking",
+            "time_to_target",
+        ],
+    ),
+    (
+        "grappling_hooks",
+        &[
+            "path",
+            "closeness",
+            "target_radius",
+            "slow_radius",
+            "deceleration_time",
+            "braking",
+            "time_to_target",
+        ],
+    ),
+    ("slot", &["target_radius", "slow_radius", "deceleration_time", "braking", "time_to_target"]),
 ];
 
 /// Behaviours the library has that scenarios cannot run yet (the crowd engine's recipe does not
 /// express them).
-pub(crate) const NOT_YET: &[&str] = &[
-    "dither",
-    "obstacle_avoidance",
-    "wall_feelers",
-    "detection_box",
-    "repel_obstacle",
-    "hide",
-    "interpose",
-    "offset_pursuit",
-    "dog_on_a_string",
-    "reprojection",
-    "grappling_hooks",
-    "align",
-    "face",
-    "look_where_you_are_going",
-];
+pub(crate) const NOT_YET: &[&str] =
+    &["dither", "detection_box", "repel_obstacle", "align", "face", "look_where_you_are_going"];
 
 fn node_present(n: &NodeSpec) -> Vec<Present> {
     present!(n;
         nums: weight, epsilon, panic_distance, target_radius, slow_radius, deceleration_time,
               time_to_target, max_prediction, turnaround, radius, distance, jitter, threshold,
-              decay, buffer, margin, horizon, offset, predict_time;
-        xys: target, velocity;
+              decay, buffer, margin, horizon, offset, predict_time, half_angle, whisker_ratio,
+              half_width, avoid_distance, lookahead, lookahead_time, max_half_angle, widen_rate,
+              commitment, length, side_angle, side_ratio, threat_range, ratio, string,
+              leash_speed, path_radius, ahead, closeness;
+        xys: target, velocity, local_offset;
         others: members = "members", agent = "agent", use_goal = "use_goal", mode = "mode",
                 braking = "braking", stop = "stop", estimate = "estimate",
                 head_on_shortcut = "head_on_shortcut", falloff = "falloff", gather = "gather",
-                match_ = "match", path = "path")
+                match_ = "match", path = "path", rays = "rays", ray_count = "ray_count",
+                avoid_target = "avoid_target", other_agent = "other_agent")
 }
 
 /// Checks a behaviour node. `parent` is the kind of the combiner holding it (for `weight`).
@@ -1085,9 +1216,159 @@ fn node(
                 }
             }
         }
+        "obstacle_avoidance" => Behaviour::ObstacleAvoidance(obstacle_avoidance(path, n)?),
+        "wall_feelers" => {
+            req("length", n.length.is_some())?;
+            let mut w = WallFeelers::new(n.length.unwrap_or_default()).map_err(lib_err)?;
+            if n.side_angle.is_some() || n.side_ratio.is_some() {
+                w = w
+                    .with_sides(
+                        n.side_angle.unwrap_or(core::f32::consts::FRAC_PI_4),
+                        n.side_ratio.unwrap_or(0.5),
+                    )
+                    .map_err(lib_err)?;
+            }
+            Behaviour::WallFeelers(w)
+        }
+        "hide" => {
+            req("agent", n.agent.is_some())?;
+            let agent = refs.agent(&f("agent"), n.agent.as_deref().unwrap_or_default())?;
+            req("distance", n.distance.is_some())?;
+            let mut hide = Hide::new(n.distance.unwrap_or_default()).map_err(lib_err)?;
+            if let Some(r) = n.threat_range {
+                hide = hide.with_threat_range(r).map_err(lib_err)?;
+            }
+            Behaviour::Hide { agent, hide }
+        }
+        "interpose" => {
+            req("agent", n.agent.is_some())?;
+            req("other_agent", n.other_agent.is_some())?;
+            let a = refs.agent(&f("agent"), n.agent.as_deref().unwrap_or_default())?;
+            let b = refs.agent(&f("other_agent"), n.other_agent.as_deref().unwrap_or_default())?;
+            let interpose = Interpose::new(n.ratio.unwrap_or(0.5), n.max_prediction.unwrap_or(1.0))
+                .map_err(lib_err)?;
+            Behaviour::Interpose { a, b, interpose }
+        }
+        "offset_pursuit" => {
+            req("agent", n.agent.is_some())?;
+            let agent = refs.agent(&f("agent"), n.agent.as_deref().unwrap_or_default())?;
+            req("local_offset", n.local_offset.is_some())?;
+            let offset = xy(&f("local_offset"), n.local_offset.unwrap_or_default())?;
+            let pursuit =
+                OffsetPursuit::new(offset, n.max_prediction.unwrap_or(1.0)).map_err(lib_err)?;
+            Behaviour::OffsetPursuit { agent, pursuit }
+        }
+        "dog_on_a_string" | "reprojection" | "grappling_hooks" => {
+            req("path", n.path.is_some())?;
+            let path_index = refs.path(&f("path"), n.path.as_deref().unwrap_or_default())?;
+            let arrive = arrive(path, n, true)?;
+            match kind {
+                "dog_on_a_string" => {
+                    req("string", n.string.is_some())?;
+                    let mut dog =
+                        DogOnAString::new(n.string.unwrap_or_default(), arrive).map_err(lib_err)?;
+                    if let Some(v) = n.leash_speed {
+                        dog = dog.with_fixed_speed(v).map_err(lib_err)?;
+                    }
+                    Behaviour::DogOnAString { path: path_index, dog }
+                }
+                "reprojection" => {
+                    req("path_radius", n.path_radius.is_some())?;
+                    let reprojection = Reprojection::new(
+                        n.predict_time.unwrap_or(0.5),
+                        n.path_radius.unwrap_or_default(),
+                        n.ahead.unwrap_or(2.0),
+                        arrive,
+                    )
+                    .map_err(lib_err)?;
+                    Behaviour::Reprojection { path: path_index, reprojection }
+                }
+                _ => {
+                    req("closeness", n.closeness.is_some())?;
+                    let hooks = GrapplingHooks::new(n.closeness.unwrap_or_default(), arrive)
+                        .map_err(lib_err)?;
+                    Behaviour::GrapplingHooks { path: path_index, hooks }
+                }
+            }
+        }
+        "slot" => {
+            let align = Align::new(0.01, 0.5, 0.1).map_err(lib_err)?;
+            Behaviour::Slot(SlotSteering::new(arrive(path, n, true)?, align))
+        }
         _ => return Err(problem(join(path, "kind"), format!("unknown behaviour kind `{kind}`"))),
     };
     Ok(b)
+}
+
+/// `kind = "obstacle_avoidance"`: the ray layout, lengths, the adaptive fan (when
+/// `max_half_angle` is given: it widens from `half_angle` at `widen_rate`), the corner
+/// commitment and the avoid-target rule.
+fn obstacle_avoidance(path: &str, n: &NodeSpec) -> Result<ObstacleAvoidance> {
+    let f = |name: &str| join(path, name);
+    let fields = &["avoid_distance", "lookahead", "half_angle", "whisker_ratio", "half_width"];
+    let lib_err = |e: ParamError| lib(path, fields, &e);
+    let rays = n.rays.as_deref().unwrap_or("whiskers");
+    let kind =
+        one_of(&f("rays"), rays, &[("single", 0u8), ("whiskers", 1), ("parallel", 2), ("fan", 3)])?;
+    let only = |name: &str, given: bool, layouts: &str| -> Result<()> {
+        if given {
+            Err(problem(f(name), format!("field `{name}` applies only to `rays = {layouts}`")))
+        } else {
+            Ok(())
+        }
+    };
+    only("whisker_ratio", kind != 1 && n.whisker_ratio.is_some(), "\"whiskers\"")?;
+    only("half_width", kind != 2 && n.half_width.is_some(), "\"parallel\"")?;
+    only("ray_count", kind != 3 && n.ray_count.is_some(), "\"fan\"")?;
+    only("half_angle", matches!(kind, 0 | 2) && n.half_angle.is_some(), "\"whiskers\" or \"fan\"")?;
+    let half_angle = n.half_angle.unwrap_or(0.5);
+    let layout = match kind {
+        0 => RayLayout::Single,
+        1 => RayLayout::Whiskers { half_angle, whisker_ratio: n.whisker_ratio.unwrap_or(0.5) },
+        2 => RayLayout::Parallel { half_width: n.half_width.unwrap_or(0.5) },
+        _ => RayLayout::Fan { half_angle, rays: n.ray_count.unwrap_or(3) },
+    };
+    let avoid = n.avoid_distance.ok_or_else(|| {
+        problem(f("avoid_distance"), "kind `obstacle_avoidance` needs `avoid_distance`")
+    })?;
+    let lookahead = n
+        .lookahead
+        .ok_or_else(|| problem(f("lookahead"), "kind `obstacle_avoidance` needs `lookahead`"))?;
+    let mut a = ObstacleAvoidance::new(layout, avoid, lookahead).map_err(lib_err)?;
+    if let Some(t) = n.lookahead_time {
+        a = a.with_lookahead_time(t).map_err(lib_err)?;
+    }
+    match (n.max_half_angle, n.widen_rate) {
+        (Some(max), rate) => {
+            if matches!(kind, 0 | 2) {
+                only("max_half_angle", true, "\"whiskers\" or \"fan\"")?;
+            }
+            let fan = AdaptiveFan {
+                min_half_angle: half_angle,
+                max_half_angle: max,
+                rate: rate.unwrap_or(2.0),
+            };
+            a = a.adaptive(fan).map_err(|e| lib(path, &["max_half_angle", "widen_rate"], &e))?;
+        }
+        (None, Some(_)) => {
+            return Err(problem(
+                f("widen_rate"),
+                "`widen_rate` needs `max_half_angle` (the adaptive fan)",
+            ))
+        }
+        (None, None) => {}
+    }
+    if let Some(h) = n.commitment {
+        a = a.with_commitment(h).map_err(|e| lib(path, &["commitment"], &e))?;
+    }
+    if let Some(t) = &n.avoid_target {
+        a = a.with_target(one_of(
+            &f("avoid_target"),
+            t,
+            &[("lateral", AvoidTarget::Lateral), ("normal", AvoidTarget::Normal)],
+        )?);
+    }
+    Ok(a)
 }
 
 fn seek_mode(path: &str, n: &NodeSpec) -> Result<SeekMode> {

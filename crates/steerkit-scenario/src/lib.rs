@@ -46,8 +46,8 @@ mod world;
 pub use check::{sanitise_name, MAX_AGENTS, MAX_DEPTH, MAX_STEPS};
 pub use error::{Location, ScenarioError};
 pub use model::{
-    AgentRef, Behaviour, Bounds, Geometry, GroupPlan, Metric, MetricsPlan, NamedPath, Placement,
-    TargetRef,
+    AgentRef, Behaviour, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan,
+    NamedPath, Placement, TargetRef,
 };
 pub use world::{RunSettings, World, WorldGroup};
 
@@ -255,6 +255,11 @@ impl Scenario {
     #[must_use]
     pub fn groups(&self) -> &[GroupPlan] {
         &self.checked.groups
+    }
+    /// The formations, in file order.
+    #[must_use]
+    pub fn formations(&self) -> &[FormationPlan] {
+        &self.checked.formations
     }
     /// What to measure.
     #[must_use]

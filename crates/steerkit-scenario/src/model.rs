@@ -2,8 +2,10 @@
 //! references (paths, agents) resolved to indices.
 
 use steerkit::{
-    Alignment, Arrive, Cohesion, CollisionAvoidance, Epsilon, Evade, Flee, FollowPath, Integration,
-    Limits, Obstacle, Polyline, Pursue, Seek, Segment, Separation, Vec2, VelocityMatch,
+    Alignment, Arrive, Cohesion, CollisionAvoidance, DogOnAString, Epsilon, Evade, Flee,
+    FollowPath, GrapplingHooks, Hide, Integration, Interpose, Limits, Obstacle, ObstacleAvoidance,
+    OffsetPursuit, Polyline, Pursue, Reprojection, ScalablePattern, Seek, Segment, Separation,
+    SlotSteering, Vec2, VelocityMatch, WallFeelers,
 };
 
 /// The shape of the world.
@@ -160,6 +162,73 @@ pub enum Behaviour {
     },
     /// `kind = "running_sum"`: weighted members, truncated at `max_acceleration`.
     RunningSum(Vec<(f32, Behaviour)>),
+    /// `kind = "obstacle_avoidance"`: ray casts against obstacles and walls.
+    ObstacleAvoidance(ObstacleAvoidance),
+    /// `kind = "wall_feelers"`: Buckland's three feelers.
+    WallFeelers(WallFeelers),
+    /// `kind = "hide"`: hide from an agent behind solid obstacles.
+    Hide {
+        /// The hunter.
+        agent: AgentRef,
+        /// Parameters.
+        hide: Hide,
+    },
+    /// `kind = "interpose"`: get between two agents.
+    Interpose {
+        /// First agent.
+        a: AgentRef,
+        /// Second agent.
+        b: AgentRef,
+        /// Parameters.
+        interpose: Interpose,
+    },
+    /// `kind = "offset_pursuit"`: hold an offset in a leader's frame.
+    OffsetPursuit {
+        /// The leader.
+        agent: AgentRef,
+        /// Offset and parameters.
+        pursuit: OffsetPursuit<Vec2>,
+    },
+    /// `kind = "dog_on_a_string"`: Green's leash along a path.
+    DogOnAString {
+        /// Index into [`Scenario::paths`](crate::Scenario::paths).
+        path: usize,
+        /// Parameters.
+        dog: DogOnAString,
+    },
+    /// `kind = "reprojection"`: Green's reprojection onto a path.
+    Reprojection {
+        /// Index into [`Scenario::paths`](crate::Scenario::paths).
+        path: usize,
+        /// Parameters.
+        reprojection: Reprojection,
+    },
+    /// `kind = "grappling_hooks"`: Green's waypoint hooks (Buckland's seek distance).
+    GrapplingHooks {
+        /// Index into [`Scenario::paths`](crate::Scenario::paths).
+        path: usize,
+        /// Parameters.
+        hooks: GrapplingHooks,
+    },
+    /// `kind = "slot"`: steer to the agent's slot in its formation (`[[formations]]`).
+    Slot(SlotSteering),
+}
+
+/// A checked formation: a group's agents in a pattern, the anchor steered by a behaviour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormationPlan {
+    /// Index into [`Scenario::groups`](crate::Scenario::groups): every agent of it is a member.
+    pub group: usize,
+    /// The slot pattern.
+    pub pattern: ScalablePattern,
+    /// The anchor's start (m) and orientation (rad).
+    pub anchor_position: Vec2,
+    /// The anchor's start orientation (rad).
+    pub anchor_orientation: f32,
+    /// The anchor's limits.
+    pub anchor_limits: Limits,
+    /// What steers the anchor (seen as an agent of radius 0 without neighbours).
+    pub anchor: Behaviour,
 }
 
 /// How an agent starts.

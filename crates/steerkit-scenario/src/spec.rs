@@ -30,6 +30,8 @@ pub(crate) struct ScenarioSpec {
     #[serde(default)]
     pub paths: Vec<PathSpec>,
     pub groups: Vec<GroupSpec>,
+    #[serde(default)]
+    pub formations: Vec<FormationSpec>,
     pub metrics: Option<MetricsSpec>,
 }
 
@@ -218,6 +220,48 @@ pub(crate) struct NodeSpec {
     pub path: Option<String>,
     pub offset: Option<f32>,
     pub predict_time: Option<f32>,
+    // obstacle avoidance
+    pub rays: Option<String>,
+    pub half_angle: Option<f32>,
+    pub whisker_ratio: Option<f32>,
+    pub half_width: Option<f32>,
+    pub ray_count: Option<u8>,
+    pub avoid_distance: Option<f32>,
+    pub lookahead: Option<f32>,
+    pub lookahead_time: Option<f32>,
+    pub max_half_angle: Option<f32>,
+    pub widen_rate: Option<f32>,
+    pub commitment: Option<f32>,
+    pub avoid_target: Option<String>,
+    // wall feelers
+    pub length: Option<f32>,
+    pub side_angle: Option<f32>,
+    pub side_ratio: Option<f32>,
+    // hide, interpose, offset pursuit
+    pub threat_range: Option<f32>,
+    pub other_agent: Option<String>,
+    pub ratio: Option<f32>,
+    pub local_offset: Option<Xy>,
+    // Green's path techniques
+    pub string: Option<f32>,
+    pub leash_speed: Option<f32>,
+    pub path_radius: Option<f32>,
+    pub ahead: Option<f32>,
+    pub closeness: Option<f32>,
+}
+
+/// `[[formations]]`: a group's agents held in a pattern around an anchor.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FormationSpec {
+    pub group: String,
+    pub shape: String,
+    pub spacing: f32,
+    pub columns: Option<u32>,
+    pub anchor_position: Xy,
+    pub anchor_orientation: Option<f32>,
+    pub anchor_limits: LimitsSpec,
+    pub anchor: NodeSpec,
 }
 
 /// `[metrics]`.

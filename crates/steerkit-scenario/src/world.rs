@@ -5,8 +5,9 @@ use crate::model::{
 };
 use crate::{Scenario, ScenarioError};
 use steerkit::{
-    AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdError, Group, GroupId, Obstacle, ObstacleSet,
-    PathId, Recipe, Stuck, Target, Vec2, WorldBounds,
+    AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdError, FormationId, FormationManager, Group,
+    GroupId, Kinematic, Obstacle, ObstacleSet, PathId, Pattern, Recipe, Stuck, Target, Vec2,
+    WorldBounds,
 };
 
 /// One group of a built world.
@@ -53,6 +54,8 @@ pub struct World {
     pub paths: Vec<NamedPath>,
     /// The world's shape.
     pub bounds: Bounds,
+    /// The formations, in file order, with the index of the group that forms each.
+    pub formations: Vec<(FormationId, usize)>,
     /// How to run it.
     pub settings: RunSettings,
 }
@@ -139,9 +142,25 @@ impl Scenario {
                 .set_group(groups[gi].id, spec)
                 .map_err(|e| fail(format!("groups[{gi}].behaviour"), e))?;
         }
+        let mut formations = Vec::with_capacity(c.formations.len());
+        for (fi, f) in c.formations.iter().enumerate() {
+            let anchor = Kinematic {
+                position: f.anchor_position,
+                orientation: f.anchor_orientation,
+                velocity: Vec2::ZERO,
+                rotation: 0.0,
+            };
+            let manager =
+                FormationManager::new(Pattern::from(f.pattern.clone()), anchor, f.anchor_limits);
+            let id = crowd
+                .add_formation(manager, &groups[f.group].agents, recipe(&f.anchor, &groups))
+                .map_err(|e| fail(format!("formations[{fi}]"), e))?;
+            formations.push((id, f.group));
+        }
         Ok(World {
             crowd,
             groups,
+            formations,
             geometry: c.geometry.clone(),
             paths: c.paths.clone(),
             bounds: c.bounds,
@@ -211,5 +230,28 @@ fn recipe(b: &Behaviour, groups: &[WorldGroup]) -> Recipe<Vec2> {
             groups: members.iter().map(|b| recipe(b, groups)).collect(),
             epsilon: *epsilon,
         },
+        Behaviour::ObstacleAvoidance(a) => Recipe::ObstacleAvoidance(*a),
+        Behaviour::WallFeelers(w) => Recipe::WallFeelers(*w),
+        Behaviour::Hide { agent, hide } => {
+            Recipe::Hide { hunter: handle(*agent, groups), hide: *hide }
+        }
+        Behaviour::Interpose { a, b, interpose } => Recipe::Interpose {
+            a: handle(*a, groups),
+            b: handle(*b, groups),
+            interpose: *interpose,
+        },
+        Behaviour::OffsetPursuit { agent, pursuit } => {
+            Recipe::OffsetPursuit { leader: handle(*agent, groups), pursuit: *pursuit }
+        }
+        Behaviour::DogOnAString { path, dog } => {
+            Recipe::DogOnAString { path: PathId(*path as u32), dog: *dog }
+        }
+        Behaviour::Reprojection { path, reprojection } => {
+            Recipe::Reprojection { path: PathId(*path as u32), reprojection: *reprojection }
+        }
+        Behaviour::GrapplingHooks { path, hooks } => {
+            Recipe::GrapplingHooks { path: PathId(*path as u32), hooks: *hooks }
+        }
+        Behaviour::Slot(s) => Recipe::Slot(*s),
     }
 }
