@@ -229,14 +229,73 @@ fn unknown_behaviour_kind() {
 
 #[test]
 fn library_kind_the_engine_cannot_run_yet() {
-    let src = with("kind = \"seek\", target = [0, 0]", "kind = \"hide\"");
+    let src = with("kind = \"seek\", target = [0, 0]", "kind = \"detection_box\"");
     let e = toml_error(&src);
     assert_located(
         &e,
-        at(&src, "\"hide\""),
+        at(&src, "\"detection_box\""),
         "groups[1].behaviour.members[0].kind",
-        "`hide` is not available in scenarios yet",
+        "`detection_box` is not available in scenarios yet",
     );
+}
+
+#[test]
+fn obstacle_avoidance_field_of_another_ray_layout() {
+    let src = with(
+        "kind = \"seek\", target = [0, 0]",
+        "kind = \"obstacle_avoidance\", rays = \"single\", half_width = 0.5, avoid_distance = 1, lookahead = 2",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "0.5, avoid"),
+        "groups[1].behaviour.members[0].half_width",
+        "applies only to `rays = \"parallel\"`",
+    );
+}
+
+#[test]
+fn new_kinds_name_their_missing_or_bad_field() {
+    let cases = [
+        ("kind = \"wall_feelers\", length = -7", "length", "-7"),
+        ("kind = \"hide\", agent = \"a:9\", distance = 1", "agent", "\"a:9\""),
+        ("kind = \"interpose\", agent = \"a:0\"", "other_agent", "{ kind = \"interpose"),
+        ("kind = \"offset_pursuit\", agent = \"a:0\"", "local_offset", "{ kind = \"offset_pursuit"),
+        (
+            "kind = \"grappling_hooks\", path = \"lop\", closeness = 1, slow_radius = 2",
+            "path",
+            "\"lop\"",
+        ),
+        (
+            "kind = \"dog_on_a_string\", path = \"loop\", string = 0, slow_radius = 2",
+            "string",
+            "0, slow",
+        ),
+        (
+            "kind = \"reprojection\", path = \"loop\", path_radius = 0.5",
+            "slow_radius",
+            "{ kind = \"reprojection",
+        ),
+    ];
+    for (node, field, text) in cases {
+        let src = with("kind = \"seek\", target = [0, 0]", node);
+        let e = toml_error(&src);
+        assert_eq!(e.field(), format!("groups[1].behaviour.members[0].{field}"), "{e}");
+        assert_eq!(e.location(), Some(at(&src, text)), "{e}");
+    }
+}
+
+#[test]
+fn formation_of_a_group_that_does_not_exist() {
+    let src = format!(
+        "{BASE}[[formations]]\ngroup = \"c\"\nshape = \"v\"\nspacing = 2\nanchor_position = [0, 0]\nanchor_limits = {{ max_speed = 1, max_acceleration = 1, max_rotation = 1, max_angular_acceleration = 1 }}\nanchor = {{ kind = \"follow_path\", path = \"loop\", offset = 1 }}\n"
+    );
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "\"c\""), "formations[0].group", "no group named `c`");
+    let bad_shape = src.replace("group = \"c\"", "group = \"a\"").replace("\"v\"", "\"u\"");
+    let e = toml_error(&bad_shape);
+    assert_eq!(e.field(), "formations[0].shape", "{e}");
+    assert_eq!(e.location(), Some(at(&bad_shape, "\"u\"")));
 }
 
 #[test]

@@ -46,6 +46,27 @@ const MINIMAL: &[(&str, &str)] = &[
     ("blend", r#"{ kind = "blend", members = [{ kind = "seek", target = [0, 0], weight = 2 }] }"#),
     ("priority", r#"{ kind = "priority", members = [{ kind = "seek", target = [0, 0] }] }"#),
     ("running_sum", r#"{ kind = "running_sum", members = [{ kind = "seek", target = [0, 0] }] }"#),
+    (
+        "obstacle_avoidance",
+        r#"{ kind = "obstacle_avoidance", rays = "fan", ray_count = 5, half_angle = 0.4, avoid_distance = 1, lookahead = 3, max_half_angle = 1, commitment = 0.5 }"#,
+    ),
+    ("wall_feelers", r#"{ kind = "wall_feelers", length = 2, side_angle = 0.6 }"#),
+    ("hide", r#"{ kind = "hide", agent = "other:0", distance = 1, threat_range = 10 }"#),
+    ("interpose", r#"{ kind = "interpose", agent = "other:0", other_agent = "g:0" }"#),
+    ("offset_pursuit", r#"{ kind = "offset_pursuit", agent = "other:0", local_offset = [-1, 1] }"#),
+    (
+        "dog_on_a_string",
+        r#"{ kind = "dog_on_a_string", path = "line", string = 1.5, slow_radius = 2 }"#,
+    ),
+    (
+        "reprojection",
+        r#"{ kind = "reprojection", path = "line", path_radius = 0.5, braking = true }"#,
+    ),
+    (
+        "grappling_hooks",
+        r#"{ kind = "grappling_hooks", path = "line", closeness = 1, slow_radius = 2 }"#,
+    ),
+    ("slot", r#"{ kind = "slot", slow_radius = 2 }"#),
 ];
 
 #[test]
@@ -77,6 +98,19 @@ fn every_kind_builds_into_its_recipe() {
             ("blend", Recipe::Blend(m)) => m.len() == 1 && m[0].0 == 2.0,
             ("priority", Recipe::Priority { groups, .. }) => groups.len() == 1,
             ("running_sum", Recipe::RunningSum(m)) => m.len() == 1 && m[0].0 == 1.0,
+            ("obstacle_avoidance", Recipe::ObstacleAvoidance(a)) => a.half_angle() == 0.4,
+            ("wall_feelers", Recipe::WallFeelers(_)) => true,
+            ("hide", Recipe::Hide { hunter, .. }) => *hunter == other,
+            ("interpose", Recipe::Interpose { a, b, .. }) => {
+                *a == other && *b == w.groups[1].agents[0]
+            }
+            ("offset_pursuit", Recipe::OffsetPursuit { leader, pursuit }) => {
+                *leader == other && pursuit.offset == Vec2::new(-1.0, 1.0)
+            }
+            ("dog_on_a_string", Recipe::DogOnAString { path, .. })
+            | ("reprojection", Recipe::Reprojection { path, .. })
+            | ("grappling_hooks", Recipe::GrapplingHooks { path, .. }) => path.0 == 0,
+            ("slot", Recipe::Slot(_)) => true,
             _ => false,
         };
         assert!(ok, "kind {kind} built {recipe:?}");
