@@ -568,8 +568,7 @@ fn simulate(
         // formation slots, second half of the run
         let late = u64::from(step) * 2 >= steps;
         let positions = world.crowd.positions();
-        let any_formation = late
-            && world.crowd.handles().enumerate().any(|(_, h)| world.crowd.slot_target(h).is_some());
+        let any_formation = late && !world.formations.is_empty();
         if any_formation {
             for (i, h) in world.crowd.handles().enumerate() {
                 if let (Some(t), Some(a)) = (world.crowd.slot_target(h), number(h)) {

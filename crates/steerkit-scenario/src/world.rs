@@ -150,8 +150,7 @@ impl Scenario {
                 velocity: Vec2::ZERO,
                 rotation: 0.0,
             };
-            let manager =
-                FormationManager::new(Pattern::from(f.pattern.clone()), anchor, f.anchor_limits);
+            let manager = FormationManager::new(Pattern::from(f.pattern), anchor, f.anchor_limits);
             let id = crowd
                 .add_formation(manager, &groups[f.group].agents, recipe(&f.anchor, &groups))
                 .map_err(|e| fail(format!("formations[{fi}]"), e))?;
