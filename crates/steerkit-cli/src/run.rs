@@ -591,7 +591,7 @@ fn simulate(
                 step,
                 neighbour_radius,
                 frame_min_gap,
-                arrived_total,
+                collects(Metric::Arrivals).then_some(arrived_total),
                 pairwise,
             )?;
         }
@@ -753,7 +753,7 @@ fn record_frame(
     step: u32,
     neighbour_radius: f32,
     min_gap: f32,
-    arrived: usize,
+    arrived: Option<usize>,
     pairwise: bool,
 ) -> Result<(), RunError> {
     let n = recorder.agent_count();
@@ -794,7 +794,9 @@ fn record_frame(
     if pairwise {
         frame.metric("min separation", "m", if min_gap.is_finite() { min_gap } else { f32::NAN });
     }
-    frame.metric("arrived", "", arrived as f32);
+    if let Some(arrived) = arrived {
+        frame.metric("arrived", "", arrived as f32);
+    }
     Ok(())
 }
 
@@ -814,4 +816,25 @@ fn recording_world(world: &steerkit_scenario::World) -> World {
         out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_short_and_never_negative_zero() {
+        assert_eq!(num(1.5, 4), "1.5");
+        assert_eq!(num(2.0, 4), "2");
+        assert_eq!(num(-0.00001, 4), "0");
+        assert_eq!(num(-1.23456, 4), "-1.2346");
+        assert_eq!(num(f64::NAN, 4), "");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_needed() {
+        assert_eq!(csv_field("east"), "east");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
 }
