@@ -3,8 +3,9 @@
 //   node tests/browser/replay.mjs [REPLAY_HTML] [SCREENSHOT_PNG]
 //
 // REPLAY_HTML defaults to $REPLAY_HTML or out/browser/replay.html (written by
-// `cargo test -p steerkit-cli --test replay`); the screenshot defaults to $REPLAY_SCREENSHOT or
-// replay.png beside the HTML file. Chromium is $CHROMIUM or /usr/bin/chromium.
+// `cargo test -p steerkit-cli --test replay`); any replay of a scenario run works too
+// (`steerkit run crossing --out out/browser/crossing` writes out/browser/crossing/replay.html).
+// The screenshot defaults to $REPLAY_SCREENSHOT or replay.png beside the HTML file. Chromium is $CHROMIUM or /usr/bin/chromium.
 // Exits non-zero with a message on the first failed check.
 
 import { chromium } from "playwright-core";
@@ -60,6 +61,8 @@ try {
   await page.waitForFunction(() => window.steerkitReplay !== undefined, null, { timeout: 10000 });
   const info = await page.evaluate(() => ({ frames: steerkitReplay.frameCount, agents: steerkitReplay.agentCount }));
   check(info.frames > 10 && info.agents > 0, `recording loaded: ${info.agents} agents, ${info.frames} frames`);
+  const title = (await page.textContent("#description")) || "";
+  check(title.length > 20, `the scenario's description is shown ("${title.slice(0, 40)}...")`);
 
   // A digest of the canvas: how many pixels are strongly coloured (agents, overlays) and a hash.
   const canvasState = () => page.evaluate(() => {

@@ -1,11 +1,17 @@
-//! The `steerkit` command's library: recordings of runs and what is made from them.
+//! The `steerkit` command's library: running scenarios, recordings of runs and what is made
+//! from them.
 //!
+//! - [`run`]: runs a scenario, measures it ([`run::Metrics`], `metrics.json`) and writes
+//!   `trajectories.csv`, `replay.html` and `snapshot.svg`.
+//! - [`gallery`]: the built-in scenarios (the files of `scenarios/`).
 //! - [`recording`]: the data model of a run (metadata, world, groups, frames, debug overlays,
 //!   events, metrics) with its JSON schema, and the [`recording::Recorder`] that fills it.
 //! - [`replay`]: `replay.html`, one self-contained file with a canvas player.
 //! - [`snapshot`]: `snapshot.svg`, the final frame with trails.
 #![warn(missing_docs)]
 
+pub mod gallery;
 pub mod recording;
 pub mod replay;
+pub mod run;
 pub mod snapshot;

@@ -1,10 +1,14 @@
-//! `steerkit`: the showcase (`run`, the default) and the crowd benchmarks (`bench`).
+//! `steerkit`: run scenarios (`run`, the default: the built-in showcase), list the built-in
+//! gallery, check scenario files, and measure the crowd engine (`bench`).
 
 use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use steerkit_cli::gallery;
+use steerkit_cli::run::{run, RunOptions};
+use steerkit_scenario::Scenario;
 
 mod bench;
-mod showcase;
 
 #[derive(Parser)]
 #[command(name = "steerkit", version, about = "Steering behaviours and crowds for game AI")]
@@ -13,17 +17,142 @@ struct Cli {
     command: Option<Command>,
 }
 
+#[derive(clap::Args, Default)]
+struct RunArgs {
+    /// A scenario file (.toml or .json) or a built-in name (`steerkit list`); default: showcase.
+    scenario: Option<String>,
+    /// Output directory (default: out/<scenario name>/).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Steps to run instead of the scenario's.
+    #[arg(long)]
+    steps: Option<u64>,
+    /// World seed instead of the scenario's.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Threads that run the step (default: one per core); results are identical for any count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Keep every k-th step in trajectories.csv (default: chosen to keep at most 2 million rows).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    trajectory_every: Option<u32>,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Run the built-in showcase and write out/showcase/snapshot.svg (the default).
-    Run,
+    /// Run a scenario and write metrics.json, trajectories.csv, replay.html and snapshot.svg.
+    Run(RunArgs),
+    /// List the built-in scenarios.
+    List,
+    /// Check a scenario file: load it, build the world, print OK with counts or the error.
+    Validate {
+        /// The file (.toml or .json).
+        file: PathBuf,
+    },
     /// Measure the crowd engine: agent-updates per second, ns and bytes per agent.
     Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        None | Some(Command::Run) => showcase::run(),
+        None => run_command(&RunArgs::default()),
+        Some(Command::Run(args)) => run_command(&args),
+        Some(Command::List) => list(),
+        Some(Command::Validate { file }) => validate(&file),
         Some(Command::Bench(args)) => bench::run(&args),
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
+}
+
+/// A file when the argument names one (or looks like a path), else a built-in.
+fn resolve(arg: &str) -> Result<Scenario, String> {
+    let path = Path::new(arg);
+    let looks_like_file = path.exists()
+        || path.extension().is_some()
+        || arg.contains(std::path::MAIN_SEPARATOR)
+        || arg.contains('/');
+    if looks_like_file {
+        return Scenario::load(path).map_err(|e| e.to_string());
+    }
+    match gallery::load(arg) {
+        Some(result) => result.map_err(|e| e.to_string()),
+        None => Err(format!(
+            "no scenario file or built-in scenario named `{arg}` (built-ins: {})",
+            gallery::names().collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+fn run_command(args: &RunArgs) -> ExitCode {
+    let scenario = match resolve(args.scenario.as_deref().unwrap_or("showcase")) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let options = RunOptions {
+        steps: args.steps,
+        seed: args.seed,
+        threads: args.threads.map(|t| t as usize),
+        trajectory_every: args.trajectory_every,
+        progress: true,
+    };
+    let outcome = match run(&scenario, &options) {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let dir = args.out.clone().unwrap_or_else(|| Path::new("out").join(&outcome.output_name));
+    let files = match outcome.write(&dir) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    print!("{}", outcome.metrics.summary_table());
+    println!(
+        "wrote {}",
+        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+    );
+    println!("replay: {}", files[2].display());
+    ExitCode::SUCCESS
+}
+
+fn list() -> ExitCode {
+    for name in gallery::names() {
+        match gallery::load(name) {
+            Some(Ok(s)) => println!(
+                "{name:<16} {:>5} agents  {}",
+                s.agent_count(),
+                gallery::summary(s.description(), 90)
+            ),
+            Some(Err(e)) => return fail(e),
+            None => {}
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn validate(file: &Path) -> ExitCode {
+    let scenario = match Scenario::load(file) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    match scenario.build() {
+        Ok(world) => {
+            let g = &scenario.geometry();
+            println!(
+                "OK {}: {} agents in {} groups, {} obstacles, {} walls, {} paths, {} steps of {} s",
+                file.display(),
+                world.crowd.len(),
+                world.groups.len(),
+                g.obstacles.len(),
+                g.walls.len(),
+                world.paths.len(),
+                scenario.steps(),
+                scenario.dt()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
     }
 }

@@ -820,3 +820,26 @@ fn the_single_neighbour_pass_sees_what_brute_force_sees() {
         assert!(with_neighbours > 300, "{with_neighbours}");
     }
 }
+
+/// Regression: the non-penetration push is a move like any other, so it never carries a
+/// centre across a wall (a crowd pressing a body against a doorway's jamb used to push it
+/// through the wall by up to its overlap).
+#[test]
+fn non_penetration_never_pushes_a_centre_through_a_wall() {
+    let mut c = Crowd2::new(CrowdConfig::new(1.0)).unwrap();
+    let wall = Segment { a: Vec2::new(0.0, -5.0), b: Vec2::new(0.0, 5.0) };
+    c.set_obstacles(ObstacleSet::new([Obstacle::Wall(wall)]).unwrap());
+    let mut group = Group::new(Recipe::Blend(Vec::new()));
+    group.non_penetration = true;
+    let g = c.add_group(group).unwrap();
+    // a body whose centre is 5 cm from the wall, overlapped by 0.25 m from behind
+    let front = c.spawn(AgentSpec::new(Vec2::new(-0.05, 0.0), 0.25, limits(2.0, 4.0), g)).unwrap();
+    let back = c.spawn(AgentSpec::new(Vec2::new(-0.3, 0.0), 0.25, limits(2.0, 4.0), g)).unwrap();
+    for _ in 0..20 {
+        c.step(1.0 / 60.0).unwrap();
+        let x = c.kinematic(front).unwrap().position.x;
+        assert!(x <= 0.0, "the push carried the centre through the wall to x = {x}");
+    }
+    // the one behind took the rest of the push
+    assert!(c.kinematic(back).unwrap().position.x < -0.3);
+}

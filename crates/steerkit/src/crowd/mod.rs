@@ -1604,13 +1604,25 @@ impl<V: CrowdVector> Crowd<V> {
             let push = &self.push;
             let mut pass_move = 0.0f32;
             let cold = &self.cold;
-            for (((p, v), (dp, dv)), c) in
-                self.position.iter_mut().zip(self.velocity.iter_mut()).zip(push).zip(cold)
+            let obstacles = self.obstacles.as_ref();
+            for ((((p, v), (dp, dv)), c), &r) in self
+                .position
+                .iter_mut()
+                .zip(self.velocity.iter_mut())
+                .zip(push)
+                .zip(cold)
+                .zip(&self.radius)
             {
                 if *dp != V::ZERO || *dv != V::ZERO {
+                    let old = *p;
                     *p += *dp;
                     // the contact may hand over speed: keep within the agent's limit
                     *v = (*v + *dv).clamp_length_max(c.limits.max_speed());
+                    // a push is a move like any other: it never carries a centre across a
+                    // wall or into a solid (the crowd pressing on a doorway's jambs)
+                    if let Some(obstacles) = obstacles {
+                        let _ = V::contain(obstacles, old, p, v, r);
+                    }
                     bounds_confine(&self.config.bounds, p, v);
                     pass_move = pass_move.max(dp.length());
                 }

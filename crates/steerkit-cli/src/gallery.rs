@@ -1,0 +1,69 @@
+//! The built-in scenarios: the files of `scenarios/`, compiled into the binary.
+
+use steerkit_scenario::{Scenario, ScenarioError};
+
+/// Every built-in scenario: its name (the file's stem) and its TOML text. `showcase` first,
+/// then the gallery in the order the README lists it; the format reference `example` last.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("showcase", include_str!("../../../scenarios/showcase.toml")),
+    ("seek_arrive", include_str!("../../../scenarios/seek_arrive.toml")),
+    ("arrive", include_str!("../../../scenarios/arrive.toml")),
+    ("pursue_evade", include_str!("../../../scenarios/pursue_evade.toml")),
+    ("wander", include_str!("../../../scenarios/wander.toml")),
+    ("separation", include_str!("../../../scenarios/separation.toml")),
+    ("flocking", include_str!("../../../scenarios/flocking.toml")),
+    ("crossing", include_str!("../../../scenarios/crossing.toml")),
+    ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
+    ("corridor", include_str!("../../../scenarios/corridor.toml")),
+    ("corner_trap", include_str!("../../../scenarios/corner_trap.toml")),
+    ("doorway", include_str!("../../../scenarios/doorway.toml")),
+    ("hide", include_str!("../../../scenarios/hide.toml")),
+    ("interpose", include_str!("../../../scenarios/interpose.toml")),
+    ("offset_pursuit", include_str!("../../../scenarios/offset_pursuit.toml")),
+    ("path_following", include_str!("../../../scenarios/path_following.toml")),
+    ("formation", include_str!("../../../scenarios/formation.toml")),
+    ("example", include_str!("../../../scenarios/example.toml")),
+];
+
+/// The TOML text of a built-in scenario.
+#[must_use]
+pub fn source(name: &str) -> Option<&'static str> {
+    BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// Loads a built-in scenario (`None` when there is none of that name).
+///
+/// # Errors
+/// A built-in that does not load (a bug caught by the gallery tests).
+pub fn load(name: &str) -> Option<Result<Scenario, ScenarioError>> {
+    source(name).map(|s| Scenario::from_toml_str(s, &format!("scenarios/{name}.toml")))
+}
+
+/// The names of the built-in scenarios.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    BUILTIN.iter().map(|(n, _)| *n)
+}
+
+/// The opening of a description for one-line listings: whole sentences until there are at
+/// least 40 characters, cut to at most `max` characters (with `…`).
+#[must_use]
+pub fn summary(description: &str, max: usize) -> String {
+    let flat: String = description.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut end = 0;
+    while end < flat.len() {
+        end = match flat[end..].find(". ") {
+            Some(i) => end + i + 1,
+            None => flat.len(),
+        };
+        if end >= 40 {
+            break;
+        }
+    }
+    let first = &flat[..end.min(flat.len())];
+    if first.chars().count() <= max {
+        first.to_owned()
+    } else {
+        let cut: String = first.chars().take(max.saturating_sub(1)).collect();
+        format!("{}…", cut.trim_end())
+    }
+}

@@ -1,0 +1,840 @@
+//! `steerkit run`: runs a scenario and writes what it did.
+//!
+//! [`run`] builds a [`Scenario`] into a crowd, steps it (in a rayon pool of the requested size:
+//! the crowd's step is bit-identical for any thread count), measures it every step from the
+//! crowd's events and state, and keeps a [`Recording`] and the trajectories. [`RunOutcome::write`]
+//! then writes, into one directory:
+//!
+//! - `metrics.json`: [`Metrics`] (the schema is documented on that type and in
+//!   `docs/metrics.md`);
+//! - `trajectories.csv`: one row per agent per kept step,
+//!   `step,time,agent,group,x,y,vx,vy,orientation` (m, m/s, rad; `agent` numbers the agents in
+//!   file order, groups first to last; `group` is the group's name, quoted when it needs to be);
+//! - `replay.html` ([`crate::replay`]) and `snapshot.svg` ([`crate::snapshot`]).
+//!
+//! # Measuring
+//! After every step the runner reads the events the step returned (arrived, path finished,
+//! obstacle contact, refused wall crossing, quarantine, stuck) and, when the plan collects
+//! `agent_overlaps` or `min_separation`, scans each agent's neighbours (from the first step on:
+//! the spawn layout itself is not measured) within
+//! `r_i + r_max + neighbour_radius` on the crowd's grid: the smallest gap between two bodies
+//! (`|p_i − p_j| − r_i − r_j`, the minimum image on a torus) and the pairs overlapping by more
+//! than the plan's `overlap_tolerance`. An overlap is counted once when a pair starts
+//! overlapping beyond the tolerance, and again only after it has separated. The state measured
+//! is the committed one (after non-penetration), so a crowd that enforces non-penetration shows
+//! only the overlaps the constraint could not remove within its passes.
+
+use crate::recording::{
+    Group as RecGroup, Meta, PathShape, RecordOptions, Recorder, Recording, RecordingError, World,
+    PALETTE,
+};
+use serde::Serialize;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use steerkit::{AgentHandle, CrowdEvent, NeighbourQuery, Neighbours, Obstacle, Vec2};
+use steerkit_scenario::{Bounds, Metric, Scenario, ScenarioError};
+
+/// Agent-frames kept in a replay (about 10 MB of JSON at most).
+pub const REPLAY_BUDGET: usize = 300_000;
+/// Rows kept in `trajectories.csv` when no stride is given: the stride is chosen so that
+/// `agents × kept steps` stays under this.
+pub const TRAJECTORY_BUDGET: usize = 2_000_000;
+
+/// What a run failed on.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The scenario could not be loaded, overridden or built.
+    #[error("{0}")]
+    Scenario(#[from] ScenarioError),
+    /// The crowd refused a step (a non-finite time step).
+    #[error("step {step}: {message}")]
+    Step {
+        /// The step that failed.
+        step: u64,
+        /// The engine's message.
+        message: String,
+    },
+    /// The thread pool could not be built.
+    #[error("--threads {threads}: {message}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// Why not.
+        message: String,
+    },
+    /// The recording could not be made.
+    #[error("recording: {0}")]
+    Recording(#[from] RecordingError),
+    /// An output file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// More steps than a recording can number (2³² − 1).
+    #[error("steps: {0} is more than a recorded run can hold (4294967295)")]
+    TooManySteps(u64),
+}
+
+/// How to run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Steps to run instead of the scenario's.
+    pub steps: Option<u64>,
+    /// Seed instead of the scenario's (agents in spawn regions are placed again).
+    pub seed: Option<u64>,
+    /// Threads of the pool that runs the step; `None`: rayon's default (one per core).
+    pub threads: Option<usize>,
+    /// Keep every `k`-th step in `trajectories.csv` (and the last); `None`: chosen from
+    /// [`TRAJECTORY_BUDGET`].
+    pub trajectory_every: Option<u32>,
+    /// Show a progress bar on standard error (only drawn when it is a terminal).
+    pub progress: bool,
+}
+
+/// The arrivals, paths and final state of one group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupMetrics {
+    /// The group's name.
+    pub name: String,
+    /// Agents in the group.
+    pub agents: usize,
+    /// Agents that came within the group's arrive radius of their goal (each counted once);
+    /// `null` when `arrivals` is not collected.
+    pub arrived: Option<usize>,
+    /// Mean time (s) of those agents' first arrival; `null` when none arrived.
+    pub mean_arrival_time: Option<f64>,
+    /// Agents that reached the end of an open path; `null` when not collected.
+    pub paths_completed: Option<usize>,
+    /// Mean speed (m/s) at the end.
+    pub final_mean_speed: f64,
+    /// Polarisation at the end: `|mean of the unit velocities|` of the moving agents, in
+    /// [0, 1] (1: all heading the same way); `null` when no agent moves.
+    pub final_polarisation: Option<f64>,
+    /// Mean distance (m) between a formation member and its slot, over the second half of the
+    /// run; `null` when the group has no agent in a formation.
+    pub slot_error_mean: Option<f64>,
+    /// Largest distance (m) between a formation member and its slot over the second half of
+    /// the run; `null` as above.
+    pub slot_error_max: Option<f64>,
+}
+
+/// `metrics.json`: what a run measured.
+///
+/// Counters that the scenario's `[metrics] collect` list leaves out are `null`. Units: m, s,
+/// m/s. Schema version 1:
+///
+/// | field | type | meaning |
+/// |---|---|---|
+/// | `format`, `version` | `"steerkit-metrics"`, 1 | |
+/// | `scenario` | string | the scenario's name |
+/// | `description` | string | what to watch for |
+/// | `seed` | integer | world seed of the run |
+/// | `steps`, `dt` | integer, s | steps run and time step; the run lasted `steps · dt` s |
+/// | `agents` | integer | agents at the start |
+/// | `threads` | integer | threads of the pool that ran the step |
+/// | `wall_seconds` | s | wall-clock time of the stepping and measuring (not writing) |
+/// | `updates_per_s` | 1/s | `agents · steps / wall_seconds` |
+/// | `collected` | strings | the metrics collected (the scenario's plan) |
+/// | `overlap_tolerance` | m | overlaps shallower than this are not counted |
+/// | `agent_overlaps` | integer \| null | pairs that started overlapping by more than the tolerance (once per contact) |
+/// | `max_overlap` | m \| null | deepest overlap of two bodies seen after any step |
+/// | `obstacle_penetrations` | integer \| null | a body starting to touch a solid obstacle, or a move into one refused |
+/// | `wall_crossings` | integer \| null | moves refused because the centre would have crossed a wall |
+/// | `min_separation` | m \| null | smallest gap between two bodies over the run (negative: overlap); `null` when not collected or when no two agents ever came within the neighbour radius |
+/// | `arrived` | integer \| null | agents arrived, all groups |
+/// | `paths_completed` | integer \| null | agents that finished an open path, all groups |
+/// | `quarantined` | integer \| null | agents frozen for a non-finite state |
+/// | `stuck` | integer \| null | stuck events (no progress for the stuck time) |
+/// | `groups` | array of [`GroupMetrics`] | per group, in file order |
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Always `"steerkit-metrics"`.
+    pub format: &'static str,
+    /// Schema version, 1.
+    pub version: u32,
+    /// The scenario's name.
+    pub scenario: String,
+    /// What to watch for.
+    pub description: String,
+    /// World seed.
+    pub seed: u64,
+    /// Steps run.
+    pub steps: u64,
+    /// Time step (s).
+    pub dt: f32,
+    /// Agents at the start.
+    pub agents: usize,
+    /// Threads of the pool that ran the step.
+    pub threads: usize,
+    /// Wall-clock seconds of stepping and measuring.
+    pub wall_seconds: f64,
+    /// Agent-updates per second of wall-clock time.
+    pub updates_per_s: f64,
+    /// The metrics collected.
+    pub collected: Vec<&'static str>,
+    /// Overlap depth (m) below which an overlap is not counted.
+    pub overlap_tolerance: f32,
+    /// Overlap onsets beyond the tolerance.
+    pub agent_overlaps: Option<u64>,
+    /// Deepest overlap seen (m).
+    pub max_overlap: Option<f64>,
+    /// Obstacle contacts.
+    pub obstacle_penetrations: Option<u64>,
+    /// Refused wall crossings.
+    pub wall_crossings: Option<u64>,
+    /// Smallest gap between bodies (m).
+    pub min_separation: Option<f64>,
+    /// Agents arrived, all groups.
+    pub arrived: Option<usize>,
+    /// Agents that finished a path, all groups.
+    pub paths_completed: Option<usize>,
+    /// Agents quarantined.
+    pub quarantined: Option<u64>,
+    /// Stuck events.
+    pub stuck: Option<u64>,
+    /// Per group, in file order.
+    pub groups: Vec<GroupMetrics>,
+}
+
+impl Metrics {
+    /// The group named `name`.
+    #[must_use]
+    pub fn group(&self, name: &str) -> Option<&GroupMetrics> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// Pretty JSON.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("metrics always serialise")
+    }
+
+    /// The short table printed after a run.
+    #[must_use]
+    pub fn summary_table(&self) -> String {
+        let mut s = String::new();
+        let opt = |v: Option<u64>| v.map_or("-".to_owned(), |v| v.to_string());
+        let m = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.3} m"));
+        let _ = writeln!(
+            s,
+            "{}: {} agents, {} steps of {} s ({:.1} s simulated), seed {}",
+            self.scenario,
+            self.agents,
+            self.steps,
+            self.dt,
+            self.steps as f64 * f64::from(self.dt),
+            self.seed
+        );
+        let _ = writeln!(
+            s,
+            "{:.2} s wall, {:.2} M agent-updates/s on {} thread{}",
+            self.wall_seconds,
+            self.updates_per_s / 1e6,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        );
+        let rows = [
+            ("agent overlaps", opt(self.agent_overlaps)),
+            ("min separation", m(self.min_separation)),
+            ("obstacle contacts", opt(self.obstacle_penetrations)),
+            ("wall crossings refused", opt(self.wall_crossings)),
+            ("quarantined", opt(self.quarantined)),
+        ];
+        for (k, v) in rows {
+            let _ = writeln!(s, "  {k:<24}{v:>12}");
+        }
+        let _ = writeln!(
+            s,
+            "  {:<16}{:>7}{:>9}{:>10}{:>7}{:>8}{:>7}{:>10}",
+            "group", "agents", "arrived", "mean t", "paths", "speed", "polar", "slot err"
+        );
+        for g in &self.groups {
+            let count = |v: Option<usize>| v.map_or("-".to_owned(), |v| v.to_string());
+            let f =
+                |v: Option<f64>, unit: &str| v.map_or("-".to_owned(), |v| format!("{v:.2}{unit}"));
+            let _ = writeln!(
+                s,
+                "  {:<16}{:>7}{:>9}{:>10}{:>7}{:>8}{:>7}{:>10}",
+                truncate(&g.name, 16),
+                g.agents,
+                count(g.arrived),
+                f(g.mean_arrival_time, " s"),
+                count(g.paths_completed),
+                format!("{:.2}", g.final_mean_speed),
+                f(g.final_polarisation, ""),
+                f(g.slot_error_mean, " m"),
+            );
+        }
+        s
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// One trajectory row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrajectoryRow {
+    /// Step.
+    pub step: u32,
+    /// Agent number (file order).
+    pub agent: u32,
+    /// Position (m).
+    pub position: Vec2,
+    /// Velocity (m/s).
+    pub velocity: Vec2,
+    /// Heading (rad).
+    pub orientation: f32,
+}
+
+/// A finished run.
+#[derive(Debug)]
+pub struct RunOutcome {
+    /// What was measured.
+    pub metrics: Metrics,
+    /// The replay data.
+    pub recording: Recording,
+    /// The kept trajectory rows, by step then agent number.
+    pub trajectories: Vec<TrajectoryRow>,
+    /// Steps between kept trajectory rows.
+    pub trajectory_every: u32,
+    /// The built world after the last step (for callers that want to look further).
+    pub world: steerkit_scenario::World,
+    /// Group index of each agent number.
+    pub agent_groups: Vec<u32>,
+    /// The scenario's output name (`[a-z0-9_-]`).
+    pub output_name: String,
+}
+
+/// The four files a run writes.
+pub const OUTPUT_FILES: [&str; 4] =
+    ["metrics.json", "trajectories.csv", "replay.html", "snapshot.svg"];
+
+impl RunOutcome {
+    /// `trajectories.csv` as text.
+    #[must_use]
+    pub fn trajectories_csv(&self) -> String {
+        let names: Vec<String> = self.metrics.groups.iter().map(|g| csv_field(&g.name)).collect();
+        let dt = f64::from(self.metrics.dt);
+        let mut s = String::with_capacity(self.trajectories.len() * 56 + 64);
+        s.push_str("step,time,agent,group,x,y,vx,vy,orientation\n");
+        for r in &self.trajectories {
+            let g = &names[self.agent_groups[r.agent as usize] as usize];
+            let _ = writeln!(
+                s,
+                "{},{},{},{},{},{},{},{},{}",
+                r.step,
+                num(f64::from(r.step) * dt, 6),
+                r.agent,
+                g,
+                num(f64::from(r.position.x), 4),
+                num(f64::from(r.position.y), 4),
+                num(f64::from(r.velocity.x), 4),
+                num(f64::from(r.velocity.y), 4),
+                num(f64::from(r.orientation), 4),
+            );
+        }
+        s
+    }
+
+    /// Writes the four files into `dir` (created if needed) and returns their paths in the
+    /// order of [`OUTPUT_FILES`].
+    ///
+    /// # Errors
+    /// [`RunError::Write`] naming the file or directory that could not be written.
+    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, RunError> {
+        let fail = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| RunError::Write { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(fail(dir))?;
+        let paths: Vec<PathBuf> = OUTPUT_FILES.iter().map(|f| dir.join(f)).collect();
+        let mut metrics = self.metrics.to_json();
+        metrics.push('\n');
+        std::fs::write(&paths[0], metrics).map_err(fail(&paths[0]))?;
+        let csv = std::fs::File::create(&paths[1]).map_err(fail(&paths[1]))?;
+        let mut csv = std::io::BufWriter::new(csv);
+        csv.write_all(self.trajectories_csv().as_bytes())
+            .and_then(|()| csv.flush())
+            .map_err(fail(&paths[1]))?;
+        crate::replay::write_html(&self.recording, &paths[2]).map_err(fail(&paths[2]))?;
+        crate::snapshot::write_svg(&self.recording, &paths[3]).map_err(fail(&paths[3]))?;
+        Ok(paths)
+    }
+}
+
+/// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+/// A number with at most `decimals` decimals and no trailing zeros; non-finite as empty.
+fn num(x: f64, decimals: usize) -> String {
+    if !x.is_finite() {
+        return String::new();
+    }
+    let s = format!("{x:.decimals$}");
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Runs a scenario with the options' overrides.
+///
+/// # Errors
+/// A bad override ([`RunError::Scenario`]: steps above the limit), a world the engine refuses,
+/// a thread pool that cannot be built, or a step the engine refuses.
+pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunOutcome, RunError> {
+    let mut scenario = scenario.clone();
+    if let Some(seed) = options.seed {
+        scenario = scenario.with_seed(seed)?;
+    }
+    if let Some(steps) = options.steps {
+        scenario = scenario.with_steps(steps)?;
+    }
+    match options.threads {
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| RunError::Threads { threads, message: e.to_string() })?;
+            pool.install(|| simulate(&scenario, options, threads))
+        }
+        None => simulate(&scenario, options, rayon::current_num_threads()),
+    }
+}
+
+fn simulate(
+    scenario: &Scenario,
+    options: &RunOptions,
+    threads: usize,
+) -> Result<RunOutcome, RunError> {
+    let mut world = scenario.build()?;
+    let steps = world.settings.steps;
+    let steps32 = u32::try_from(steps).map_err(|_| RunError::TooManySteps(steps))?;
+    let dt = world.settings.dt;
+    let plan = world.settings.metrics.clone();
+    let n = world.crowd.len();
+
+    // agent numbers in file order
+    let slots = world.groups.iter().flat_map(|g| &g.agents).map(|h| h.index as usize + 1).max();
+    let mut numbers = vec![u32::MAX; slots.unwrap_or(0)];
+    let mut arrived_at: Vec<Option<u64>> = vec![None; n];
+    let mut path_done = vec![false; n];
+    let mut agent_groups = Vec::with_capacity(n);
+    for (gi, g) in world.groups.iter().enumerate() {
+        for h in &g.agents {
+            numbers[h.index as usize] = agent_groups.len() as u32;
+            agent_groups.push(gi as u32);
+        }
+    }
+    let number = |h: AgentHandle| tally_number(&numbers, h);
+
+    let recording_world = recording_world(&world);
+    let rec_groups: Vec<RecGroup> = world
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let radius = scenario.groups()[i].radius;
+            let colour = g.colour.clone().unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_owned());
+            RecGroup::new(g.name.clone(), colour, radius)
+        })
+        .collect();
+    let meta = Meta::new(world.settings.name.clone(), world.settings.seed, dt, steps32)
+        .with_description(scenario.description().trim());
+    let mut recorder = Recorder::<Vec2>::new(
+        meta,
+        recording_world,
+        rec_groups,
+        agent_groups.clone(),
+        RecordOptions::for_size(n, steps32, REPLAY_BUDGET),
+    )?;
+    let traj_every = options.trajectory_every.unwrap_or_else(|| {
+        let total = n.saturating_mul(steps as usize + 1);
+        total.div_ceil(TRAJECTORY_BUDGET).clamp(1, u32::MAX as usize) as u32
+    });
+    let traj_every = traj_every.max(1);
+    let mut trajectories = Vec::new();
+
+    let collects = |m: Metric| plan.collects(m);
+    let pairwise = collects(Metric::AgentOverlaps) || collects(Metric::MinSeparation);
+    let neighbour_radius = world.crowd.config().neighbour_radius;
+    let tolerance = plan.overlap_tolerance;
+
+    let mut overlapping: HashSet<(u32, u32)> = HashSet::new();
+    let mut overlapping_now: HashSet<(u32, u32)> = HashSet::new();
+    let mut overlaps = 0u64;
+    let mut max_overlap = 0.0f32;
+    let mut min_gap = f32::INFINITY;
+    let (mut obstacle_contacts, mut wall_crossings, mut quarantined, mut stuck) =
+        (0u64, 0u64, 0u64, 0u64);
+    let groups_n = world.groups.len();
+    let mut slot_sum = vec![0.0f64; groups_n];
+    let mut slot_count = vec![0u64; groups_n];
+    let mut slot_max = vec![0.0f32; groups_n];
+    let mut arrived_total = 0usize;
+
+    let bar = progress_bar(options.progress, steps);
+    let start = Instant::now();
+    for step in 0..=steps32 {
+        if step > 0 {
+            let events = world
+                .crowd
+                .step(dt)
+                .map_err(|e| RunError::Step { step: u64::from(step), message: e.to_string() })?;
+            for e in events {
+                let who = number(e.agent());
+                match *e {
+                    CrowdEvent::Arrived { .. } => {
+                        if let Some(a) = who {
+                            if arrived_at[a as usize].is_none() {
+                                arrived_at[a as usize] = Some(u64::from(step));
+                                arrived_total += 1;
+                            }
+                        }
+                    }
+                    CrowdEvent::PathFinished { .. } => {
+                        if let Some(a) = who {
+                            path_done[a as usize] = true;
+                        }
+                    }
+                    CrowdEvent::ObstacleCollision { .. } => obstacle_contacts += 1,
+                    CrowdEvent::WallCrossing { .. } => wall_crossings += 1,
+                    CrowdEvent::Quarantined { .. } => quarantined += 1,
+                    CrowdEvent::Stuck { .. } => stuck += 1,
+                    CrowdEvent::AgentCollision { .. } => {}
+                }
+                if recorder.records(step) || !matches!(e, CrowdEvent::AgentCollision { .. }) {
+                    let kind = event_kind(e);
+                    if !kind.is_empty() {
+                        recorder.event(step, kind, who);
+                    }
+                }
+            }
+        }
+        let mut frame_min_gap = f32::INFINITY;
+        if pairwise && step > 0 {
+            overlapping_now.clear();
+            // the grid query re-sorts the storage when agents moved: read everything after it
+            let _ = world.crowd.neighbours();
+            let handles: Vec<AgentHandle> = world.crowd.handles().collect();
+            let skip: Vec<bool> = handles.iter().map(|&h| world.crowd.is_quarantined(h)).collect();
+            let radii = world.crowd.radii().to_vec();
+            let positions = world.crowd.positions().to_vec();
+            let max_r = radii.iter().copied().fold(0.0f32, f32::max);
+            let grid = world.crowd.neighbours();
+            for (i, &p) in positions.iter().enumerate() {
+                if skip[i] {
+                    continue;
+                }
+                let ri = radii[i];
+                let q = NeighbourQuery::around(i, p, ri + max_r + neighbour_radius);
+                grid.for_each_within(&q, |nb| {
+                    if nb.index < i || skip[nb.index] {
+                        return; // each pair once; frozen agents are out of the world
+                    }
+                    let gap = nb.distance_squared.sqrt() - ri - nb.radius;
+                    frame_min_gap = frame_min_gap.min(gap);
+                    if -gap > tolerance {
+                        max_overlap = max_overlap.max(-gap);
+                        let (a, b) = (handles[i].index, handles[nb.index].index);
+                        overlapping_now.insert((a.min(b), a.max(b)));
+                    }
+                });
+            }
+            for pair in &overlapping_now {
+                if !overlapping.contains(pair) {
+                    overlaps += 1;
+                }
+            }
+            std::mem::swap(&mut overlapping, &mut overlapping_now);
+            min_gap = min_gap.min(frame_min_gap);
+        }
+        // formation slots, second half of the run
+        let late = u64::from(step) * 2 >= steps;
+        let positions = world.crowd.positions();
+        let any_formation = late && !world.formations.is_empty();
+        if any_formation {
+            for (i, h) in world.crowd.handles().enumerate() {
+                if let (Some(t), Some(a)) = (world.crowd.slot_target(h), number(h)) {
+                    let g = agent_groups[a as usize] as usize;
+                    let e = (positions[i] - t.position).length();
+                    slot_sum[g] += f64::from(e);
+                    slot_count[g] += 1;
+                    slot_max[g] = slot_max[g].max(e);
+                }
+            }
+        }
+        if step % traj_every == 0 || step == steps32 {
+            push_rows(&world.crowd, &number, step, &mut trajectories);
+        }
+        if recorder.records(step) {
+            record_frame(
+                &mut recorder,
+                &world.crowd,
+                &number,
+                step,
+                neighbour_radius,
+                frame_min_gap,
+                collects(Metric::Arrivals).then_some(arrived_total),
+                pairwise,
+            )?;
+        }
+        if let Some(bar) = &bar {
+            if step % 16 == 0 {
+                bar.set_position(u64::from(step));
+            }
+        }
+    }
+    let wall_seconds = start.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+
+    // per group
+    let mut groups = Vec::with_capacity(groups_n);
+    let positions_of: Vec<(u32, Vec2)> = world
+        .crowd
+        .handles()
+        .zip(world.crowd.velocities())
+        .filter_map(|(h, &v)| number(h).map(|a| (a, v)))
+        .collect();
+    for (gi, g) in world.groups.iter().enumerate() {
+        let members = || agent_groups.iter().enumerate().filter(move |(_, &x)| x as usize == gi);
+        let times: Vec<f64> = members()
+            .filter_map(|(a, _)| arrived_at[a])
+            .map(|s| s as f64 * f64::from(dt))
+            .collect();
+        let done = members().filter(|(a, _)| path_done[*a]).count();
+        let vels: Vec<Vec2> = positions_of
+            .iter()
+            .filter(|(a, _)| agent_groups[*a as usize] as usize == gi)
+            .map(|(_, v)| *v)
+            .collect();
+        let speed = if vels.is_empty() {
+            0.0
+        } else {
+            vels.iter().map(|v| f64::from(v.length())).sum::<f64>() / vels.len() as f64
+        };
+        let moving: Vec<Vec2> =
+            vels.iter().filter(|v| v.length() > 1e-3).map(|v| v.normalize()).collect();
+        let polar = (!moving.is_empty()).then(|| {
+            let s: Vec2 = moving.iter().copied().sum();
+            f64::from(s.length()) / moving.len() as f64
+        });
+        groups.push(GroupMetrics {
+            name: g.name.clone(),
+            agents: g.agents.len(),
+            arrived: collects(Metric::Arrivals).then_some(times.len()),
+            mean_arrival_time: (collects(Metric::Arrivals) && !times.is_empty())
+                .then(|| times.iter().sum::<f64>() / times.len() as f64),
+            paths_completed: collects(Metric::PathsCompleted).then_some(done),
+            final_mean_speed: round6(speed),
+            final_polarisation: polar.map(round6),
+            slot_error_mean: (slot_count[gi] > 0)
+                .then(|| round6(slot_sum[gi] / slot_count[gi] as f64)),
+            slot_error_max: (slot_count[gi] > 0).then(|| round6(f64::from(slot_max[gi]))),
+        });
+    }
+    let agent_updates = n as f64 * steps as f64;
+    let metrics = Metrics {
+        format: "steerkit-metrics",
+        version: 1,
+        scenario: world.settings.name.clone(),
+        description: scenario.description().trim().to_owned(),
+        seed: world.settings.seed,
+        steps,
+        dt,
+        agents: n,
+        threads,
+        wall_seconds,
+        updates_per_s: if wall_seconds > 0.0 { agent_updates / wall_seconds } else { 0.0 },
+        collected: plan.collect.iter().map(|m| m.name()).collect(),
+        overlap_tolerance: tolerance,
+        agent_overlaps: collects(Metric::AgentOverlaps).then_some(overlaps),
+        max_overlap: collects(Metric::AgentOverlaps).then_some(round6(f64::from(max_overlap))),
+        obstacle_penetrations: collects(Metric::ObstaclePenetrations).then_some(obstacle_contacts),
+        wall_crossings: collects(Metric::WallCrossings).then_some(wall_crossings),
+        min_separation: (collects(Metric::MinSeparation) && min_gap.is_finite())
+            .then(|| round6(f64::from(min_gap))),
+        arrived: collects(Metric::Arrivals).then_some(arrived_total),
+        paths_completed: collects(Metric::PathsCompleted)
+            .then(|| path_done.iter().filter(|d| **d).count()),
+        quarantined: collects(Metric::Quarantined).then_some(quarantined),
+        stuck: collects(Metric::Stuck).then_some(stuck),
+        groups,
+    };
+    trajectories.sort_by_key(|r| (r.step, r.agent));
+    Ok(RunOutcome {
+        metrics,
+        recording: recorder.finish(),
+        trajectories,
+        trajectory_every: traj_every,
+        output_name: world.settings.output_name.clone(),
+        world,
+        agent_groups,
+    })
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+fn tally_number(numbers: &[u32], h: AgentHandle) -> Option<u32> {
+    numbers.get(h.index as usize).copied().filter(|&a| a != u32::MAX)
+}
+
+fn event_kind(e: &CrowdEvent) -> &'static str {
+    match e {
+        CrowdEvent::Arrived { .. } => "arrived",
+        CrowdEvent::PathFinished { .. } => "path finished",
+        CrowdEvent::Stuck { .. } => "stuck",
+        CrowdEvent::Quarantined { .. } => "quarantined",
+        CrowdEvent::ObstacleCollision { .. } => "obstacle contact",
+        CrowdEvent::WallCrossing { .. } => "wall crossing refused",
+        CrowdEvent::AgentCollision { .. } => "",
+    }
+}
+
+fn progress_bar(wanted: bool, steps: u64) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal as _;
+    if !wanted || steps < 500 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(steps);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {eta} left")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+fn push_rows(
+    crowd: &steerkit::Crowd2,
+    number: &impl Fn(AgentHandle) -> Option<u32>,
+    step: u32,
+    rows: &mut Vec<TrajectoryRow>,
+) {
+    let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
+    for (i, h) in crowd.handles().enumerate() {
+        if let Some(agent) = number(h) {
+            rows.push(TrajectoryRow {
+                step,
+                agent,
+                position: p[i],
+                velocity: v[i],
+                orientation: o[i],
+            });
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record_frame(
+    recorder: &mut Recorder<Vec2>,
+    crowd: &steerkit::Crowd2,
+    number: &impl Fn(AgentHandle) -> Option<u32>,
+    step: u32,
+    neighbour_radius: f32,
+    min_gap: f32,
+    arrived: Option<usize>,
+    pairwise: bool,
+) -> Result<(), RunError> {
+    let n = recorder.agent_count();
+    let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
+    // storage order → file order
+    let mut order = vec![usize::MAX; n];
+    for (i, h) in crowd.handles().enumerate() {
+        if let Some(a) = number(h) {
+            order[a as usize] = i;
+        }
+    }
+    let agents = order.iter().map(|&i| {
+        if i == usize::MAX {
+            (Vec2::NAN, Vec2::NAN, f32::NAN)
+        } else {
+            (p[i], v[i], o[i])
+        }
+    });
+    let mut frame = recorder.push_frame(step, agents)?;
+    let debug = crowd.debug_info();
+    let mut speed = 0.0f64;
+    for (a, &i) in order.iter().enumerate() {
+        if i == usize::MAX {
+            continue;
+        }
+        let a32 = a as u32;
+        speed += f64::from(v[i].length());
+        frame.steering(a32, debug[i].steering.linear);
+        if let Some(t) = debug[i].target {
+            frame.target(a32, t);
+        }
+        frame.neighbour_radius(a32, neighbour_radius);
+        if let Some(slot) = crowd.slot_target(crowd.handle_at(i)) {
+            frame.slot(a32, slot.position);
+        }
+    }
+    frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });
+    if pairwise {
+        frame.metric("min separation", "m", if min_gap.is_finite() { min_gap } else { f32::NAN });
+    }
+    if let Some(arrived) = arrived {
+        frame.metric("arrived", "", arrived as f32);
+    }
+    Ok(())
+}
+
+fn recording_world(world: &steerkit_scenario::World) -> World {
+    let mut out = match world.bounds {
+        Bounds::Unbounded => World::default(),
+        Bounds::Bounded { min, max } => World::bounded(min, max, false),
+        Bounds::Wrapping { min, max } => World::bounded(min, max, true),
+    };
+    for o in &world.geometry.obstacles {
+        out.add_obstacle(o);
+    }
+    for w in &world.geometry.walls {
+        out.add_obstacle(&Obstacle::Wall(*w));
+    }
+    for p in &world.paths {
+        out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_short_and_never_negative_zero() {
+        assert_eq!(num(1.5, 4), "1.5");
+        assert_eq!(num(2.0, 4), "2");
+        assert_eq!(num(-0.00001, 4), "0");
+        assert_eq!(num(-1.23456, 4), "-1.2346");
+        assert_eq!(num(f64::NAN, 4), "");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_needed() {
+        assert_eq!(csv_field("east"), "east");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

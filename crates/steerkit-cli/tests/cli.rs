@@ -1,0 +1,256 @@
+//! The `steerkit` command: run, list, validate, their files and their errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn steerkit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_steerkit")).args(args).output().expect("the binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("steerkit-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn run_writes_the_four_files_with_the_documented_fields_and_columns() {
+    let dir = temp("four");
+    let out = steerkit(&[
+        "run",
+        "crossing",
+        "--out",
+        dir.to_str().unwrap(),
+        "--steps",
+        "50",
+        "--seed",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("replay: "), "{stdout}");
+    assert!(stdout.contains("replay.html"), "{stdout}");
+    for f in ["metrics.json", "trajectories.csv", "replay.html", "snapshot.svg"] {
+        assert!(std::fs::metadata(dir.join(f)).unwrap().len() > 0, "{f} is empty");
+    }
+    let m = json(&dir.join("metrics.json"));
+    for field in [
+        "format",
+        "version",
+        "scenario",
+        "description",
+        "seed",
+        "steps",
+        "dt",
+        "agents",
+        "threads",
+        "wall_seconds",
+        "updates_per_s",
+        "collected",
+        "overlap_tolerance",
+        "agent_overlaps",
+        "max_overlap",
+        "obstacle_penetrations",
+        "wall_crossings",
+        "min_separation",
+        "arrived",
+        "paths_completed",
+        "quarantined",
+        "stuck",
+        "groups",
+    ] {
+        assert!(m.get(field).is_some(), "metrics.json lacks {field}");
+    }
+    assert_eq!(m["scenario"], "crossing");
+    assert_eq!(m["steps"], 50);
+    assert_eq!(m["seed"], 3);
+    assert_eq!(m["agents"], 32);
+    assert!((m["dt"].as_f64().unwrap() - 0.02).abs() < 1e-9);
+    // not collected by crossing's plan
+    assert!(m["wall_crossings"].is_null());
+    let g = &m["groups"][0];
+    for field in [
+        "name",
+        "agents",
+        "arrived",
+        "mean_arrival_time",
+        "paths_completed",
+        "final_mean_speed",
+        "final_polarisation",
+        "slot_error_mean",
+        "slot_error_max",
+    ] {
+        assert!(g.get(field).is_some(), "groups[0] lacks {field}");
+    }
+    let csv = std::fs::read_to_string(dir.join("trajectories.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("step,time,agent,group,x,y,vx,vy,orientation"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 32 * 51, "every agent at steps 0..=50");
+    assert!(rows.iter().all(|r| r.len() == 9));
+    assert_eq!(rows.last().unwrap()[0], "50");
+    assert_eq!(rows.last().unwrap()[1], "1");
+    assert!(rows.iter().any(|r| r[3] == "north"));
+    let html = std::fs::read_to_string(dir.join("replay.html")).unwrap();
+    let data = steerkit_cli::replay::embedded_json(&html).unwrap();
+    let r = steerkit_cli::recording::Recording::from_json(
+        &data.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&"),
+    )
+    .unwrap();
+    assert_eq!(r.meta.scenario, "crossing");
+    assert_eq!(r.meta.steps, 50);
+    assert_eq!(r.agent_count(), 32);
+    assert!(!r.frames.last().unwrap().overlays.steering.is_empty());
+    assert!(r.metrics.iter().any(|s| s.name == "mean speed"));
+    let svg = std::fs::read_to_string(dir.join("snapshot.svg")).unwrap();
+    assert_eq!(svg.matches("class=\"agent\"").count(), 32);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Metrics without the wall-clock fields.
+fn comparable(path: &Path) -> serde_json::Value {
+    let mut m = json(path);
+    let o = m.as_object_mut().unwrap();
+    for k in ["wall_seconds", "updates_per_s", "threads"] {
+        o.remove(k);
+    }
+    m
+}
+
+#[test]
+fn the_same_seed_gives_identical_metrics_and_trajectories_on_one_and_two_threads() {
+    let run = |threads: &str| {
+        let dir = temp(&format!("threads{threads}"));
+        let out = steerkit(&[
+            "run",
+            "doorway",
+            "--out",
+            dir.to_str().unwrap(),
+            "--steps",
+            "400",
+            "--seed",
+            "99",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        dir
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(json(&one.join("metrics.json"))["threads"], 1);
+    assert_eq!(json(&two.join("metrics.json"))["threads"], 2);
+    assert_eq!(comparable(&one.join("metrics.json")), comparable(&two.join("metrics.json")));
+    let csv = |d: &Path| std::fs::read(d.join("trajectories.csv")).unwrap();
+    assert!(csv(&one) == csv(&two), "trajectories differ between 1 and 2 threads");
+    // and another seed places the crowd elsewhere
+    let dir = temp("seed7");
+    let out = steerkit(&[
+        "run",
+        "doorway",
+        "--out",
+        dir.to_str().unwrap(),
+        "--steps",
+        "400",
+        "--seed",
+        "7",
+    ]);
+    assert!(out.status.success());
+    assert!(csv(&dir) != csv(&one));
+    for d in [one, two, dir] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn validate_prints_ok_with_counts_or_the_located_error_and_exits_1() {
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/crossing.toml");
+    let out = steerkit(&["validate", good.to_str().unwrap()]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("OK "), "{stdout}");
+    assert!(stdout.contains("32 agents in 2 groups"), "{stdout}");
+
+    let dir = temp("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    let src =
+        std::fs::read_to_string(&good).unwrap().replace("slow_radius = 4.0", "slow_radius = 0.1");
+    std::fs::write(&bad, src).unwrap();
+    let out = steerkit(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("bad.toml:29:80:"), "line and column: {stderr}");
+    assert!(
+        stderr.contains("groups[0].behaviour.members[1].members[0].slow_radius"),
+        "field path: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn list_shows_every_file_in_scenarios_with_its_agent_count() {
+    let out = steerkit(&["list"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(files.len() >= 17);
+    assert_eq!(stdout.lines().count(), files.len());
+    for f in &files {
+        assert!(stdout.lines().any(|l| l.split_whitespace().next() == Some(f)), "{f} not listed");
+    }
+    assert!(stdout.lines().any(|l| l.starts_with("crossing") && l.contains(" 32 agents")));
+}
+
+#[test]
+fn bad_input_gives_one_message_and_a_failure_never_a_panic() {
+    let dir = temp("errors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["run".into(), "no_such_scenario".into()], "no scenario file or built-in"),
+        (vec!["run".into(), dir.join("missing.toml").display().to_string()], "missing.toml"),
+        (vec!["run".into(), dir.join("x.yaml").display().to_string()], "x.yaml"),
+        (
+            // the output directory is a file
+            vec![
+                "run".into(),
+                "arrive".into(),
+                "--steps".into(),
+                "2".into(),
+                "--out".into(),
+                env!("CARGO_BIN_EXE_steerkit").into(),
+            ],
+            "cannot write",
+        ),
+        (vec!["validate".into(), dir.join("missing.json").display().to_string()], "missing.json"),
+    ];
+    for (args, needle) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = steerkit(&args);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // --threads 0 is refused by the argument parser
+    let out = steerkit(&["run", "arrive", "--threads", "0"]);
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

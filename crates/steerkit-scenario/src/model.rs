@@ -1,0 +1,346 @@
+//! The checked scenario: library values built by the library's validating constructors, with
+//! references (paths, agents) resolved to indices.
+
+use steerkit::{
+    Alignment, Arrive, Cohesion, CollisionAvoidance, DogOnAString, Epsilon, Evade, Flee,
+    FollowPath, GrapplingHooks, Hide, Integration, Interpose, Limits, Obstacle, ObstacleAvoidance,
+    OffsetPursuit, Polyline, Pursue, Reprojection, ScalablePattern, Seek, Segment, Separation,
+    SlotSteering, Vec2, VelocityMatch, WallFeelers,
+};
+
+/// The shape of the world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bounds {
+    /// No bounds (no `min`/`max` in `[world]`).
+    Unbounded,
+    /// A box whose faces stop agents (m).
+    Bounded {
+        /// Lower corner (m).
+        min: Vec2,
+        /// Upper corner (m).
+        max: Vec2,
+    },
+    /// A wrap-around box (torus), `wrap = true` (m).
+    Wrapping {
+        /// Lower corner (m).
+        min: Vec2,
+        /// Upper corner (m), exclusive.
+        max: Vec2,
+    },
+}
+
+impl Bounds {
+    /// The box, when there is one.
+    #[must_use]
+    pub fn corners(&self) -> Option<(Vec2, Vec2)> {
+        match *self {
+            Bounds::Unbounded => None,
+            Bounds::Bounded { min, max } | Bounds::Wrapping { min, max } => Some((min, max)),
+        }
+    }
+
+    /// True when `p` is inside the world: always when unbounded; boundary included for a
+    /// bounded box; for a wrap-around box the upper faces are outside (they are the lower ones).
+    #[must_use]
+    pub fn contains(&self, p: Vec2) -> bool {
+        match *self {
+            Bounds::Unbounded => true,
+            Bounds::Bounded { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
+            Bounds::Wrapping { min, max } => p.cmpge(min).all() && p.cmplt(max).all(),
+        }
+    }
+}
+
+/// A named path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedPath {
+    /// Its name in the file.
+    pub name: String,
+    /// The validated polyline.
+    pub polyline: Polyline,
+}
+
+/// Another group's agent, by group index and index within that group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AgentRef {
+    /// Index into [`Scenario::groups`](crate::Scenario::groups).
+    pub group: usize,
+    /// Index into that group's agents.
+    pub index: usize,
+}
+
+/// Where a seek, flee or arrive points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TargetRef {
+    /// A fixed point (m): `target = [x, y]`.
+    Point(Vec2),
+    /// The agent's own goal: `use_goal = true`.
+    Goal,
+    /// Another agent's position: `agent = "group:index"`.
+    Agent(AgentRef),
+}
+
+/// A checked behaviour tree (the file's `behaviour` node), mirroring the crowd engine's recipe
+/// with references still by index.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Behaviour {
+    /// `kind = "seek"`.
+    Seek {
+        /// What to seek.
+        target: TargetRef,
+        /// Parameters.
+        seek: Seek,
+    },
+    /// `kind = "flee"`.
+    Flee {
+        /// What to flee.
+        target: TargetRef,
+        /// Parameters.
+        flee: Flee,
+    },
+    /// `kind = "arrive"`.
+    Arrive {
+        /// Where to stop.
+        target: TargetRef,
+        /// Parameters.
+        arrive: Arrive,
+    },
+    /// `kind = "pursue"`.
+    Pursue {
+        /// The quarry.
+        agent: AgentRef,
+        /// Parameters.
+        pursue: Pursue,
+    },
+    /// `kind = "evade"`.
+    Evade {
+        /// The pursuer.
+        agent: AgentRef,
+        /// Parameters.
+        evade: Evade,
+    },
+    /// `kind = "velocity_match"`.
+    VelocityMatch {
+        /// Target velocity (m/s).
+        velocity: Vec2,
+        /// Parameters.
+        matching: VelocityMatch,
+    },
+    /// `kind = "wander"` (Buckland's jittered wander run by the crowd engine).
+    Wander {
+        /// Circle radius (m).
+        radius: f32,
+        /// Distance of its centre ahead (m).
+        distance: f32,
+        /// Jitter (m/√s).
+        jitter: f32,
+    },
+    /// `kind = "separation"`.
+    Separation(Separation),
+    /// `kind = "cohesion"`.
+    Cohesion(Cohesion),
+    /// `kind = "alignment"`.
+    Alignment(Alignment),
+    /// `kind = "collision_avoidance"`.
+    CollisionAvoidance(CollisionAvoidance),
+    /// `kind = "follow_path"`.
+    FollowPath {
+        /// Index into [`Scenario::paths`](crate::Scenario::paths).
+        path: usize,
+        /// Parameters.
+        follow: FollowPath,
+    },
+    /// `kind = "blend"`: weighted members.
+    Blend(Vec<(f32, Behaviour)>),
+    /// `kind = "priority"`: members in priority order.
+    Priority {
+        /// Members, highest priority first.
+        groups: Vec<Behaviour>,
+        /// Threshold below which a member is ignored.
+        epsilon: Epsilon,
+    },
+    /// `kind = "running_sum"`: weighted members, truncated at `max_acceleration`.
+    RunningSum(Vec<(f32, Behaviour)>),
+    /// `kind = "obstacle_avoidance"`: ray casts against obstacles and walls.
+    ObstacleAvoidance(ObstacleAvoidance),
+    /// `kind = "wall_feelers"`: Buckland's three feelers.
+    WallFeelers(WallFeelers),
+    /// `kind = "hide"`: hide from an agent behind solid obstacles.
+    Hide {
+        /// The hunter.
+        agent: AgentRef,
+        /// Parameters.
+        hide: Hide,
+    },
+    /// `kind = "interpose"`: get between two agents.
+    Interpose {
+        /// First agent.
+        a: AgentRef,
+        /// Second agent.
+        b: AgentRef,
+        /// Parameters.
+        interpose: Interpose,
+    },
+    /// `kind = "offset_pursuit"`: hold an offset in a leader's frame.
+    OffsetPursuit {
+        /// The leader.
+        agent: AgentRef,
+        /// Offset and parameters.
+        pursuit: OffsetPursuit<Vec2>,
+    },
+    /// `kind = "dog_on_a_string"`: Green's leash along a path.
+    DogOnAString {
+        /// Index into [`Scenario::paths`](crate::Scenario::paths).
+        path: usize,
+        /// Parameters.
+        dog: DogOnAString,
+    },
+    /// `kind = "reprojection"`: Green's reprojection onto a path.
+    Reprojection {
+        /// Index into [`Scenario::paths`](crate::Scenario::paths).
+        path: usize,
+        /// Parameters.
+        reprojection: Reprojection,
+    },
+    /// `kind = "grappling_hooks"`: Green's waypoint hooks (Buckland's seek distance).
+    GrapplingHooks {
+        /// Index into [`Scenario::paths`](crate::Scenario::paths).
+        path: usize,
+        /// Parameters.
+        hooks: GrapplingHooks,
+    },
+    /// `kind = "slot"`: steer to the agent's slot in its formation (`[[formations]]`).
+    Slot(SlotSteering),
+}
+
+/// A checked formation: a group's agents in a pattern, the anchor steered by a behaviour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormationPlan {
+    /// Index into [`Scenario::groups`](crate::Scenario::groups): every agent of it is a member.
+    pub group: usize,
+    /// The slot pattern.
+    pub pattern: ScalablePattern,
+    /// The anchor's start (m) and orientation (rad).
+    pub anchor_position: Vec2,
+    /// The anchor's start orientation (rad).
+    pub anchor_orientation: f32,
+    /// The anchor's limits.
+    pub anchor_limits: Limits,
+    /// What steers the anchor (seen as an agent of radius 0 without neighbours).
+    pub anchor: Behaviour,
+}
+
+/// How an agent starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    /// Position (m).
+    pub position: Vec2,
+    /// Velocity (m/s).
+    pub velocity: Vec2,
+    /// Orientation (rad).
+    pub orientation: f32,
+    /// Goal (m), if any.
+    pub goal: Option<Vec2>,
+}
+
+/// A checked group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupPlan {
+    /// Name (unique in the scenario).
+    pub name: String,
+    /// Display colour (`#rrggbb`), if given.
+    pub colour: Option<String>,
+    /// Body radius (m).
+    pub radius: f32,
+    /// Limits.
+    pub limits: Limits,
+    /// Every agent's start, in order (index `i` is `"name:i"`).
+    pub agents: Vec<Placement>,
+    /// The behaviour.
+    pub behaviour: Behaviour,
+    /// Distance (m) to its goal at which an agent counts as arrived.
+    pub arrive_radius: f32,
+    /// Buckland's non-penetration constraint.
+    pub non_penetration: bool,
+    /// Field of view (half angle, rad) of the neighbour query; `None` sees all round.
+    pub view_half_angle: Option<f32>,
+    /// Orientation follows the direction of motion.
+    pub face_motion: bool,
+    /// Heading smoothing window (steps; 0 or 1 is off), for rendering.
+    pub heading_smoothing: u32,
+    /// Integration scheme and drag.
+    pub integration: Integration,
+}
+
+/// A metric the run collects (see `docs/scenario-format.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Metric {
+    /// Agent–agent overlap events deeper than the overlap tolerance.
+    AgentOverlaps,
+    /// Agents touching or entering solid obstacles.
+    ObstaclePenetrations,
+    /// Refused wall crossings.
+    WallCrossings,
+    /// The smallest gap between two agents' bodies (m).
+    MinSeparation,
+    /// Per-group arrivals and mean arrival time.
+    Arrivals,
+    /// Agents that reached the end of an open path.
+    PathsCompleted,
+    /// Agents frozen for a non-finite state.
+    Quarantined,
+    /// Agents that made no progress for the stuck time.
+    Stuck,
+}
+
+impl Metric {
+    /// Every metric, with its name in files.
+    pub const ALL: [(&'static str, Metric); 8] = [
+        ("agent_overlaps", Metric::AgentOverlaps),
+        ("obstacle_penetrations", Metric::ObstaclePenetrations),
+        ("wall_crossings", Metric::WallCrossings),
+        ("min_separation", Metric::MinSeparation),
+        ("arrivals", Metric::Arrivals),
+        ("paths_completed", Metric::PathsCompleted),
+        ("quarantined", Metric::Quarantined),
+        ("stuck", Metric::Stuck),
+    ];
+
+    /// The metric's name in files.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Metric::ALL.iter().find(|(_, m)| *m == self).map_or("", |(n, _)| n)
+    }
+}
+
+/// What to measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricsPlan {
+    /// The metrics to collect (all of them by default).
+    pub collect: Vec<Metric>,
+    /// Overlap depth (m) below which two touching agents do not count as overlapping.
+    pub overlap_tolerance: f32,
+    /// Seconds without progress before an agent counts as stuck.
+    pub stuck_time: f32,
+    /// Speed (m/s) below which an agent makes no progress.
+    pub stuck_speed: f32,
+}
+
+impl MetricsPlan {
+    /// True when `m` is collected.
+    #[must_use]
+    pub fn collects(&self, m: Metric) -> bool {
+        self.collect.contains(&m)
+    }
+}
+
+/// The static geometry: solid obstacles and walls, in file order (obstacles first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Geometry {
+    /// Circles, boxes and convex polygons.
+    pub obstacles: Vec<Obstacle>,
+    /// Wall segments.
+    pub walls: Vec<Segment>,
+}

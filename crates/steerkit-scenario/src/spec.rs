@@ -1,0 +1,275 @@
+//! The file format as plain data: what a scenario file says, before any validation beyond
+//! types and field names. Every struct denies unknown fields, so a misspelt key is an error.
+//!
+//! Polymorphic parts (behaviour nodes, obstacles, spawn regions) are flat structs with a `kind`
+//! or `shape` string and every parameter optional: an internally tagged enum would buffer the
+//! table and lose source positions. Which fields apply to which kind is checked in `check`.
+
+use serde::Deserialize;
+
+/// A 2D point or vector `[x, y]` (m, or m/s for velocities).
+pub(crate) type Xy = [f32; 2];
+
+/// The whole file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ScenarioSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub seed: u64,
+    pub dt: f32,
+    pub steps: Option<u64>,
+    pub duration: Option<f32>,
+    pub world: WorldSpec,
+    #[serde(default)]
+    pub obstacles: Vec<ObstacleSpec>,
+    #[serde(default)]
+    pub walls: Vec<WallSpec>,
+    #[serde(default)]
+    pub paths: Vec<PathSpec>,
+    pub groups: Vec<GroupSpec>,
+    #[serde(default)]
+    pub formations: Vec<FormationSpec>,
+    pub metrics: Option<MetricsSpec>,
+}
+
+/// `[world]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WorldSpec {
+    pub min: Option<Xy>,
+    pub max: Option<Xy>,
+    #[serde(default)]
+    pub wrap: bool,
+    pub neighbour_radius: f32,
+    pub non_penetration_passes: Option<u32>,
+}
+
+/// `[[obstacles]]`: `shape = "circle" | "box" | "polygon"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ObstacleSpec {
+    pub shape: String,
+    pub center: Option<Xy>,
+    pub radius: Option<f32>,
+    pub min: Option<Xy>,
+    pub max: Option<Xy>,
+    pub points: Option<Vec<Xy>>,
+}
+
+/// `[[walls]]`: a segment.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WallSpec {
+    pub from: Xy,
+    pub to: Xy,
+}
+
+/// `[[paths]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PathSpec {
+    pub name: String,
+    pub points: Vec<Xy>,
+    #[serde(default)]
+    pub looping: bool,
+}
+
+/// `[[groups]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GroupSpec {
+    pub name: String,
+    pub colour: Option<String>,
+    pub count: Option<u32>,
+    pub spawn: Option<SpawnSpec>,
+    pub agents: Option<Vec<AgentSpecFile>>,
+    pub radius: f32,
+    pub limits: LimitsSpec,
+    pub behaviour: NodeSpec,
+    pub goal: Option<Xy>,
+    pub arrive_radius: Option<f32>,
+    #[serde(default)]
+    pub non_penetration: bool,
+    pub view_half_angle: Option<f32>,
+    pub face_motion: Option<bool>,
+    pub heading_smoothing: Option<u32>,
+    pub integration: Option<String>,
+    pub linear_drag: Option<f32>,
+    pub angular_drag: Option<f32>,
+}
+
+/// `spawn = { shape = "rect" | "circle", ... }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SpawnSpec {
+    pub shape: String,
+    pub min: Option<Xy>,
+    pub max: Option<Xy>,
+    pub center: Option<Xy>,
+    pub radius: Option<f32>,
+    pub heading: Option<HeadingSpec>,
+    pub speed: Option<[f32; 2]>,
+}
+
+/// A spawn heading: a fixed angle (rad) or the string `"random"`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum HeadingSpec {
+    Angle(f32),
+    Random,
+}
+
+impl<'de> Deserialize<'de> for HeadingSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = HeadingSpec;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("an angle in radians or \"random\"")
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<HeadingSpec, E> {
+                Ok(HeadingSpec::Angle(v as f32))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<HeadingSpec, E> {
+                Ok(HeadingSpec::Angle(v as f32))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<HeadingSpec, E> {
+                Ok(HeadingSpec::Angle(v as f32))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<HeadingSpec, E> {
+                if v == "random" {
+                    Ok(HeadingSpec::Random)
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One explicitly placed agent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AgentSpecFile {
+    pub position: Xy,
+    pub velocity: Option<Xy>,
+    pub orientation: Option<f32>,
+    pub goal: Option<Xy>,
+}
+
+/// `limits = { ... }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LimitsSpec {
+    pub max_speed: f32,
+    pub max_acceleration: f32,
+    pub max_rotation: f32,
+    pub max_angular_acceleration: f32,
+}
+
+/// A behaviour node: a leaf behaviour or a combiner, `kind` plus that kind's parameters.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NodeSpec {
+    pub kind: String,
+    // combiners
+    pub weight: Option<f32>,
+    pub members: Option<Vec<NodeSpec>>,
+    pub epsilon: Option<f32>,
+    // targets
+    pub target: Option<Xy>,
+    pub agent: Option<String>,
+    pub use_goal: Option<bool>,
+    // seek / flee
+    pub mode: Option<String>,
+    pub panic_distance: Option<f32>,
+    // arrive (also cohesion)
+    pub target_radius: Option<f32>,
+    pub slow_radius: Option<f32>,
+    pub deceleration_time: Option<f32>,
+    pub braking: Option<bool>,
+    pub time_to_target: Option<f32>,
+    pub stop: Option<String>,
+    // pursue / evade
+    pub max_prediction: Option<f32>,
+    pub estimate: Option<String>,
+    pub head_on_shortcut: Option<bool>,
+    pub turnaround: Option<f32>,
+    // velocity match
+    pub velocity: Option<Xy>,
+    // wander
+    pub radius: Option<f32>,
+    pub distance: Option<f32>,
+    pub jitter: Option<f32>,
+    // separation
+    pub threshold: Option<f32>,
+    pub falloff: Option<String>,
+    pub decay: Option<f32>,
+    pub gather: Option<String>,
+    pub buffer: Option<f32>,
+    // alignment
+    #[serde(rename = "match")]
+    pub match_: Option<String>,
+    // collision avoidance
+    pub margin: Option<f32>,
+    pub horizon: Option<f32>,
+    // follow path
+    pub path: Option<String>,
+    pub offset: Option<f32>,
+    pub predict_time: Option<f32>,
+    // obstacle avoidance
+    pub rays: Option<String>,
+    pub half_angle: Option<f32>,
+    pub whisker_ratio: Option<f32>,
+    pub half_width: Option<f32>,
+    pub ray_count: Option<u8>,
+    pub avoid_distance: Option<f32>,
+    pub lookahead: Option<f32>,
+    pub lookahead_time: Option<f32>,
+    pub max_half_angle: Option<f32>,
+    pub widen_rate: Option<f32>,
+    pub commitment: Option<f32>,
+    pub avoid_target: Option<String>,
+    // wall feelers
+    pub length: Option<f32>,
+    pub side_angle: Option<f32>,
+    pub side_ratio: Option<f32>,
+    // hide, interpose, offset pursuit
+    pub threat_range: Option<f32>,
+    pub other_agent: Option<String>,
+    pub ratio: Option<f32>,
+    pub local_offset: Option<Xy>,
+    // Green's path techniques
+    pub string: Option<f32>,
+    pub leash_speed: Option<f32>,
+    pub path_radius: Option<f32>,
+    pub ahead: Option<f32>,
+    pub closeness: Option<f32>,
+}
+
+/// `[[formations]]`: a group's agents held in a pattern around an anchor.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FormationSpec {
+    pub group: String,
+    pub shape: String,
+    pub spacing: f32,
+    pub columns: Option<u32>,
+    pub anchor_position: Xy,
+    pub anchor_orientation: Option<f32>,
+    pub anchor_limits: LimitsSpec,
+    pub anchor: NodeSpec,
+}
+
+/// `[metrics]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MetricsSpec {
+    pub collect: Option<Vec<String>>,
+    pub overlap_tolerance: Option<f32>,
+    pub stuck_time: Option<f32>,
+    pub stuck_speed: Option<f32>,
+}

@@ -1,0 +1,630 @@
+//! One test per kind of bad input: each checks that the message names the file, the field path
+//! and the line and column of the offending text.
+
+use steerkit_scenario::{Location, Scenario, ScenarioError, MAX_FILE_SIZE};
+
+const BASE: &str = r#"name = "t"
+dt = 0.1
+steps = 10
+[world]
+min = [-10, -10]
+max = [10, 10]
+neighbour_radius = 2.0
+[[paths]]
+name = "loop"
+points = [[0, 0], [5, 0], [5, 5]]
+[[groups]]
+name = "a"
+count = 3
+spawn = { shape = "rect", min = [-5, -5], max = [5, 5] }
+radius = 0.3
+limits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }
+behaviour = { kind = "arrive", target = [5, 0], target_radius = 0.2, slow_radius = 2 }
+[[groups]]
+name = "b"
+agents = [{ position = [1, 1] }]
+radius = 0.3
+limits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }
+behaviour = { kind = "blend", members = [{ kind = "seek", target = [0, 0], weight = 1 }, { kind = "pursue", agent = "a:0", max_prediction = 1, weight = 2 }] }
+"#;
+
+/// `src` with `from` replaced by `to` (which must occur exactly once).
+fn with(from: &str, to: &str) -> String {
+    assert_eq!(BASE.matches(from).count(), 1, "`{from}` must occur once in BASE");
+    BASE.replacen(from, to, 1)
+}
+
+/// 1-based line and column of the first `needle` at or after byte `after` in `src`.
+fn at(src: &str, needle: &str) -> Location {
+    let i = src.find(needle).unwrap_or_else(|| panic!("`{needle}` not in source"));
+    Location::of_offset(src, i)
+}
+
+fn toml_error(src: &str) -> ScenarioError {
+    Scenario::from_toml_str(src, "bad.toml").expect_err("the scenario should be rejected")
+}
+
+/// Asserts the message is `bad.toml:<line>:<col>: <field>: ...<says>...`.
+fn assert_located(e: &ScenarioError, loc: Location, field: &str, says: &str) {
+    let msg = e.to_string();
+    println!("{msg}");
+    let head = format!("bad.toml:{}:{}: {field}: ", loc.line, loc.column);
+    assert!(msg.starts_with(&head), "message `{msg}` should start with `{head}`");
+    assert!(msg.contains(says), "message `{msg}` should say `{says}`");
+    assert_eq!(e.field(), field);
+    assert_eq!(e.location(), Some(loc));
+}
+
+#[test]
+fn base_scenario_is_valid() {
+    let s = Scenario::from_toml_str(BASE, "good.toml").unwrap();
+    assert_eq!(s.agent_count(), 4);
+}
+
+#[test]
+fn misspelt_key_at_top_level() {
+    let src = with("steps = 10\n", "steps = 10\nsed = 3\n");
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "sed = 3"), "sed", "unknown field `sed` (did you mean `seed`?)");
+}
+
+#[test]
+fn misspelt_key_in_a_group() {
+    let src = with("radius = 0.3\nlimits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"", "raduis = 0.3\nlimits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "raduis"),
+        "groups[0].raduis",
+        "unknown field `raduis` (did you mean `radius`?)",
+    );
+}
+
+#[test]
+fn misspelt_key_in_a_behaviour_node() {
+    let src = with("max_prediction = 1, weight = 2", "max_predicton = 1, weight = 2");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "max_predicton"),
+        "groups[1].behaviour.members[1].max_predicton",
+        "unknown field `max_predicton` (did you mean `max_prediction`?)",
+    );
+}
+
+#[test]
+fn wrong_type() {
+    let src = with(
+        "name = \"b\"\nagents = [{ position = [1, 1] }]\nradius = 0.3",
+        "name = \"b\"\nagents = [{ position = [1, 1] }]\nradius = \"big\"",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"big\""),
+        "groups[1].radius",
+        "invalid type: string \"big\", expected f32",
+    );
+}
+
+#[test]
+fn negative_radius() {
+    let src = with(
+        "name = \"b\"\nagents = [{ position = [1, 1] }]\nradius = 0.3",
+        "name = \"b\"\nagents = [{ position = [1, 1] }]\nradius = -0.3",
+    );
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "-0.3"), "groups[1].radius", "must not be negative, got -0.3");
+}
+
+#[test]
+fn nan_is_rejected() {
+    let src = with("slow_radius = 2", "slow_radius = nan");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "nan"),
+        "groups[0].behaviour.slow_radius",
+        "must be a finite number, got NaN",
+    );
+}
+
+#[test]
+fn infinity_is_rejected() {
+    let src = with("limits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"blend\"", "limits = { max_speed = inf, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"blend\"");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "inf,"),
+        "groups[1].limits.max_speed",
+        "must be a finite number, got inf",
+    );
+}
+
+#[test]
+fn infinity_inside_a_point_names_the_component() {
+    let src = with("target = [0, 0]", "target = [0, -inf]");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "-inf"),
+        "groups[1].behaviour.members[0].target[1]",
+        "must be a finite number, got -inf",
+    );
+}
+
+#[test]
+fn missing_required_field() {
+    let src = with(
+        "count = 3\nspawn = { shape = \"rect\", min = [-5, -5], max = [5, 5] }\nradius = 0.3\n",
+        "count = 3\nspawn = { shape = \"rect\", min = [-5, -5], max = [5, 5] }\n",
+    );
+    let e = toml_error(&src);
+    // the group's table: its `[[groups]]` header
+    assert_located(&e, at(&src, "[[groups]]"), "groups[0]", "missing field `radius`");
+}
+
+#[test]
+fn missing_parameter_of_a_kind() {
+    let src = with(", max_prediction = 1, weight = 2", ", weight = 2");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "{ kind = \"pursue\""),
+        "groups[1].behaviour.members[1].max_prediction",
+        "kind `pursue` needs `max_prediction`",
+    );
+}
+
+#[test]
+fn reference_to_a_path_that_does_not_exist() {
+    let src = with(
+        "{ kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2 }",
+        "{ kind = \"follow_path\", path = \"lop\", offset = 1 }",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"lop\""),
+        "groups[0].behaviour.path",
+        "no path named `lop` (paths: loop)",
+    );
+}
+
+#[test]
+fn reference_to_a_group_that_does_not_exist() {
+    let src = with("agent = \"a:0\"", "agent = \"c:0\"");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"c:0\""),
+        "groups[1].behaviour.members[1].agent",
+        "no group named `c` (groups: a, b)",
+    );
+}
+
+#[test]
+fn reference_to_an_agent_that_does_not_exist() {
+    let src = with("agent = \"a:0\"", "agent = \"a:3\"");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"a:3\""),
+        "groups[1].behaviour.members[1].agent",
+        "group `a` has 3 agents, so there is no agent 3",
+    );
+}
+
+#[test]
+fn unknown_behaviour_kind() {
+    let src = with("kind = \"seek\"", "kind = \"sek\"");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"sek\""),
+        "groups[1].behaviour.members[0].kind",
+        "unknown behaviour kind `sek`; expected one of seek, flee, arrive",
+    );
+}
+
+#[test]
+fn library_kind_the_engine_cannot_run_yet() {
+    let src = with("kind = \"seek\", target = [0, 0]", "kind = \"detection_box\"");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"detection_box\""),
+        "groups[1].behaviour.members[0].kind",
+        "`detection_box` is not available in scenarios yet",
+    );
+}
+
+#[test]
+fn obstacle_avoidance_field_of_another_ray_layout() {
+    let src = with(
+        "kind = \"seek\", target = [0, 0]",
+        "kind = \"obstacle_avoidance\", rays = \"single\", half_width = 0.5, avoid_distance = 1, lookahead = 2",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "0.5, avoid"),
+        "groups[1].behaviour.members[0].half_width",
+        "applies only to `rays = \"parallel\"`",
+    );
+}
+
+#[test]
+fn new_kinds_name_their_missing_or_bad_field() {
+    let cases = [
+        ("kind = \"wall_feelers\", length = -7", "length", "-7"),
+        ("kind = \"hide\", agent = \"a:9\", distance = 1", "agent", "\"a:9\""),
+        ("kind = \"interpose\", agent = \"a:0\"", "other_agent", "{ kind = \"interpose"),
+        ("kind = \"offset_pursuit\", agent = \"a:0\"", "local_offset", "{ kind = \"offset_pursuit"),
+        (
+            "kind = \"grappling_hooks\", path = \"lop\", closeness = 1, slow_radius = 2",
+            "path",
+            "\"lop\"",
+        ),
+        (
+            "kind = \"dog_on_a_string\", path = \"loop\", string = 0, slow_radius = 2",
+            "string",
+            "0, slow",
+        ),
+        (
+            "kind = \"reprojection\", path = \"loop\", path_radius = 0.5",
+            "slow_radius",
+            "{ kind = \"reprojection",
+        ),
+    ];
+    for (node, field, text) in cases {
+        let src = with("kind = \"seek\", target = [0, 0]", node);
+        let e = toml_error(&src);
+        assert_eq!(e.field(), format!("groups[1].behaviour.members[0].{field}"), "{e}");
+        assert_eq!(e.location(), Some(at(&src, text)), "{e}");
+    }
+}
+
+#[test]
+fn formation_of_a_group_that_does_not_exist() {
+    let src = format!(
+        "{BASE}[[formations]]\ngroup = \"c\"\nshape = \"v\"\nspacing = 2\nanchor_position = [0, 0]\nanchor_limits = {{ max_speed = 1, max_acceleration = 1, max_rotation = 1, max_angular_acceleration = 1 }}\nanchor = {{ kind = \"follow_path\", path = \"loop\", offset = 1 }}\n"
+    );
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "\"c\""), "formations[0].group", "no group named `c`");
+    let bad_shape = src.replace("group = \"c\"", "group = \"a\"").replace("\"v\"", "\"u\"");
+    let e = toml_error(&bad_shape);
+    assert_eq!(e.field(), "formations[0].shape", "{e}");
+    assert_eq!(e.location(), Some(at(&bad_shape, "\"u\"")));
+}
+
+#[test]
+fn field_not_applicable_to_the_kind() {
+    let src = with(
+        "kind = \"seek\", target = [0, 0]",
+        "kind = \"seek\", target = [0, 0], slow_radius = 2",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "2, weight = 1"),
+        "groups[1].behaviour.members[0].slow_radius",
+        "field `slow_radius` does not apply to kind `seek` (its fields are target, agent, use_goal, mode, time_to_target, weight)",
+    );
+}
+
+#[test]
+fn weight_outside_a_weighted_combiner() {
+    let src = with("slow_radius = 2 }", "slow_radius = 2, weight = 3 }");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "3 }"),
+        "groups[0].behaviour.weight",
+        "only members of `blend` and `running_sum` take a weight",
+    );
+}
+
+#[test]
+fn empty_combiner() {
+    let src = with(
+        "{ kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2 }",
+        "{ kind = \"priority\", members = [] }",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "[] }"),
+        "groups[0].behaviour.members",
+        "an empty `priority` has nothing to combine",
+    );
+}
+
+#[test]
+fn contradictory_arrive_radii() {
+    let src = with("slow_radius = 2", "slow_radius = 0.1");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "0.1 }"),
+        "groups[0].behaviour.slow_radius",
+        "`slow_radius` (0.1) must be at least `target_radius` (0.2)",
+    );
+}
+
+#[test]
+fn a_group_with_no_agents() {
+    let src = with("count = 3", "count = 0");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "0\nspawn"),
+        "groups[0].count",
+        "`count` is 0 and there is no `agents` list",
+    );
+}
+
+#[test]
+fn agent_outside_the_world() {
+    let src = with("position = [1, 1]", "position = [1, 11]");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "[1, 11]"),
+        "groups[1].agents[0].position",
+        "outside the world's bounds",
+    );
+}
+
+#[test]
+fn toml_syntax_error() {
+    let src = with("dt = 0.1", "dt = 0.1.2");
+    let e = toml_error(&src);
+    let msg = e.to_string();
+    assert_eq!(e.location().map(|l| l.line), Some(2), "{msg}");
+    assert!(msg.starts_with("bad.toml:2:"), "{msg}");
+}
+
+fn tmp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("steerkit-scenario-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn file_too_large() {
+    let mut big = BASE.as_bytes().to_vec();
+    big.resize(MAX_FILE_SIZE as usize + 1, b'#');
+    let p = tmp("big.toml", &big);
+    let e = Scenario::load(&p).unwrap_err();
+    assert!(matches!(e, ScenarioError::TooLarge { limit, .. } if limit == MAX_FILE_SIZE));
+    assert_eq!(
+        e.to_string(),
+        format!("{}: the file is larger than the limit of 4194304 bytes", p.display())
+    );
+    // text already in memory is held to the same limit
+    let text = String::from_utf8(big).unwrap();
+    assert!(matches!(
+        Scenario::from_toml_str(&text, "big.toml"),
+        Err(ScenarioError::TooLarge { .. })
+    ));
+}
+
+#[test]
+fn not_utf8() {
+    let mut bytes = BASE.as_bytes().to_vec();
+    let at_byte = BASE.find("\"t\"").unwrap() + 1;
+    bytes[at_byte] = 0xff;
+    let p = tmp("latin.toml", &bytes);
+    let e = Scenario::load(&p).unwrap_err();
+    assert_eq!(e.to_string(), format!("{}:1:9: the file is not valid UTF-8 text", p.display()));
+}
+
+#[test]
+fn unknown_extension() {
+    let p = tmp("scenario.yaml", BASE.as_bytes());
+    let e = Scenario::load(&p).unwrap_err();
+    assert!(e.to_string().ends_with("the file name must end in `.toml` or `.json`"), "{e}");
+}
+
+#[test]
+fn missing_file() {
+    let e = Scenario::load("/nonexistent/steerkit/none.toml").unwrap_err();
+    assert!(
+        e.to_string().starts_with("/nonexistent/steerkit/none.toml: cannot read the file: "),
+        "{e}"
+    );
+}
+
+const JSON: &str = r#"{
+  "name": "j",
+  "dt": 0.1,
+  "steps": 10,
+  "world": { "neighbour_radius": 2.0 },
+  "groups": [
+    {
+      "name": "a",
+      "agents": [ { "position": [0, 0] } ],
+      "radius": 0.3,
+      "limits": { "max_speed": 2, "max_acceleration": 4, "max_rotation": 3, "max_angular_acceleration": 10 },
+      "behaviour": { "kind": "seek", "target": [1, 1] }
+    }
+  ]
+}"#;
+
+#[test]
+fn json_is_valid() {
+    let s = Scenario::from_json_str(JSON, "ok.json").unwrap();
+    assert_eq!(s.agent_count(), 1);
+}
+
+#[test]
+fn json_syntax_error_has_line_and_column() {
+    let src = JSON.replace("\"radius\": 0.3,", "\"radius\": 0.3,,");
+    let e = Scenario::from_json_str(&src, "bad.json").unwrap_err();
+    let loc = at(&src, ",,");
+    // serde_json points at the second comma, where a key should be
+    assert_eq!(
+        e.to_string(),
+        format!("bad.json:{}:{}: groups[0]: key must be a string", loc.line, loc.column + 1)
+    );
+    assert_eq!((loc.line, loc.column + 1), (10, 21));
+}
+
+#[test]
+fn json_unknown_field_has_field_and_position() {
+    let src = JSON.replace("\"radius\": 0.3", "\"raduis\": 0.3");
+    let e = Scenario::from_json_str(&src, "bad.json").unwrap_err();
+    let loc = at(&src, "\"raduis\"");
+    let msg = e.to_string();
+    assert!(msg.starts_with(&format!("bad.json:{}:", loc.line)), "{msg}");
+    assert!(msg.contains("groups[0].raduis: unknown field `raduis`"), "{msg}");
+}
+
+#[test]
+fn json_check_errors_carry_the_field_path() {
+    let src = JSON.replace("\"radius\": 0.3", "\"radius\": -1");
+    let e = Scenario::from_json_str(&src, "bad.json").unwrap_err();
+    assert_eq!(e.to_string(), "bad.json: groups[0].radius: must not be negative, got -1");
+}
+
+#[test]
+fn agent_inside_a_solid_obstacle() {
+    let src = with(
+        "[[paths]]",
+        "[[obstacles]]\nshape = \"circle\"\ncenter = [1, 1]\nradius = 0.5\n[[paths]]",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "[1, 1] }"),
+        "groups[1].agents[0].position",
+        "inside a solid obstacle",
+    );
+}
+
+#[test]
+fn a_spawn_region_covered_by_an_obstacle() {
+    let src = with(
+        "[[paths]]",
+        "[[obstacles]]\nshape = \"box\"\nmin = [-6, -6]\nmax = [6, 6]\n[[paths]]",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "{ shape = \"rect\""),
+        "groups[0].spawn",
+        "no free place for agent 0 in 64 tries",
+    );
+}
+
+#[test]
+fn unknown_choice_value() {
+    let src = with("slow_radius = 2 }", "slow_radius = 2, stop = \"skid\" }");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"skid\""),
+        "groups[0].behaviour.stop",
+        "unknown value `skid`; expected one of `brake`, `coast`",
+    );
+}
+
+#[test]
+fn field_not_applicable_to_an_obstacle_shape() {
+    let src = with(
+        "[[paths]]",
+        "[[obstacles]]\nshape = \"box\"\nmin = [7, 7]\nmax = [8, 8]\nradius = 1\n[[paths]]",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "1\n[[paths]]"),
+        "obstacles[0].radius",
+        "field `radius` does not apply to obstacle shape `box` (its fields are min, max)",
+    );
+}
+
+#[test]
+fn wrap_needs_bounds() {
+    let src = with("min = [-10, -10]\nmax = [10, 10]\n", "wrap = true\n");
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "true"), "world.wrap", "a wrap-around world needs `min` and `max`");
+}
+
+#[test]
+fn steps_and_duration_together() {
+    let src = with("steps = 10", "steps = 10\nduration = 2.0");
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "2.0"), "duration", "give either `steps` or `duration`, not both");
+}
+
+#[test]
+fn count_and_agents_together() {
+    let src = with("name = \"b\"\n", "name = \"b\"\ncount = 2\n");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "2\nagents"),
+        "groups[1].count",
+        "give either `count` with a `spawn` region or an `agents` list",
+    );
+}
+
+#[test]
+fn spawn_speed_above_max_speed() {
+    let src = with("max = [5, 5] }", "max = [5, 5], speed = [1, 3] }");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "3] }"),
+        "groups[0].spawn.speed[1]",
+        "3 is above the group's max_speed 2",
+    );
+}
+
+#[test]
+fn output_name_cannot_leave_the_output_directory() {
+    let src = with("name = \"t\"", "name = \"../../Etc/Passwd\"");
+    let s = Scenario::from_toml_str(&src, "odd.toml").unwrap();
+    assert_eq!(s.name(), "../../Etc/Passwd");
+    assert_eq!(s.output_name(), "______etc_passwd");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_file_is_cut_at_the_limit() {
+    // /dev/zero never ends: the loader must stop after the limit, not read forever
+    let dir = std::env::temp_dir().join(format!("steerkit-scenario-zero-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("zero.toml");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    let e = Scenario::load(&link).unwrap_err();
+    assert!(matches!(e, ScenarioError::TooLarge { limit: MAX_FILE_SIZE, .. }), "{e}");
+}
+
+#[test]
+fn a_spawn_region_larger_than_the_world_is_fine() {
+    let src = with("max = [5, 5] }", "max = [500, 500] }").replace("count = 3", "count = 200");
+    let s = Scenario::from_toml_str(&src, "big-region.toml").unwrap();
+    let agents = &s.groups()[0].agents;
+    assert_eq!(agents.len(), 200);
+    assert!(agents.iter().all(|a| a.position.x.abs() <= 10.0 && a.position.y.abs() <= 10.0));
+    // not piled on the faces
+    assert!(agents.iter().filter(|a| a.position.x == 10.0 || a.position.y == 10.0).count() == 0);
+}
+
+#[test]
+fn a_spawn_region_outside_the_world() {
+    let src = with("min = [-5, -5], max = [5, 5] }", "min = [20, 20], max = [25, 25] }");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "{ shape = \"rect\""),
+        "groups[0].spawn",
+        "the spawn region lies outside the world",
+    );
+}

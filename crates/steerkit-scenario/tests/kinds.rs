@@ -1,0 +1,139 @@
+//! Every behaviour kind of the format loads from a minimal node, becomes the matching crowd
+//! recipe, and is documented in the format reference.
+
+use steerkit::{Alignment, Cohesion, Recipe, Target, Vec2};
+use steerkit_scenario::{behaviour_fields, behaviour_kinds, Scenario};
+
+fn scenario(behaviour: &str) -> String {
+    format!(
+        r#"name = "kinds"
+dt = 0.05
+steps = 20
+[world]
+neighbour_radius = 2
+[[paths]]
+name = "line"
+points = [[0, 0], [10, 0]]
+[[groups]]
+name = "other"
+agents = [{{ position = [5, 5], velocity = [1, 0] }}]
+radius = 0.3
+limits = {{ max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }}
+behaviour = {{ kind = "seek", target = [0, 0] }}
+[[groups]]
+name = "g"
+agents = [{{ position = [0, 0], goal = [3, 3] }}, {{ position = [1, 0] }}]
+radius = 0.3
+limits = {{ max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }}
+behaviour = {behaviour}
+"#
+    )
+}
+
+const MINIMAL: &[(&str, &str)] = &[
+    ("seek", r#"{ kind = "seek", target = [1, 2] }"#),
+    ("flee", r#"{ kind = "flee", agent = "other:0", panic_distance = 4 }"#),
+    ("arrive", r#"{ kind = "arrive", use_goal = true, braking = true }"#),
+    ("pursue", r#"{ kind = "pursue", agent = "other:0", max_prediction = 1 }"#),
+    ("evade", r#"{ kind = "evade", agent = "other:0", max_prediction = 1 }"#),
+    ("velocity_match", r#"{ kind = "velocity_match", velocity = [1, 0] }"#),
+    ("wander", r#"{ kind = "wander", radius = 1, distance = 2, jitter = 3 }"#),
+    ("separation", r#"{ kind = "separation", threshold = 1, falloff = "linear" }"#),
+    ("cohesion", r#"{ kind = "cohesion", slow_radius = 2 }"#),
+    ("alignment", r#"{ kind = "alignment", match = "velocity" }"#),
+    ("collision_avoidance", r#"{ kind = "collision_avoidance", margin = 0.1, horizon = 2 }"#),
+    ("follow_path", r#"{ kind = "follow_path", path = "line", offset = 1 }"#),
+    ("blend", r#"{ kind = "blend", members = [{ kind = "seek", target = [0, 0], weight = 2 }] }"#),
+    ("priority", r#"{ kind = "priority", members = [{ kind = "seek", target = [0, 0] }] }"#),
+    ("running_sum", r#"{ kind = "running_sum", members = [{ kind = "seek", target = [0, 0] }] }"#),
+    (
+        "obstacle_avoidance",
+        r#"{ kind = "obstacle_avoidance", rays = "fan", ray_count = 5, half_angle = 0.4, avoid_distance = 1, lookahead = 3, max_half_angle = 1, commitment = 0.5 }"#,
+    ),
+    ("wall_feelers", r#"{ kind = "wall_feelers", length = 2, side_angle = 0.6 }"#),
+    ("hide", r#"{ kind = "hide", agent = "other:0", distance = 1, threat_range = 10 }"#),
+    ("interpose", r#"{ kind = "interpose", agent = "other:0", other_agent = "g:0" }"#),
+    ("offset_pursuit", r#"{ kind = "offset_pursuit", agent = "other:0", local_offset = [-1, 1] }"#),
+    (
+        "dog_on_a_string",
+        r#"{ kind = "dog_on_a_string", path = "line", string = 1.5, slow_radius = 2 }"#,
+    ),
+    (
+        "reprojection",
+        r#"{ kind = "reprojection", path = "line", path_radius = 0.5, braking = true }"#,
+    ),
+    (
+        "grappling_hooks",
+        r#"{ kind = "grappling_hooks", path = "line", closeness = 1, slow_radius = 2 }"#,
+    ),
+    ("slot", r#"{ kind = "slot", slow_radius = 2 }"#),
+];
+
+#[test]
+fn every_kind_builds_into_its_recipe() {
+    let kinds: Vec<&str> = behaviour_kinds().collect();
+    assert_eq!(kinds.len(), MINIMAL.len());
+    for (kind, node) in MINIMAL {
+        assert!(kinds.contains(kind), "{kind}");
+        let s = Scenario::from_toml_str(&scenario(node), "kinds.toml")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut w = s.build().unwrap();
+        let other = w.groups[0].agents[0];
+        let recipe = w.crowd.group(w.groups[1].id).unwrap().recipe.clone();
+        let ok = match (*kind, &recipe) {
+            ("seek", Recipe::Seek { target: Target::Point(p), .. }) => *p == Vec2::new(1.0, 2.0),
+            ("flee", Recipe::Flee { target: Target::Agent(h), .. }) => *h == other,
+            ("arrive", Recipe::Arrive { target: Target::Goal, .. }) => true,
+            ("pursue", Recipe::Pursue { target, .. }) => *target == other,
+            ("evade", Recipe::Evade { threat, .. }) => *threat == other,
+            ("velocity_match", Recipe::VelocityMatch { velocity, .. }) => *velocity == Vec2::X,
+            ("wander", Recipe::Wander { radius, distance, jitter }) => {
+                (*radius, *distance, *jitter) == (1.0, 2.0, 3.0)
+            }
+            ("separation", Recipe::Separation(_)) => true,
+            ("cohesion", Recipe::Cohesion(Cohesion::Arrive(_))) => true,
+            ("alignment", Recipe::Alignment(Alignment::Velocity(_))) => true,
+            ("collision_avoidance", Recipe::CollisionAvoidance(_)) => true,
+            ("follow_path", Recipe::FollowPath { path, .. }) => path.0 == 0,
+            ("blend", Recipe::Blend(m)) => m.len() == 1 && m[0].0 == 2.0,
+            ("priority", Recipe::Priority { groups, .. }) => groups.len() == 1,
+            ("running_sum", Recipe::RunningSum(m)) => m.len() == 1 && m[0].0 == 1.0,
+            ("obstacle_avoidance", Recipe::ObstacleAvoidance(a)) => a.half_angle() == 0.4,
+            ("wall_feelers", Recipe::WallFeelers(_)) => true,
+            ("hide", Recipe::Hide { hunter, .. }) => *hunter == other,
+            ("interpose", Recipe::Interpose { a, b, .. }) => {
+                *a == other && *b == w.groups[1].agents[0]
+            }
+            ("offset_pursuit", Recipe::OffsetPursuit { leader, pursuit }) => {
+                *leader == other && pursuit.offset == Vec2::new(-1.0, 1.0)
+            }
+            ("dog_on_a_string", Recipe::DogOnAString { path, .. })
+            | ("reprojection", Recipe::Reprojection { path, .. })
+            | ("grappling_hooks", Recipe::GrapplingHooks { path, .. }) => path.0 == 0,
+            ("slot", Recipe::Slot(_)) => true,
+            _ => false,
+        };
+        assert!(ok, "kind {kind} built {recipe:?}");
+        for _ in 0..s.steps() {
+            w.crowd.step(s.dt()).unwrap();
+        }
+        assert!(w.crowd.positions().iter().all(|p| p.is_finite()), "{kind}");
+    }
+}
+
+#[test]
+fn every_kind_and_field_is_documented() {
+    let doc = include_str!("../../../docs/scenario-format.md");
+    for kind in behaviour_kinds() {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{kind}` |")))
+            .unwrap_or_else(|| panic!("no row for `{kind}` in docs/scenario-format.md"));
+        for field in behaviour_fields(kind).unwrap() {
+            let named = row.contains(&format!("`{field}`"))
+                || row.contains(&format!("`{field} ="))
+                || (["target", "agent", "use_goal"].contains(field) && row.contains("target;"));
+            assert!(named, "kind `{kind}`: field `{field}` is not in its row");
+        }
+    }
+}
