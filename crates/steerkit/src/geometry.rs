@@ -374,6 +374,10 @@ pub struct Segment {
     pub b: Vec2,
 }
 
+/// Slack on the segment parameter `u` in [`Segment::cast_ray`]: 1e-5 of the segment's length
+/// (0.2 mm on a 20 m wall), far above f32 rounding (≈ 1e-7), far below any body size.
+pub(crate) const SEGMENT_END_SLACK: f32 = 1e-5;
+
 impl Segment {
     /// The segment `a → b`.
     #[must_use]
@@ -458,7 +462,9 @@ impl Segment {
         Aabb::from_corners(self.a, self.b)
     }
 
-    /// First hit of `ray` on the segment, end points included.
+    /// First hit of `ray` on the segment, end points included, with a slack of 1e-5 of the
+    /// length past each end so a ray through a corner shared by two walls cannot slip between
+    /// them by rounding.
     ///
     /// With `s = b − a`: `t = ((a − o) × s) / (d × s)`, `u = ((a − o) × d) / (d × s)`, a hit when
     /// `0 ≤ t ≤ max_distance` and `0 ≤ u ≤ 1`. The normal is the wall normal turned to face the
@@ -488,7 +494,11 @@ impl Segment {
         if denom != 0.0 {
             let t = qp.perp_dot(s) / denom;
             let u = qp.perp_dot(d) / denom;
-            if !((0.0..=ray.max_distance).contains(&t) && (0.0..=1.0).contains(&u)) {
+            // `u` is allowed a few ulps past the ends: a ray through the shared corner of two
+            // walls must hit one of them, whichever way the rounding of `u` goes.
+            if !((0.0..=ray.max_distance).contains(&t)
+                && (-SEGMENT_END_SLACK..=1.0 + SEGMENT_END_SLACK).contains(&u))
+            {
                 return None;
             }
             let normal = if wall_normal == Vec2::ZERO {
@@ -1316,6 +1326,19 @@ pub(crate) mod tests {
         // negative radius is treated as 0
         assert!(Circle::new(Vec2::ZERO, -1.0).contains_point(Vec2::ZERO));
         assert!(!Circle::new(Vec2::ZERO, -1.0).contains_point(Vec2::new(0.5, 0.0)));
+    }
+
+    #[test]
+    fn a_ray_through_a_shared_corner_hits_a_wall() {
+        // regression: this move from just inside a room's corner slipped between the two walls
+        // (u rounded to just above 1 on one, the other hit lies beyond its end)
+        let east = Segment::new(Vec2::new(10.0, -10.0), Vec2::new(10.0, 10.0));
+        let north = Segment::new(Vec2::new(10.0, 10.0), Vec2::new(-10.0, 10.0));
+        let o = Vec2::new(9.999, 9.999);
+        let d = Vec2::new(27.34858, 27.332253);
+        let ray = Ray::new(o, d.normalize(), d.length());
+        let hit = east.cast_ray(&ray).or_else(|| north.cast_ray(&ray)).expect("a wall is hit");
+        assert!(hit.distance < 0.002, "{hit:?}");
     }
 
     #[test]
