@@ -1122,6 +1122,7 @@ impl<V: CrowdVector> Crowd<V> {
 
     /// Lays out the grid and re-sorts the storage by cell (stable counting sort). `keep_debug`
     /// re-sorts the debug records too (not needed when the step rewrites them all).
+    #[inline(never)]
     fn rebuild(&mut self, keep_debug: bool) {
         let n = self.len();
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
@@ -1254,6 +1255,7 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     /// Phase 2: steering of every agent from the current state.
+    #[inline(never)]
     fn compute(&mut self, dt: f32) {
         let view = GridNeighbours {
             grid: &self.grid,
@@ -1364,6 +1366,7 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     /// Phase 3: integrate, obstacles, bounds, facing, arrived/stuck, quarantine.
+    #[inline(never)]
     fn commit(&mut self, dt: f32) {
         let (groups, slots, debug, radius) = (&self.groups, &self.slots, &self.debug, &self.radius);
         let obstacles = self.obstacles.as_ref();
