@@ -143,7 +143,7 @@ pub(crate) fn facing_angle(direction: Vec2) -> f32 {
     use core::f32::consts::{FRAC_PI_2, PI};
     let (ax, ay) = (direction.x.abs(), direction.y.abs());
     let (num, den) = if ay > ax { (ax, ay) } else { (ay, ax) };
-    if !(den > 0.0) {
+    if den.is_nan() || den <= 0.0 {
         return 0.0;
     }
     let t = num / den;
@@ -152,7 +152,7 @@ pub(crate) fn facing_angle(direction: Vec2) -> f32 {
     let p = 0.042_909_614 + s * p;
     let p = -0.075_289_64 + s * p;
     let p = 0.106_562_64 + s * p;
-    let p = -0.142_088_99 + s * p;
+    let p = -0.142_089 + s * p;
     let p = 0.199_935_51 + s * p;
     let p = -0.333_331_45 + s * p;
     let mut a = t + t * s * p;
