@@ -1,9 +1,11 @@
 //! The single neighbour pass of the compute phase: one scan of the grid runs around an agent
 //! collects every sum the group leaves need (see `recipe::Summary`).
 //!
-//! The scan is split in two loops so the hot one stays tight: the first computes offsets and
-//! squared distances for every candidate of a run and keeps the accepted ones in a small
-//! on-stack batch (a branch-free append); the second folds the batch into the sums.
+//! The scan is split in two loops so the hot one stays tight: the first tests every candidate
+//! of the agent's cell block and appends the accepted ones' block positions to a list (a
+//! branch-free append, a handful of instructions per candidate); the second folds the list into
+//! the sums. A torus too small for distinct images scans the grid runs with the per-candidate
+//! minimum image instead, in on-stack batches.
 
 use super::grid::Grid;
 use super::recipe::{Plan, Summary};
@@ -11,7 +13,7 @@ use super::space::{CrowdVector, WorldBounds};
 use crate::kinematic::Limits;
 use crate::neighbours::ViewCone;
 
-/// Accepted candidates buffered before folding.
+/// Accepted candidates buffered before folding (minimum-image scan).
 const BATCH: usize = 32;
 
 /// The storage the scan reads (cell-sorted).
