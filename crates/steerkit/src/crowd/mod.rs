@@ -1146,6 +1146,7 @@ impl<V: CrowdVector> Crowd<V> {
 
     /// Lays out the grid and re-sorts the storage by cell (stable counting sort). `keep_debug`
     /// re-sorts the debug records too (not needed when the step rewrites them all).
+    // the step's phases stay out of line (called once per step): profiles then show each one
     #[inline(never)]
     fn rebuild(&mut self, keep_debug: bool) {
         let n = self.len();
