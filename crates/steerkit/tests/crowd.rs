@@ -709,11 +709,70 @@ fn dt_zero_moves_nothing() {
 }
 
 #[test]
-fn hot_state_fits_136_bytes_per_agent() {
-    // 133 in 2D: the obstacle-avoidance state (fan angle, side × hold) took the cold record
-    // from 64 to 72 bytes
-    assert!(Crowd2::hot_bytes_per_agent() <= 136, "{}", Crowd2::hot_bytes_per_agent());
+fn hot_state_fits_128_bytes_per_agent() {
+    // 125 in 2D: the obstacle-avoidance state lives in a side array that only crowds with an
+    // avoiding group allocate
+    assert!(Crowd2::hot_bytes_per_agent() <= 128, "{}", Crowd2::hot_bytes_per_agent());
     assert!(Crowd3::hot_bytes_per_agent() <= 200, "{}", Crowd3::hot_bytes_per_agent());
+}
+
+#[test]
+fn obstacle_avoidance_state_is_allocated_only_for_a_group_that_avoids() {
+    let mut crowd = Crowd2::new(CrowdConfig::new(2.0)).unwrap();
+    let g = crowd.add_group(Group::new(Recipe::Seek { target: Target::Goal, seek: Seek::new() }));
+    let g = g.unwrap();
+    let limits = Limits::new(2.0, 4.0, 4.0, 20.0).unwrap();
+    let mut agents = Vec::new();
+    for i in 0..200 {
+        let p = Vec2::new((i % 20) as f32 * 1.5, (i / 20) as f32 * 1.5 - 30.0);
+        let mut spec = AgentSpec::new(p, 0.2, limits, g);
+        spec.goal = Some(Vec2::new(p.x, 30.0));
+        agents.push(crowd.spawn(spec).unwrap());
+    }
+    crowd.step(1.0 / 30.0).unwrap();
+    let without = crowd.bytes_per_agent();
+    // a wall of discs across the way, and the group now avoids them (agents already exist)
+    let discs = (0..10).map(|k| Obstacle::Circle(Circle::new(Vec2::new(k as f32 * 3.0, 0.0), 0.8)));
+    crowd.set_obstacles(ObstacleSet::new(discs).unwrap());
+    let avoid = ObstacleAvoidance::new(RayLayout::Fan { half_angle: 0.5, rays: 5 }, 2.0, 3.0)
+        .unwrap()
+        .with_commitment(0.5)
+        .unwrap();
+    crowd
+        .set_group(
+            g,
+            Group::new(Recipe::Priority {
+                groups: vec![
+                    Recipe::ObstacleAvoidance(avoid),
+                    Recipe::Seek { target: Target::Goal, seek: Seek::new() },
+                ],
+                epsilon: Epsilon::new(1e-3).unwrap(),
+            }),
+        )
+        .unwrap();
+    crowd.step(1.0 / 30.0).unwrap();
+    let with = crowd.bytes_per_agent();
+    // 8 bytes of state per agent (and as much re-sort buffer once the order changes)
+    assert!(with >= without + 8.0, "{without} -> {with}");
+    // the state follows its agent through re-sorting and despawning
+    crowd.despawn(agents[7]).unwrap();
+    for _ in 0..600 {
+        crowd.step(1.0 / 30.0).unwrap();
+        for (p, h) in crowd.positions().iter().zip(crowd.handles()) {
+            assert!(p.is_finite(), "{h:?}");
+        }
+    }
+    for &h in agents.iter().filter(|&&h| crowd.contains(h)) {
+        assert!(!crowd.is_quarantined(h));
+    }
+    let crossed = agents
+        .iter()
+        .filter(|&&h| crowd.contains(h))
+        .filter(|&&h| crowd.kinematic(h).unwrap().position.y > 1.0)
+        .count();
+    // more than half get round the discs in 20 s (119 of 199 measured; the others are still
+    // working their way round or queue behind them)
+    assert!(crossed >= 100, "{crossed} of 199 got past the discs");
 }
 
 mod invariants {

@@ -1,7 +1,7 @@
 //! Formations run by the crowd (2D): a [`FormationManager`] over a set of agents, its anchor
 //! steered by a recipe, updated inside `Crowd::step` before the agents' steering.
 
-use super::recipe::{evaluate, BehaviourState, Context, Notes, Summary};
+use super::recipe::{evaluate, AvoidState, BehaviourState, Context, Notes, Summary};
 use super::{mix, AgentHandle, AgentView, Crowd, CrowdError, FREE};
 use crate::error::ParamError;
 use crate::formation::{FormationManager, SlotTarget};
@@ -23,6 +23,7 @@ pub(crate) struct FormationRt {
     /// limits, without neighbours).
     pub anchor: Recipe<Vec2>,
     pub state: BehaviourState<Vec2>,
+    pub avoid: AvoidState,
     pub members: Vec<AgentHandle>,
 }
 
@@ -76,9 +77,9 @@ impl Crowd<Vec2> {
                 wander: Vec2::ZERO,
                 path_param: 0.0,
                 stalled: 0.0,
-                avoid: [0.0; 2],
                 rng: Rng::new(mix(self.config.seed ^ mix(!id))),
             },
+            avoid: [0.0; 2],
             members: members.to_vec(),
         });
         Ok(FormationId(id as u32))
@@ -169,8 +170,8 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             slot_target: None,
             agents,
         };
-        let steering =
-            evaluate(&f.anchor, &cx, &mut f.state, &mut Notes::default()).unwrap_or_default();
+        let steering = evaluate(&f.anchor, &cx, &mut f.state, &mut f.avoid, &mut Notes::default())
+            .unwrap_or_default();
         let steering = if steering.is_finite() { steering } else { Default::default() };
         for t in f.manager.update(dt, &steering, state) {
             crowd.slot_targets[t.member as usize] = Some(*t);

@@ -138,15 +138,22 @@ impl Grid {
     /// The cell of a position (clamped into the grid: exact for any position inside it).
     #[inline]
     pub fn cell_of<V: CrowdVector>(&self, p: V) -> u32 {
+        self.cell_and_coordinates(p).0
+    }
+
+    /// The cell of a position and its coordinates (cells along each axis).
+    #[inline]
+    pub fn cell_and_coordinates<V: CrowdVector>(&self, p: V) -> (u32, [usize; 3]) {
         let mut index = 0usize;
         let mut stride = 1usize;
-        for i in 0..V::DIM {
+        let mut at = [0usize; 3];
+        for (i, a) in at.iter_mut().enumerate().take(V::DIM) {
             let c = floor_i64((p.axis(i) - self.origin[i]) * self.inv_cell[i]);
-            let c = if c >= 0 { (c as usize).min(self.dims[i] - 1) } else { 0 };
-            index += c * stride;
+            *a = if c >= 0 { (c as usize).min(self.dims[i] - 1) } else { 0 };
+            index += *a * stride;
             stride *= self.dims[i];
         }
-        index as u32
+        (index as u32, at)
     }
 
     fn axis_runs(&self, axis: usize, center: f32, reach: f32) -> AxisRuns {

@@ -40,7 +40,7 @@ use crate::path::Polyline;
 use crate::rng::Rng;
 use glam::{Vec2, Vec3};
 use grid::Grid;
-use recipe::{evaluate, BehaviourState, Context, FlatBlend, Notes, Plan, Summary};
+use recipe::{evaluate, AvoidState, BehaviourState, Context, FlatBlend, Notes, Plan, Summary};
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -466,6 +466,7 @@ struct Scratch<V: Vector> {
     u: Vec<u8>,
     cold: Vec<Cold<V>>,
     debug: Vec<AgentDebug<V>>,
+    avoid: Vec<AvoidState>,
 }
 
 /// Many agents stepped together. See the module documentation of `crowd` for the step's
@@ -507,6 +508,10 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     status: Vec<u8>,
     cold: Vec<Cold<V>>,
     debug: Vec<AgentDebug<V>>,
+    /// Obstacle-avoidance state, in storage order; allocated (and re-sorted) only once some
+    /// group's recipe avoids obstacles (`avoid_on`).
+    avoid: Vec<AvoidState>,
+    avoid_on: bool,
     // handles
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -587,6 +592,8 @@ impl<V: CrowdVector> Crowd<V> {
             status: Vec::new(),
             cold: Vec::new(),
             debug: Vec::new(),
+            avoid: Vec::new(),
+            avoid_on: false,
             slots: Vec::new(),
             free: Vec::new(),
             grid: Grid::default(),
@@ -632,6 +639,7 @@ impl<V: CrowdVector> Crowd<V> {
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
         self.groups.push(GroupRt::new(group)?);
         self.resize_smoothing();
+        self.resize_avoid();
         Ok(GroupId(id))
     }
 
@@ -646,6 +654,7 @@ impl<V: CrowdVector> Crowd<V> {
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = rt;
         self.resize_smoothing();
+        self.resize_avoid();
         Ok(())
     }
 
@@ -757,7 +766,6 @@ impl<V: CrowdVector> Crowd<V> {
                 wander: V::ZERO,
                 path_param: 0.0,
                 stalled: 0.0,
-                avoid: [0.0; 2],
                 rng: Rng::new(mix(self.config.seed ^ mix(id))),
             },
             slot,
@@ -765,6 +773,9 @@ impl<V: CrowdVector> Crowd<V> {
             flags: if spec.goal.is_some() { HAS_GOAL } else { 0 },
         });
         self.debug.push(AgentDebug::default());
+        if self.avoid_on {
+            self.avoid.push([0.0; 2]);
+        }
         self.max_radius = self.max_radius.max(spec.radius);
         self.grid_fresh = false;
         self.resize_smoothing();
@@ -787,6 +798,9 @@ impl<V: CrowdVector> Crowd<V> {
         self.status.swap_remove(i);
         self.cold.swap_remove(i);
         self.debug.swap_remove(i);
+        if self.avoid_on {
+            self.avoid.swap_remove(i);
+        }
         if i < self.cold.len() {
             let moved = self.cold[i].slot as usize;
             self.slots[moved].index = i as u32;
@@ -1016,6 +1030,8 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&s.u)
             + cap(&s.cold)
             + cap(&s.debug)
+            + cap(&self.avoid)
+            + cap(&s.avoid)
             + cap(&self.push)
             + cap(&self.smooth_ring)
             + cap(&self.smoothed)
@@ -1024,6 +1040,14 @@ impl<V: CrowdVector> Crowd<V> {
             total += cap(&c.neighbours) + cap(&c.events) + c.block.bytes();
         }
         total as f64 / self.len().max(1) as f64
+    }
+
+    /// Allocates the obstacle-avoidance side array once some group needs it.
+    fn resize_avoid(&mut self) {
+        self.avoid_on |= self.groups.iter().any(|g| g.plan.avoids_obstacles);
+        if self.avoid_on {
+            self.avoid.resize(self.len(), [0.0; 2]);
+        }
     }
 
     fn resize_smoothing(&mut self) {
@@ -1122,6 +1146,8 @@ impl<V: CrowdVector> Crowd<V> {
 
     /// Lays out the grid and re-sorts the storage by cell (stable counting sort). `keep_debug`
     /// re-sorts the debug records too (not needed when the step rewrites them all).
+    // the step's phases stay out of line (called once per step): profiles then show each one
+    #[inline(never)]
     fn rebuild(&mut self, keep_debug: bool) {
         let n = self.len();
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
@@ -1193,6 +1219,9 @@ impl<V: CrowdVector> Crowd<V> {
             if keep_debug {
                 permute(&mut self.debug, &mut s.debug, p);
             }
+            if self.avoid_on {
+                permute(&mut self.avoid, &mut s.avoid, p);
+            }
             for (i, c) in self.cold.iter().enumerate() {
                 self.slots[c.slot as usize].index = i as u32;
             }
@@ -1254,6 +1283,7 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     /// Phase 2: steering of every agent from the current state.
+    #[inline(never)]
     fn compute(&mut self, dt: f32) {
         let view = GridNeighbours {
             grid: &self.grid,
@@ -1285,85 +1315,108 @@ impl<V: CrowdVector> Crowd<V> {
         let obstacles = self.obstacles.as_ref();
         let slot_targets = &self.slot_targets;
         let nr = self.config.neighbour_radius;
-        chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)).enumerate().for_each(
-            |(ci, ((cold, debug), scratch))| {
-                let base = ci * CHUNK;
-                for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
-                    let i = base + k;
-                    if status[i] & QUARANTINED != 0 {
-                        *d = AgentDebug::default();
-                        continue;
-                    }
-                    let g = &groups[c.group as usize];
-                    let me = Kinematic {
-                        position: view.position[i],
-                        orientation: orientation[i],
-                        velocity: view.velocity[i],
-                        rotation: rotation[i],
-                    };
-                    let mut summary = Summary::<V>::default();
-                    scratch.neighbours.clear();
-                    if g.plan.needs_neighbours {
-                        let cone = g.spec.view_half_angle.and_then(|half| {
-                            ViewCone::new(heading(me.velocity, me.orientation), half).ok()
-                        });
-                        // the single pass: every group leaf is a sum over the neighbours
-                        scan::summarise(
-                            &storage,
-                            &mut scratch.block,
-                            i,
-                            me.position,
-                            nr,
-                            cone.as_ref(),
-                            &g.plan,
-                            &c.limits,
-                            &mut summary,
-                        );
-                        if g.plan.needs_list {
-                            let mut q = NeighbourQuery::around(i, me.position, nr);
-                            if let Some(cone) = cone {
-                                q = q.with_view(cone);
-                            }
-                            let buf = &mut scratch.neighbours;
-                            view.for_each_within(&q, |n| buf.push(*n));
+        let body = |ci: usize,
+                    cold: &mut [Cold<V>],
+                    debug: &mut [AgentDebug<V>],
+                    scratch: &mut ChunkScratch<V>,
+                    mut avoid: Option<&mut [AvoidState]>| {
+            let base = ci * CHUNK;
+            // agents of recipes without obstacle avoidance have no avoidance state
+            let mut spare: AvoidState = [0.0; 2];
+            for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
+                let i = base + k;
+                if status[i] & QUARANTINED != 0 {
+                    *d = AgentDebug::default();
+                    continue;
+                }
+                let g = &groups[c.group as usize];
+                let me = Kinematic {
+                    position: view.position[i],
+                    orientation: orientation[i],
+                    velocity: view.velocity[i],
+                    rotation: rotation[i],
+                };
+                let mut summary = Summary::<V>::default();
+                scratch.neighbours.clear();
+                if g.plan.needs_neighbours {
+                    let cone = g.spec.view_half_angle.and_then(|half| {
+                        ViewCone::new(heading(me.velocity, me.orientation), half).ok()
+                    });
+                    // the single pass: every group leaf is a sum over the neighbours
+                    scan::summarise(
+                        &storage,
+                        &mut scratch.block,
+                        i,
+                        me.position,
+                        nr,
+                        cone.as_ref(),
+                        &g.plan,
+                        &c.limits,
+                        &mut summary,
+                    );
+                    if g.plan.needs_list {
+                        let mut q = NeighbourQuery::around(i, me.position, nr);
+                        if let Some(cone) = cone {
+                            q = q.with_view(cone);
                         }
-                    }
-                    let cx = Context {
-                        me,
-                        radius: radius[i],
-                        limits: &c.limits,
-                        dt,
-                        goal: (c.flags & HAS_GOAL != 0).then_some(c.goal),
-                        neighbours: &scratch.neighbours,
-                        summary: &summary,
-                        separations: &g.plan.separations,
-                        paths,
-                        obstacles,
-                        finish: g.spec.arrive_radius,
-                        slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
-                        agents,
-                    };
-                    let mut notes = Notes::default();
-                    let steering = match &g.flat {
-                        Some(flat) => flat.evaluate(&cx, &mut notes),
-                        None => evaluate(&g.spec.recipe, &cx, &mut c.state, &mut notes)
-                            .unwrap_or_default(),
-                    };
-                    *d = AgentDebug { steering, target: notes.target };
-                    if notes.path_finished && c.flags & PATH_DONE == 0 {
-                        c.flags |= PATH_DONE;
-                        let agent = AgentHandle {
-                            index: c.slot,
-                            generation: slots[c.slot as usize].generation,
-                        };
-                        scratch.events.push(CrowdEvent::PathFinished { agent });
+                        let buf = &mut scratch.neighbours;
+                        view.for_each_within(&q, |n| buf.push(*n));
                     }
                 }
-            },
-        );
+                let cx = Context {
+                    me,
+                    radius: radius[i],
+                    limits: &c.limits,
+                    dt,
+                    goal: (c.flags & HAS_GOAL != 0).then_some(c.goal),
+                    neighbours: &scratch.neighbours,
+                    summary: &summary,
+                    separations: &g.plan.separations,
+                    paths,
+                    obstacles,
+                    finish: g.spec.arrive_radius,
+                    slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
+                    agents,
+                };
+                let mut notes = Notes::default();
+                let steering = match &g.flat {
+                    Some(flat) => flat.evaluate(&cx, &mut notes),
+                    None => {
+                        let avoid = match avoid.as_deref_mut() {
+                            Some(a) => &mut a[k],
+                            None => &mut spare,
+                        };
+                        evaluate(&g.spec.recipe, &cx, &mut c.state, avoid, &mut notes)
+                            .unwrap_or_default()
+                    }
+                };
+                *d = AgentDebug { steering, target: notes.target };
+                if notes.path_finished && c.flags & PATH_DONE == 0 {
+                    c.flags |= PATH_DONE;
+                    let agent = AgentHandle {
+                        index: c.slot,
+                        generation: slots[c.slot as usize].generation,
+                    };
+                    scratch.events.push(CrowdEvent::PathFinished { agent });
+                }
+            }
+        };
+        let chunks = chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks));
+        if self.avoid_on {
+            chunks.zip(chunks!(self.avoid)).enumerate().for_each(
+                |(ci, (((cold, debug), scratch), avoid))| {
+                    body(ci, cold, debug, scratch, Some(avoid))
+                },
+            );
+        } else {
+            chunks
+                .enumerate()
+                .for_each(|(ci, ((cold, debug), scratch))| body(ci, cold, debug, scratch, None));
+        }
     }
 
     /// Phase 3: integrate, obstacles, bounds, facing, arrived/stuck, quarantine.
+    #[inline(never)]
     fn commit(&mut self, dt: f32) {
         let (groups, slots, debug, radius) = (&self.groups, &self.slots, &self.debug, &self.radius);
         let obstacles = self.obstacles.as_ref();

@@ -479,6 +479,8 @@ pub(crate) struct Plan {
     pub needs_list: bool,
     pub needs_headings: bool,
     pub follows_path: bool,
+    /// Some leaf avoids obstacles: its agents need the avoidance state (a side array).
+    pub avoids_obstacles: bool,
     pub separations: Vec<Separation>,
 }
 
@@ -496,6 +498,7 @@ impl Plan {
         };
         recipe.for_each_leaf(&mut |r| match r {
             Recipe::CollisionAvoidance(_) | Recipe::ConeCheck(_) => plan.needs_list = true,
+            Recipe::ObstacleAvoidance(_) => plan.avoids_obstacles = true,
             Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
             Recipe::Separation(s) => separation(s, &mut plan),
             Recipe::MillingtonFlock(f) => separation(&f.separation, &mut plan),
@@ -525,9 +528,6 @@ pub(crate) struct BehaviourState<V: Vector> {
     pub path_param: f32,
     /// Seconds without progress (stuck detection).
     pub stalled: f32,
-    /// Obstacle avoidance: (fan half angle, committed side × hold time left); see
-    /// `ObstacleAvoidance::state`. Zero until first used.
-    pub avoid: [f32; 2],
     /// The agent's generator, seeded from (world seed, agent id).
     pub rng: Rng,
 }
@@ -565,11 +565,17 @@ pub(crate) struct Notes<V: Vector> {
     pub path_finished: bool,
 }
 
+/// Obstacle avoidance's per-agent state: (fan half angle, committed side × hold time left);
+/// see `ObstacleAvoidance::state`. Zero until first used. Kept in a side array that exists
+/// only while some group avoids obstacles.
+pub(crate) type AvoidState = [f32; 2];
+
 /// Evaluates `recipe` for one agent. Allocates nothing.
 pub(crate) fn evaluate<V: CrowdVector>(
     recipe: &Recipe<V>,
     cx: &Context<'_, V>,
     state: &mut BehaviourState<V>,
+    avoid: &mut AvoidState,
     notes: &mut Notes<V>,
 ) -> Option<SteeringOutput<V>> {
     let me = &cx.me;
@@ -619,22 +625,23 @@ pub(crate) fn evaluate<V: CrowdVector>(
             }
             s
         }
-        Recipe::Blend(members) => {
-            Some(blend(members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, notes))), limits))
-        }
+        Recipe::Blend(members) => Some(blend(
+            members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, avoid, notes))),
+            limits,
+        )),
         Recipe::RunningSum(members) => Some(running_sum(
-            members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, notes))),
+            members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, avoid, notes))),
             limits,
         )),
         Recipe::Priority { groups, epsilon } => Some(prioritize(
-            groups.iter().map(|r| evaluate(r, cx, state, notes).unwrap_or_default()),
+            groups.iter().map(|r| evaluate(r, cx, state, avoid, notes).unwrap_or_default()),
             *epsilon,
         )),
-        Recipe::ObstacleAvoidance(avoid) => {
+        Recipe::ObstacleAvoidance(leaf) => {
             let (k, set) = (V::planar(me)?, cx.obstacles?);
-            let mut avoid = avoid.with_state(state.avoid);
-            let s = avoid.steer(&k, set, limits, cx.dt);
-            state.avoid = avoid.state();
+            let mut leaf = leaf.with_state(*avoid);
+            let s = leaf.steer(&k, set, limits, cx.dt);
+            *avoid = leaf.state();
             s.map(V::from_planar)
         }
         Recipe::WallFeelers(feelers) => {
@@ -757,7 +764,7 @@ pub(crate) fn evaluate<V: CrowdVector>(
                 if !dither_considers(*p, &mut state.rng) {
                     continue;
                 }
-                let s = evaluate(r, cx, state, notes);
+                let s = evaluate(r, cx, state, avoid, notes);
                 if let Some(s) = dither_output(s, *w, *p, *epsilon, limits) {
                     return Some(s);
                 }

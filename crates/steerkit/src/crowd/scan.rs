@@ -1,9 +1,11 @@
 //! The single neighbour pass of the compute phase: one scan of the grid runs around an agent
 //! collects every sum the group leaves need (see `recipe::Summary`).
 //!
-//! The scan is split in two loops so the hot one stays tight: the first computes offsets and
-//! squared distances for every candidate of a run and keeps the accepted ones in a small
-//! on-stack batch (a branch-free append); the second folds the batch into the sums.
+//! The scan is split in two loops so the hot one stays tight: the first tests every candidate
+//! of the agent's cell block and appends the accepted ones' block positions to a list (a
+//! branch-free append, a handful of instructions per candidate); the second folds the list into
+//! the sums. A torus too small for distinct images scans the grid runs with the per-candidate
+//! minimum image instead, in on-stack batches.
 
 use super::grid::Grid;
 use super::recipe::{Plan, Summary};
@@ -11,7 +13,7 @@ use super::space::{CrowdVector, WorldBounds};
 use crate::kinematic::Limits;
 use crate::neighbours::ViewCone;
 
-/// Accepted candidates buffered before folding.
+/// Accepted candidates buffered before folding (minimum-image scan).
 const BATCH: usize = 32;
 
 /// The storage the scan reads (cell-sorted).
@@ -34,17 +36,54 @@ pub(crate) struct Block<V: CrowdVector> {
     /// Storage indices of the cell's own agents: an agent in this range is in the cell
     /// (storage is sorted by cell), so its cell need not be computed again.
     members: core::ops::Range<usize>,
+    /// Where the first member sits in the block (the block holds the cell's own agents as one
+    /// contiguous stretch), so an agent skips itself by position, not by a test per candidate.
+    first_member: usize,
     /// The block needs the per-candidate minimum image (a torus too small for it): scan the
     /// runs instead.
     min_image: bool,
     position: Vec<V>,
     index: Vec<u32>,
+    /// The accepted candidates of the current agent (block positions); as long as the block.
+    accepted: Vec<u32>,
+}
+
+/// The cells of a block along one axis: up to two runs `lo..=hi` of cells with the shift (m)
+/// that moves them to the image nearest the block's cell.
+#[derive(Clone, Copy)]
+struct BlockAxis {
+    runs: [(usize, usize, f32); 2],
+    n: usize,
+}
+
+impl BlockAxis {
+    /// Cell `c` and its neighbours on an axis of `dims` cells, `None` when a torus axis is too
+    /// short for distinct images (fewer than four cells).
+    #[inline]
+    fn new(c: usize, dims: usize, size: f32, toroidal: bool) -> Option<Self> {
+        let one = |lo, hi| BlockAxis { runs: [(lo, hi, 0.0), (0, 0, 0.0)], n: 1 };
+        if !toroidal {
+            return Some(one(c.saturating_sub(1), (c + 1).min(dims - 1)));
+        }
+        if dims < 4 {
+            return None;
+        }
+        Some(if c == 0 {
+            BlockAxis { runs: [(dims - 1, dims - 1, -size), (0, 1, 0.0)], n: 2 }
+        } else if c == dims - 1 {
+            BlockAxis { runs: [(dims - 2, dims - 1, 0.0), (0, 0, size)], n: 2 }
+        } else {
+            one(c - 1, c + 1)
+        })
+    }
 }
 
 impl<V: CrowdVector> Block<V> {
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.position.capacity() * size_of::<V>() + self.index.capacity() * 4
+        self.position.capacity() * size_of::<V>()
+            + self.index.capacity() * 4
+            + self.accepted.capacity() * 4
     }
 
     /// Forgets the block (the storage was re-sorted).
@@ -52,37 +91,72 @@ impl<V: CrowdVector> Block<V> {
         self.cell = None;
     }
 
-    fn fill(&mut self, s: &Storage<'_, V>, cell: u32) {
+    /// Gathers the block of the cell at grid coordinates `at`: the cell and its neighbours,
+    /// which hold every agent within one neighbour radius (≤ the cell edge) of any point of
+    /// the cell. Runs come in the order of `Grid::for_each_run` (z, y, then x; a wrapped run
+    /// first), so the sums keep their order.
+    fn fill(&mut self, s: &Storage<'_, V>, cell: u32, at: [usize; 3]) {
+        let g = s.grid;
+        let start = g.cell_start[cell as usize] as usize;
         self.cell = Some(cell);
-        self.members = s.grid.cell_start[cell as usize] as usize
-            ..s.grid.cell_start[cell as usize + 1] as usize;
-        self.min_image = false;
+        self.members = start..g.cell_start[cell as usize + 1] as usize;
+        self.first_member = 0;
         self.position.clear();
         self.index.clear();
-        let g = s.grid;
-        let mut c = [0.0f32; 3];
-        let mut rest = cell as usize;
-        let mut reach = 0.0f32;
-        for (a, ca) in c.iter_mut().enumerate().take(V::DIM) {
-            let edge = 1.0 / g.inv_cell[a];
-            let k = rest % g.dims[a];
-            rest /= g.dims[a];
-            *ca = g.origin[a] + (k as f32 + 0.5) * edge;
-            reach = reach.max(edge);
+        let mut axes = [BlockAxis { runs: [(0, 0, 0.0); 2], n: 1 }; 3];
+        for a in 0..V::DIM {
+            match BlockAxis::new(at[a], g.dims[a], g.size[a], g.toroidal) {
+                Some(axis) => axes[a] = axis,
+                None => {
+                    self.min_image = true;
+                    return;
+                }
+            }
         }
-        // the cell's centre ± one edge: the cell and its neighbours, which hold every agent
-        // within one neighbour radius (≤ the edge) of any point of the cell
-        let centre = V::from_axes(c);
-        let (position, index) = (&mut self.position, &mut self.index);
-        let mut min_image = false;
-        g.for_each_run(centre, reach, |run, shift, needs_min_image| {
-            min_image |= needs_min_image;
-            // slice extends: one capacity check per run, not per candidate
-            index.extend(run.start as u32..run.end as u32);
-            position.extend(s.position[run].iter().map(|&p| p + shift));
-        });
-        self.min_image = min_image;
+        self.min_image = false;
+        let (dx, dy) = (g.dims[0], g.dims[1]);
+        for &(z0, z1, sz) in &axes[2].runs[..axes[2].n] {
+            for z in z0..=z1 {
+                for &(y0, y1, sy) in &axes[1].runs[..axes[1].n] {
+                    for y in y0..=y1 {
+                        let row = (z * dy + y) * dx;
+                        for &(x0, x1, sx) in &axes[0].runs[..axes[0].n] {
+                            let a = g.cell_start[row + x0] as usize;
+                            let b = g.cell_start[row + x1 + 1] as usize;
+                            if a <= start && start < b {
+                                self.first_member = self.position.len() + (start - a);
+                            }
+                            let shift = V::from_axes([sx, sy, sz]);
+                            // slice extends: one capacity check per run, not per candidate
+                            self.index.extend(a as u32..b as u32);
+                            self.position.extend(s.position[a..b].iter().map(|&p| p + shift));
+                        }
+                    }
+                }
+            }
+        }
+        self.accepted.resize(self.position.len(), 0);
     }
+}
+
+/// Writes the positions (offset by `base`) of the candidates within `r2` (squared, inclusive)
+/// of `centre` to the front of `out` and returns how many: a branch-free append, so the loop
+/// is a handful of instructions per candidate.
+#[inline(always)]
+fn select<V: CrowdVector>(
+    candidates: &[V],
+    centre: V,
+    r2: f32,
+    base: usize,
+    out: &mut [u32],
+) -> usize {
+    let mut m = 0usize;
+    for (k, &p) in candidates.iter().enumerate() {
+        let o = p - centre;
+        out[m] = (base + k) as u32;
+        m += usize::from(o.length_squared() <= r2);
+    }
+    m
 }
 
 /// Sums over the neighbours of agent `i` at `centre` within `radius` (inclusive, as
@@ -102,31 +176,39 @@ pub(crate) fn summarise<V: CrowdVector>(
     sum: &mut Summary<V>,
 ) {
     let r2 = radius * radius;
-    let mut off = [V::ZERO; BATCH];
-    let mut idx = [0u32; BATCH];
-    let mut m = 0usize;
     let own_radius = s.radius[i];
-    let mut fold = |off: &[V], idx: &[u32]| fold(s, off, idx, own_radius, cone, plan, limits, sum);
     if block.cell.is_none() || !block.members.contains(&i) {
-        let cell = s.grid.cell_of(centre);
+        let (cell, at) = s.grid.cell_and_coordinates(centre);
         if block.cell != Some(cell) {
-            block.fill(s, cell);
+            block.fill(s, cell, at);
         }
     }
     if !block.min_image {
-        for (&p, &j) in block.position.iter().zip(&block.index) {
-            let o = p - centre;
-            off[m] = o;
-            idx[m] = j;
-            m += usize::from((o.length_squared() <= r2) & (j as usize != i));
-            if m == BATCH {
-                fold(&off, &idx);
-                m = 0;
-            }
-        }
-        fold(&off[..m], &idx[..m]);
+        // the agent itself sits at `me` in the block: select around it
+        let me = block.first_member + (i - block.members.start);
+        let (before, rest) = block.position.split_at(me);
+        let out = &mut block.accepted;
+        let m = select(before, centre, r2, 0, &mut out[..me]);
+        let m = m + select(&rest[1..], centre, r2, me + 1, &mut out[m..m + rest.len() - 1]);
+        let accepted = &block.accepted[..m];
+        let (position, index) = (&block.position[..], &block.index[..]);
+        fold(
+            s,
+            accepted.iter().map(|&k| (position[k as usize] - centre, index[k as usize])),
+            own_radius,
+            cone,
+            plan,
+            limits,
+            sum,
+        );
         return;
     }
+    let mut off = [V::ZERO; BATCH];
+    let mut idx = [0u32; BATCH];
+    let mut m = 0usize;
+    let mut fold_batch = |off: &[V], idx: &[u32]| {
+        fold(s, off.iter().copied().zip(idx.iter().copied()), own_radius, cone, plan, limits, sum);
+    };
     s.grid.for_each_run(centre, radius, |run, _, _| {
         for j in run {
             let o = s.bounds.offset(centre, s.position[j]);
@@ -134,21 +216,20 @@ pub(crate) fn summarise<V: CrowdVector>(
             idx[m] = j as u32;
             m += usize::from((o.length_squared() <= r2) & (j != i));
             if m == BATCH {
-                fold(&off, &idx);
+                fold_batch(&off, &idx);
                 m = 0;
             }
         }
     });
-    fold(&off[..m], &idx[..m]);
+    fold_batch(&off[..m], &idx[..m]);
 }
 
-/// Folds a batch of accepted candidates into the sums.
+/// Folds accepted candidates (offset, storage index) into the sums.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn fold<V: CrowdVector>(
     s: &Storage<'_, V>,
-    off: &[V],
-    idx: &[u32],
+    accepted: impl Iterator<Item = (V, u32)>,
     own_radius: f32,
     cone: Option<&ViewCone<V>>,
     plan: &Plan,
@@ -158,7 +239,7 @@ fn fold<V: CrowdVector>(
     // the common recipes hold one separation: keep its loop free of the inner iteration
     match plan.separations.as_slice() {
         [sep] => {
-            for (&o, &j) in off.iter().zip(idx) {
+            for (o, j) in accepted {
                 let j = j as usize;
                 if cone.is_some_and(|c| !c.contains(o)) {
                     continue;
@@ -168,7 +249,7 @@ fn fold<V: CrowdVector>(
             }
         }
         seps => {
-            for (&o, &j) in off.iter().zip(idx) {
+            for (o, j) in accepted {
                 let j = j as usize;
                 if cone.is_some_and(|c| !c.contains(o)) {
                     continue;

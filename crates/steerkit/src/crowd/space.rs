@@ -4,7 +4,7 @@
 use crate::error::{finite, ParamError};
 use crate::geometry::Circle;
 use crate::kinematic::{Kinematic, SteeringOutput};
-use crate::math::{orientation_of, Vector};
+use crate::math::Vector;
 use crate::obstacle::{CollisionDetector, Obstacle, ObstacleId, ObstacleSet};
 use crate::rng::Rng;
 use glam::{Quat, Vec2, Vec3};
@@ -85,7 +85,7 @@ impl CrowdVector for Vec2 {
     }
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
-        orientation_of(direction)
+        facing_angle(direction)
     }
     #[inline]
     fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>> {
@@ -131,6 +131,41 @@ impl CrowdVector for Vec2 {
         });
         touch
     }
+}
+
+/// `orientation_of(direction)` (the angle of a non-zero direction in (−π, π]) without a libm
+/// call: one division and Abramowitz & Stegun's 4.4.49 polynomial for `atan` on [0, 1]
+/// (error ≤ 2·10⁻⁸ rad, a few ulps after f32 rounding). The crowd faces every moving agent
+/// along its velocity at every step, where libm's `atan2f` was an eighth of the step's time.
+/// A zero direction gives 0.
+#[inline]
+pub(crate) fn facing_angle(direction: Vec2) -> f32 {
+    use core::f32::consts::{FRAC_PI_2, PI};
+    let (ax, ay) = (direction.x.abs(), direction.y.abs());
+    let (num, den) = if ay > ax { (ax, ay) } else { (ay, ax) };
+    if den.is_nan() || den <= 0.0 {
+        return 0.0;
+    }
+    let t = num / den;
+    let s = t * t;
+    let p = -0.016_165_737 + s * 0.002_866_225_7;
+    let p = 0.042_909_614 + s * p;
+    let p = -0.075_289_64 + s * p;
+    let p = 0.106_562_64 + s * p;
+    let p = -0.142_089 + s * p;
+    let p = 0.199_935_51 + s * p;
+    let p = -0.333_331_45 + s * p;
+    let mut a = t + t * s * p;
+    if ay > ax {
+        a = FRAC_PI_2 - a;
+    }
+    if direction.x < 0.0 {
+        a = PI - a;
+    }
+    if direction.y < 0.0 {
+        a = -a;
+    }
+    a
 }
 
 impl CrowdVector for Vec3 {
@@ -297,5 +332,34 @@ impl<V: CrowdVector> WorldBounds<V> {
                 false
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::orientation_of;
+
+    #[test]
+    fn facing_angle_matches_atan2_within_three_tenths_of_a_microradian() {
+        let mut worst = 0.0f32;
+        for k in 0..100_000 {
+            let angle = -core::f32::consts::PI + k as f32 * (core::f32::consts::TAU / 100_000.0);
+            for scale in [1e-3f32, 1.0, 37.5, 1e4] {
+                let d = Vec2::new(angle.cos(), angle.sin()) * scale;
+                let err = crate::math::wrap_angle(facing_angle(d) - orientation_of(d)).abs();
+                worst = worst.max(err);
+            }
+        }
+        assert!(worst <= 3e-7, "worst error {worst} rad");
+        // axes, diagonals and the seam at ±π land in (−π, π]
+        assert_eq!(facing_angle(Vec2::X), 0.0);
+        assert_eq!(facing_angle(Vec2::Y), core::f32::consts::FRAC_PI_2);
+        assert_eq!(facing_angle(-Vec2::X), core::f32::consts::PI);
+        assert_eq!(facing_angle(Vec2::new(-1.0, -0.0)), core::f32::consts::PI);
+        assert_eq!(facing_angle(-Vec2::Y), -core::f32::consts::FRAC_PI_2);
+        assert!((facing_angle(Vec2::ONE) - core::f32::consts::FRAC_PI_4).abs() <= 1e-7);
+        assert_eq!(facing_angle(Vec2::ZERO), 0.0);
+        assert_eq!(facing_angle(Vec2::new(f32::NAN, 1.0)), 0.0);
     }
 }
