@@ -1471,16 +1471,7 @@ impl<V: CrowdVector> Crowd<V> {
                                     }
                                     true
                                 }
-                                Contact::Blocked(obstacle) => {
-                                    if c.flags & TOUCHING == 0 {
-                                        scratch.events.push(CrowdEvent::ObstacleCollision {
-                                            agent: agent(),
-                                            obstacle,
-                                        });
-                                    }
-                                    true
-                                }
-                                Contact::Touch(obstacle) => {
+                                Contact::Blocked(obstacle) | Contact::Touch(obstacle) => {
                                     if c.flags & TOUCHING == 0 {
                                         scratch.events.push(CrowdEvent::ObstacleCollision {
                                             agent: agent(),
