@@ -8,6 +8,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("showcase", include_str!("../../../scenarios/showcase.toml")),
     ("seek_arrive", include_str!("../../../scenarios/seek_arrive.toml")),
     ("arrive", include_str!("../../../scenarios/arrive.toml")),
+    ("kinematic", include_str!("../../../scenarios/kinematic.toml")),
     ("pursue_evade", include_str!("../../../scenarios/pursue_evade.toml")),
     ("wander", include_str!("../../../scenarios/wander.toml")),
     ("separation", include_str!("../../../scenarios/separation.toml")),

@@ -96,6 +96,66 @@ fn seek_overshoots_and_swings_while_arrive_stops_on_the_spot() {
 }
 
 #[test]
+fn kinematic_arrive_stops_dead_kinematic_seek_jitters_steering_arrive_eases_in() {
+    let s = scenario("kinematic");
+    let o = outcome("kinematic");
+    let dt = o.metrics.dt;
+    let goal = |group: usize, i: usize| s.groups()[group].agents[i].goal.unwrap();
+    let end = o.metrics.steps as f32 * dt;
+    // kinematic seek: full speed from the first step to the last, flipping across its spot
+    for (i, a) in agents_of(&o, "kinematic_seek").into_iter().enumerate() {
+        let t = track(&o, a);
+        let first = t.iter().find(|r| r.step > 0).unwrap().velocity.length();
+        assert!((first - 3.0).abs() < 1e-3, "kinematic seek {i}: first speed {first}");
+        let late: Vec<&TrajectoryRow> = t.iter().filter(|r| time(&o, r) >= end - 2.0).collect();
+        assert!(late.iter().all(|r| (r.velocity.length() - 3.0).abs() < 1e-3), "slows down");
+        let miss = late.iter().map(|r| (r.position - goal(0, i)).length()).fold(0.0, f32::max);
+        let flips = late
+            .windows(2)
+            .filter(|w| (w[0].position.x - goal(0, i).x) * (w[1].position.x - goal(0, i).x) < 0.0)
+            .count();
+        eprintln!("kinematic seek {i}: within {miss} m, {flips} flips in the last 2 s");
+        assert!(miss <= 3.0 * dt + 1e-3, "kinematic seek {i} strays {miss} m");
+        assert!(flips >= 90, "kinematic seek {i}: {flips} flips in 100 steps");
+    }
+    // kinematic arrive: from about 2 m/s to exactly 0 in one step, then still
+    for (i, a) in agents_of(&o, "kinematic_arrive").into_iter().enumerate() {
+        let t = track(&o, a);
+        let stop = t.iter().position(|r| r.step > 0 && r.velocity == Vec2::ZERO).expect("stops");
+        let before = t[stop - 1].velocity.length();
+        let rest = t[stop].position;
+        eprintln!("kinematic arrive {i}: {before} m/s, then 0 at {} s", time(&o, &t[stop]));
+        assert!(before > 1.5, "kinematic arrive {i}: only {before} m/s before stopping");
+        assert!(t[stop..].iter().all(|r| r.velocity == Vec2::ZERO && r.position == rest));
+        let miss = (rest - goal(1, i)).length();
+        assert!(miss < 0.5, "kinematic arrive {i} stops {miss} m from its spot");
+    }
+    assert_eq!(o.metrics.group("kinematic_arrive").unwrap().arrived, Some(2));
+    // steering seek: overshoots and swings
+    for (i, a) in agents_of(&o, "seek").into_iter().enumerate() {
+        let swing = track(&o, a)
+            .iter()
+            .filter(|r| time(&o, r) >= end - 4.0)
+            .map(|r| (r.position - goal(2, i)).length())
+            .fold(0.0f32, f32::max);
+        assert!(swing > 0.5, "seek {i}: swings only {swing} m about its spot");
+    }
+    // steering arrive: never slows faster than max_acceleration, and stops on its spot
+    for (i, a) in agents_of(&o, "arrive").into_iter().enumerate() {
+        let t = track(&o, a);
+        let hardest = t
+            .windows(2)
+            .map(|w| (w[0].velocity.length() - w[1].velocity.length()) / dt)
+            .fold(0.0f32, f32::max);
+        let last = t.last().unwrap();
+        let miss = (last.position - goal(3, i)).length();
+        eprintln!("arrive {i}: hardest braking {hardest} m/s², stops {miss} m from its spot");
+        assert!(hardest <= 6.0 * 1.01, "arrive {i} brakes at {hardest} m/s²");
+        assert!(miss < 0.06 && last.velocity.length() < 0.01, "arrive {i}: {miss} m");
+    }
+}
+
+#[test]
 fn arrive_all_arrive_without_overlap() {
     let o = outcome("arrive");
     assert_eq!(o.metrics.arrived, Some(8));

@@ -14,10 +14,10 @@ use std::collections::HashMap;
 use steerkit::{
     Aabb, AdaptiveFan, Align, Alignment, Approach, Arrive, AvoidTarget, Circle, Cohesion,
     CollisionAvoidance, DogOnAString, Epsilon, Estimate, Evade, Falloff, Flee, FollowPath, Gather,
-    GrapplingHooks, Hide, Integration, Interpose, Limits, Obstacle, ObstacleAvoidance, ObstacleSet,
-    OffsetPursuit, ParamError, Polygon, Polyline, Prediction, Pursue, RayLayout, Reprojection, Rng,
-    ScalablePattern, Scheme, Seek, SeekMode, Segment, Separation, Shape, SlotSteering, Stop, Vec2,
-    VelocityMatch, WallFeelers,
+    GrapplingHooks, Hide, Integration, Interpose, KinematicArrive, Limits, Obstacle,
+    ObstacleAvoidance, ObstacleSet, OffsetPursuit, ParamError, Polygon, Polyline, Prediction,
+    Pursue, RayLayout, Reprojection, Rng, ScalablePattern, Scheme, Seek, SeekMode, Segment,
+    Separation, Shape, SlotSteering, Stop, Vec2, VelocityMatch, WallFeelers,
 };
 
 /// Most agents a scenario may create (all groups together).
@@ -895,6 +895,9 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
     ),
     ("velocity_match", &["velocity", "time_to_target"]),
     ("wander", &["radius", "distance", "jitter"]),
+    ("kinematic_seek", &["target", "agent", "use_goal"]),
+    ("kinematic_arrive", &["target", "agent", "use_goal", "radius", "time_to_target"]),
+    ("kinematic_wander", &["rate"]),
     ("separation", &["threshold", "falloff", "decay", "gather", "buffer"]),
     ("cohesion", &["target_radius", "slow_radius", "time_to_target"]),
     ("alignment", &["match", "time_to_target"]),
@@ -978,7 +981,7 @@ fn node_present(n: &NodeSpec) -> Vec<Present> {
               decay, buffer, margin, horizon, offset, predict_time, half_angle, whisker_ratio,
               half_width, avoid_distance, lookahead, lookahead_time, max_half_angle, widen_rate,
               commitment, length, side_angle, side_ratio, threat_range, ratio, string,
-              leash_speed, path_radius, ahead, closeness;
+              leash_speed, path_radius, ahead, closeness, rate;
         xys: target, velocity, local_offset;
         others: members = "members", agent = "agent", use_goal = "use_goal", mode = "mode",
                 braking = "braking", stop = "stop", estimate = "estimate",
@@ -1024,6 +1027,12 @@ fn node(
         return Err(problem(join(path, "weight"), why));
     }
     applicable(path, "kind", kind, &present, &allowed)?;
+    if let (Some(p), true) = (parent, kind.starts_with("kinematic_")) {
+        return Err(problem(
+            join(path, "kind"),
+            format!("kind `{kind}` sets the velocity and must be the whole behaviour, not a member of `{p}`"),
+        ));
+    }
     let req = |name: &str, present: bool| -> Result<()> {
         if present {
             Ok(())
@@ -1099,6 +1108,21 @@ fn node(
                 radius: non_negative(&f("radius"), n.radius.unwrap_or_default())?,
                 distance: non_negative(&f("distance"), n.distance.unwrap_or_default())?,
                 jitter: non_negative(&f("jitter"), n.jitter.unwrap_or_default())?,
+            }
+        }
+        "kinematic_seek" => Behaviour::KinematicSeek { target: target(path, n, refs)? },
+        "kinematic_arrive" => {
+            let target = target(path, n, refs)?;
+            req("radius", n.radius.is_some())?;
+            let radius = non_negative(&f("radius"), n.radius.unwrap_or_default())?;
+            let time = positive(&f("time_to_target"), n.time_to_target.unwrap_or(0.25))?;
+            let arrive = KinematicArrive::new(radius, time).map_err(lib_err)?;
+            Behaviour::KinematicArrive { target, arrive }
+        }
+        "kinematic_wander" => {
+            req("rate", n.rate.is_some())?;
+            Behaviour::KinematicWander {
+                rate: non_negative(&f("rate"), n.rate.unwrap_or_default())?,
             }
         }
         "separation" => {

@@ -1,6 +1,7 @@
 //! The checked scenario: library values built by the library's validating constructors, with
 //! references (paths, agents) resolved to indices.
 
+use steerkit::KinematicArrive;
 use steerkit::{
     Alignment, Arrive, Cohesion, CollisionAvoidance, DogOnAString, Epsilon, Evade, Flee,
     FollowPath, GrapplingHooks, Hide, Integration, Interpose, Limits, Obstacle, ObstacleAvoidance,
@@ -135,6 +136,24 @@ pub enum Behaviour {
         distance: f32,
         /// Jitter (m/√s).
         jitter: f32,
+    },
+    /// `kind = "kinematic_seek"`: the velocity is set to full speed toward the target.
+    KinematicSeek {
+        /// What to seek.
+        target: TargetRef,
+    },
+    /// `kind = "kinematic_arrive"`: the velocity is set to `(target − p) / time_to_target`,
+    /// clipped, and to zero inside the radius.
+    KinematicArrive {
+        /// Where to stop.
+        target: TargetRef,
+        /// Radius and time to target.
+        arrive: KinematicArrive,
+    },
+    /// `kind = "kinematic_wander"`: full speed along the facing, which random-walks.
+    KinematicWander {
+        /// Random-walk rate (rad/√s).
+        rate: f32,
     },
     /// `kind = "separation"`.
     Separation(Separation),

@@ -204,6 +204,8 @@ pub(crate) struct NodeSpec {
     pub radius: Option<f32>,
     pub distance: Option<f32>,
     pub jitter: Option<f32>,
+    // kinematic wander
+    pub rate: Option<f32>,
     // separation
     pub threshold: Option<f32>,
     pub falloff: Option<String>,

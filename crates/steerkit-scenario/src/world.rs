@@ -212,6 +212,13 @@ fn recipe(b: &Behaviour, groups: &[WorldGroup]) -> Recipe<Vec2> {
         Behaviour::Wander { radius, distance, jitter } => {
             Recipe::Wander { radius: *radius, distance: *distance, jitter: *jitter }
         }
+        Behaviour::KinematicSeek { target: t } => {
+            Recipe::KinematicSeek { target: target(*t, groups) }
+        }
+        Behaviour::KinematicArrive { target: t, arrive } => {
+            Recipe::KinematicArrive { target: target(*t, groups), arrive: *arrive }
+        }
+        Behaviour::KinematicWander { rate } => Recipe::KinematicWander { rate: *rate },
         Behaviour::Separation(s) => Recipe::Separation(*s),
         Behaviour::Cohesion(c) => Recipe::Cohesion(*c),
         Behaviour::Alignment(a) => Recipe::Alignment(*a),

@@ -628,3 +628,41 @@ fn a_spawn_region_outside_the_world() {
         "the spawn region lies outside the world",
     );
 }
+
+#[test]
+fn kinematic_seek_inside_a_combiner() {
+    let src =
+        with("kind = \"seek\", target = [0, 0]", "kind = \"kinematic_seek\", target = [0, 0]");
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "\"kinematic_seek\""),
+        "groups[1].behaviour.members[0].kind",
+        "kind `kinematic_seek` sets the velocity and must be the whole behaviour, not a member of `blend`",
+    );
+}
+
+#[test]
+fn kinematic_arrive_without_its_radius() {
+    let src = with(
+        "kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2",
+        "kind = \"kinematic_arrive\", target = [5, 0], time_to_target = 0.25",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "{ kind = \"kinematic_arrive"),
+        "groups[0].behaviour.radius",
+        "kind `kinematic_arrive` needs `radius`",
+    );
+}
+
+#[test]
+fn kinematic_wander_with_a_negative_rate() {
+    let src = with(
+        "kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2",
+        "kind = \"kinematic_wander\", rate = -1.5",
+    );
+    let e = toml_error(&src);
+    assert_located(&e, at(&src, "-1.5"), "groups[0].behaviour.rate", "-1.5");
+}

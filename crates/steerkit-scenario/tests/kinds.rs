@@ -1,7 +1,7 @@
 //! Every behaviour kind of the format loads from a minimal node, becomes the matching crowd
 //! recipe, and is documented in the format reference.
 
-use steerkit::{Alignment, Cohesion, Recipe, Target, Vec2};
+use steerkit::{Alignment, Cohesion, KinematicArrive, Recipe, Target, Vec2};
 use steerkit_scenario::{behaviour_fields, behaviour_kinds, Scenario};
 
 fn scenario(behaviour: &str) -> String {
@@ -67,6 +67,9 @@ const MINIMAL: &[(&str, &str)] = &[
         r#"{ kind = "grappling_hooks", path = "line", closeness = 1, slow_radius = 2 }"#,
     ),
     ("slot", r#"{ kind = "slot", slow_radius = 2 }"#),
+    ("kinematic_seek", r#"{ kind = "kinematic_seek", target = [1, 2] }"#),
+    ("kinematic_arrive", r#"{ kind = "kinematic_arrive", use_goal = true, radius = 0.5 }"#),
+    ("kinematic_wander", r#"{ kind = "kinematic_wander", rate = 1.5 }"#),
 ];
 
 #[test]
@@ -111,6 +114,13 @@ fn every_kind_builds_into_its_recipe() {
             | ("reprojection", Recipe::Reprojection { path, .. })
             | ("grappling_hooks", Recipe::GrapplingHooks { path, .. }) => path.0 == 0,
             ("slot", Recipe::Slot(_)) => true,
+            ("kinematic_seek", Recipe::KinematicSeek { target: Target::Point(p) }) => {
+                *p == Vec2::new(1.0, 2.0)
+            }
+            ("kinematic_arrive", Recipe::KinematicArrive { target: Target::Goal, arrive }) => {
+                *arrive == KinematicArrive::new(0.5, 0.25).unwrap()
+            }
+            ("kinematic_wander", Recipe::KinematicWander { rate }) => *rate == 1.5,
             _ => false,
         };
         assert!(ok, "kind {kind} built {recipe:?}");

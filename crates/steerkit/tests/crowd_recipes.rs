@@ -882,3 +882,138 @@ mod invariants {
         }
     }
 }
+
+// ---- kinematic (velocity-setting) leaves ----
+
+/// One agent from (0, 0) to (10, 0) under `recipe` at max speed 2 m/s: (speeds, x) per step.
+fn kinematic_run(recipe: Recipe, steps: usize) -> (Vec<f32>, Vec<f32>) {
+    let mut c = crowd(1);
+    let g = c.add_group(Group::new(recipe)).unwrap();
+    let h = spawn(&mut c, Vec2::ZERO, Vec2::ZERO, limits(2.0, 4.0), g);
+    let (mut speeds, mut xs) = (Vec::new(), Vec::new());
+    for _ in 0..steps {
+        c.step(DT).unwrap();
+        let k = c.kinematic(h).unwrap();
+        speeds.push(k.velocity.length());
+        xs.push(k.position.x);
+    }
+    (speeds, xs)
+}
+
+#[test]
+fn kinematic_seek_sets_full_speed_at_once_and_jitters_round_the_target() {
+    let target = Target::Point(Vec2::new(10.0, 0.0));
+    let (speeds, xs) = kinematic_run(Recipe::KinematicSeek { target }, 300);
+    // no acceleration phase: full speed on the first step (steering seek needs 0.5 s at 4 m/s²)
+    assert!((speeds[0] - 2.0).abs() < 1e-5, "first speed {}", speeds[0]);
+    // it reaches the target after 5 s and then keeps crossing it at full speed
+    let after: Vec<f32> = xs[160..].to_vec();
+    assert!(after.iter().all(|x| (x - 10.0).abs() <= 2.0 * DT + 1e-4), "strays from the target");
+    let crossings = after.windows(2).filter(|w| (w[0] - 10.0) * (w[1] - 10.0) < 0.0).count();
+    assert!(crossings >= 100, "only {crossings} crossings in 140 steps");
+    assert!(speeds[160..].iter().all(|s| (s - 2.0).abs() < 1e-4), "slows at the target");
+}
+
+#[test]
+fn kinematic_arrive_stops_dead_inside_its_radius() {
+    let arrive = KinematicArrive::new(0.5, 0.25).unwrap();
+    let target = Target::Point(Vec2::new(10.0, 0.0));
+    let (speeds, xs) = kinematic_run(Recipe::KinematicArrive { target, arrive }, 300);
+    assert!((speeds[0] - 2.0).abs() < 1e-5, "first speed {}", speeds[0]);
+    let stop = speeds.iter().position(|s| *s == 0.0).expect("never stops");
+    // from full speed to exactly zero within a few steps: v = d / 0.25 s, then 0 inside 0.5 m
+    let before = speeds[stop.saturating_sub(4)];
+    assert!(before >= 1.9, "speed 4 steps before stopping {before}");
+    assert!(speeds[stop..].iter().all(|s| *s == 0.0), "moves again after stopping");
+    let rest = xs[stop];
+    assert!((10.0 - rest) < 0.5 && rest <= 10.0, "stopped at x = {rest}");
+    assert!(xs[stop..].iter().all(|x| *x == rest));
+}
+
+#[test]
+fn kinematic_wander_keeps_full_speed_and_turns() {
+    let mut c = crowd(5);
+    let mut group = Group::new(Recipe::KinematicWander { rate: 1.0 });
+    group.face_motion = false;
+    let g = c.add_group(group).unwrap();
+    let h = spawn(&mut c, Vec2::ZERO, Vec2::ZERO, limits(2.0, 4.0), g);
+    let mut turned = 0.0f32;
+    let mut last = 0.0;
+    for _ in 0..120 {
+        c.step(DT).unwrap();
+        let k = c.kinematic(h).unwrap();
+        assert!((k.velocity.length() - 2.0).abs() < 1e-4);
+        let heading = k.velocity.y.atan2(k.velocity.x);
+        assert!(
+            (k.velocity - Vec2::new(k.orientation.cos(), k.orientation.sin()) * 2.0).length() < 0.3
+        );
+        turned += (heading - last).abs();
+        last = heading;
+    }
+    assert!(turned > 0.5, "turned only {turned} rad in 4 s");
+}
+
+#[test]
+fn a_kinematic_leaf_inside_a_combiner_is_refused_naming_its_kind() {
+    let mut c = crowd(1);
+    let seek = Recipe::KinematicSeek { target: Target::Goal };
+    let blend = Recipe::Blend(vec![
+        (1.0, seek),
+        (1.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear).unwrap())),
+    ]);
+    assert!(matches!(
+        c.add_group(Group::new(blend)),
+        Err(CrowdError::Param(ParamError::OutOfRange { name: "kinematic_seek", .. }))
+    ));
+    let priority = Recipe::Priority {
+        groups: vec![Recipe::KinematicWander { rate: 1.0 }],
+        epsilon: Epsilon::new(0.01).unwrap(),
+    };
+    assert!(matches!(
+        c.add_group(Group::new(priority)),
+        Err(CrowdError::Param(ParamError::OutOfRange { name: "kinematic_wander", .. }))
+    ));
+    assert!(matches!(
+        c.add_group(Group::new(Recipe::KinematicWander { rate: -1.0 })),
+        Err(CrowdError::Param(ParamError::Negative { name: "kinematic_wander.rate", .. }))
+    ));
+    let mut c3 = Crowd3::new(CrowdConfig::new(2.0)).unwrap();
+    assert!(matches!(
+        c3.add_group(Group::new(Recipe::KinematicWander { rate: 1.0 })),
+        Err(CrowdError::Param(ParamError::OutOfRange { name: "kinematic_wander", .. }))
+    ));
+    // kinematic seek and arrive work in 3D
+    assert!(c3.add_group(Group::new(Recipe::KinematicSeek { target: Target::Goal })).is_ok());
+}
+
+fn kinematic_world(seed: u64) -> Vec<(AgentHandle, [u32; 4])> {
+    let mut c = crowd(seed);
+    let mut wander = Group::new(Recipe::KinematicWander { rate: 2.0 });
+    wander.face_motion = false;
+    let gw = c.add_group(wander).unwrap();
+    let arrive = KinematicArrive::new(0.5, 0.25).unwrap();
+    let ga =
+        c.add_group(Group::new(Recipe::KinematicArrive { target: Target::Goal, arrive })).unwrap();
+    let mut rng = Rng::new(4);
+    for i in 0..1100 {
+        let p = Vec2::new(rng.clamped() * 40.0, rng.clamped() * 40.0);
+        let h = spawn(&mut c, p, Vec2::ZERO, limits(2.0, 4.0), if i % 2 == 0 { gw } else { ga });
+        if i % 2 == 1 {
+            c.set_goal(h, Some(-p)).unwrap();
+        }
+    }
+    for _ in 0..60 {
+        c.step(DT).unwrap();
+    }
+    bits(&c)
+}
+
+#[test]
+fn kinematic_leaves_are_deterministic_with_1_and_2_threads() {
+    let one = run_threads(1, || kinematic_world(3));
+    assert_eq!(run_threads(2, || kinematic_world(3)), one, "2 threads differ from 1");
+    let other = run_threads(1, || kinematic_world(4));
+    let differing = one.iter().zip(&other).filter(|(a, b)| a.1 != b.1).count();
+    // the wanderers (half) draw other kicks with another seed
+    assert!(differing > 500, "only {differing} of 1100 differ");
+}

@@ -32,7 +32,7 @@ pub use space::{Contact, CrowdVector, WorldBounds};
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::formation::SlotTarget;
-use crate::kinematic::{Integration, Kinematic, Limits, SteeringOutput};
+use crate::kinematic::{Integration, Kinematic, KinematicSteeringOutput, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
 use crate::obstacle::{ObstacleId, ObstacleSet};
@@ -1441,7 +1441,8 @@ impl<V: CrowdVector> Crowd<V> {
                     let slot = c.slot;
                     let agent =
                         || AgentHandle { index: slot, generation: slots[slot as usize].generation };
-                    let g = &groups[c.group as usize].spec;
+                    let rt = &groups[c.group as usize];
+                    let g = &rt.spec;
                     let steering = debug[i].steering;
                     let old = pos[k];
                     let mut kin = Kinematic {
@@ -1451,7 +1452,16 @@ impl<V: CrowdVector> Crowd<V> {
                         rotation: rot[k],
                     };
                     let field = if steering.is_finite() {
-                        kin.integrate_with(&steering, &c.limits, &g.integration, dt);
+                        if rt.plan.kinematic {
+                            // a kinematic leaf's output is the velocity and rotation to set
+                            let request = KinematicSteeringOutput {
+                                velocity: steering.linear,
+                                rotation: steering.angular,
+                            };
+                            kin.apply_kinematic(&request, &c.limits, dt);
+                        } else {
+                            kin.integrate_with(&steering, &c.limits, &g.integration, dt);
+                        }
                         if let Some(obstacles) = obstacles {
                             let contact = V::contain(
                                 obstacles,
@@ -1518,8 +1528,7 @@ impl<V: CrowdVector> Crowd<V> {
                     }
                     if let Some(st) = g.stuck {
                         let trying = (has_goal && c.flags & ARRIVED == 0)
-                            || (groups[c.group as usize].plan.follows_path
-                                && c.flags & PATH_DONE == 0);
+                            || (rt.plan.follows_path && c.flags & PATH_DONE == 0);
                         let slow = st.min_speed * dt;
                         if trying && dt > 0.0 && moved_sq < slow * slow {
                             c.state.stalled += dt;

@@ -10,16 +10,16 @@ use crate::combine::{blend, dither_considers, dither_output, prioritize, running
 use crate::error::{finite, non_negative, ParamError};
 use crate::formation::{SlotSteering, SlotTarget};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
-use crate::math::Vector;
+use crate::math::{as_vector, Vector};
 use crate::neighbours::Neighbour;
 use crate::obstacle::ObstacleSet;
 use crate::path::{Path, Polyline};
 use crate::rng::Rng;
 use crate::steering::{
     Align, Alignment, Arrive, BucklandFlock, Cohesion, CollisionAvoidance, ConeCheck, DetectionBox,
-    DogOnAString, Evade, Face, Flee, FollowPath, GrapplingHooks, Hide, Interpose,
-    LookWhereYoureGoing, MillingtonFlock, ObstacleAvoidance, OffsetPursuit, Pursue, RepelObstacle,
-    Reprojection, Seek, Separation, SeparationSum, VelocityMatch, WallFeelers,
+    DogOnAString, Evade, Face, Flee, FollowPath, GrapplingHooks, Hide, Interpose, KinematicArrive,
+    KinematicSeek, LookWhereYoureGoing, MillingtonFlock, ObstacleAvoidance, OffsetPursuit, Pursue,
+    RepelObstacle, Reprojection, Seek, Separation, SeparationSum, VelocityMatch, WallFeelers,
 };
 use glam::Vec2;
 
@@ -250,9 +250,64 @@ pub enum Recipe<V: Vector = Vec2> {
     /// moving slot with its velocity fed forward, align to its orientation ([`SlotSteering`]).
     /// Nothing outside a formation. The slot's position is recorded as the debug target. 2D.
     Slot(SlotSteering),
+    /// Millington's kinematic seek ([`KinematicSeek`]): the agent's velocity is *set* to
+    /// `normalize(target − p) · max_speed` (no acceleration; standing still on the target), so
+    /// it overshoots a fixed target and jitters round it. With the group's `face_motion` its
+    /// facing snaps to the velocity (the book's `newOrientation`).
+    /// A kinematic leaf must be the whole recipe (a combiner holding one is refused).
+    KinematicSeek {
+        /// What to seek.
+        target: Target<V>,
+    },
+    /// Millington's kinematic arrive ([`KinematicArrive`]): the velocity is set to
+    /// `(target − p) / time_to_target` clipped to `max_speed`, and to zero inside the
+    /// satisfaction radius (it stops dead); facing as for `KinematicSeek`. Whole recipe
+    /// only.
+    KinematicArrive {
+        /// Where to stop.
+        target: Target<V>,
+        /// Radius and time to target.
+        arrive: KinematicArrive,
+    },
+    /// Millington's kinematic wander ([`KinematicWander`]) with the agent's generator: the
+    /// velocity is set to `max_speed · ô` and the rotation to `binomial() · rate / √dt`
+    /// (`rate` in rad/√s, ≥ 0; none at `dt = 0`), so the heading random-walks by
+    /// `binomial() · rate · √dt` per step. The group wants `face_motion: false` (which would
+    /// overwrite the turning). Whole recipe only. 2D.
+    KinematicWander {
+        /// Random-walk rate (rad/√s), ≥ 0.
+        rate: f32,
+    },
 }
 
 impl<V: Vector> Recipe<V> {
+    /// The kind of a kinematic (velocity-setting) leaf, if this node is one.
+    #[must_use]
+    pub fn kinematic_kind(&self) -> Option<&'static str> {
+        match self {
+            Recipe::KinematicSeek { .. } => Some("kinematic_seek"),
+            Recipe::KinematicArrive { .. } => Some("kinematic_arrive"),
+            Recipe::KinematicWander { .. } => Some("kinematic_wander"),
+            _ => None,
+        }
+    }
+
+    /// A kinematic leaf inside a combiner: its output is a velocity, which cannot be summed
+    /// with accelerations.
+    fn nested_kinematic(&self) -> Result<(), ParamError> {
+        let mut kind = None;
+        self.for_each_leaf(&mut |r| kind = kind.or(r.kinematic_kind()));
+        match kind {
+            Some(kind) => Err(ParamError::OutOfRange {
+                name: kind,
+                value: 1.0,
+                range:
+                    "the whole recipe (a kinematic leaf sets the velocity; it cannot be combined)",
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Checks what the constructors of the leaves cannot: finite weights, wander parameters,
     /// path ids below `paths`, finite offsets, orientations and targets, flock weights, dither
     /// probabilities in [0, 1]. (Whether the space supports a leaf is checked by the crowd:
@@ -264,6 +319,15 @@ impl<V: Vector> Recipe<V> {
     /// `offset_pursuit.offset`, `align.orientation`, `millington_flock.weights.cohesion`, ...).
     pub fn validate(&self, paths: usize) -> Result<(), ParamError> {
         match self {
+            Recipe::KinematicWander { rate } => {
+                non_negative("kinematic_wander.rate", *rate)?;
+            }
+            Recipe::KinematicSeek { target: Target::Point(p) }
+            | Recipe::KinematicArrive { target: Target::Point(p), .. }
+                if !p.is_finite() =>
+            {
+                return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
+            }
             Recipe::Wander { radius, distance, jitter } => {
                 non_negative("wander_radius", *radius)?;
                 non_negative("wander_distance", *distance)?;
@@ -305,6 +369,7 @@ impl<V: Vector> Recipe<V> {
                 finite("buckland_flock.weights.wander", f.weights.wander)?;
             }
             Recipe::Dither { members, .. } => {
+                self.nested_kinematic()?;
                 for (w, p, r) in members {
                     finite("dither.weight", *w)?;
                     non_negative("dither.probability", *p)?;
@@ -329,12 +394,14 @@ impl<V: Vector> Recipe<V> {
                 return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
             }
             Recipe::Blend(members) | Recipe::RunningSum(members) => {
+                self.nested_kinematic()?;
                 for (w, r) in members {
                     finite("weight", *w)?;
                     r.validate(paths)?;
                 }
             }
             Recipe::Priority { groups, .. } => {
+                self.nested_kinematic()?;
                 for r in groups {
                     r.validate(paths)?;
                 }
@@ -370,6 +437,7 @@ impl<V: Vector> Recipe<V> {
                 Recipe::Face { .. } => "face",
                 Recipe::Align { .. } => "align",
                 Recipe::Slot(_) => "slot",
+                Recipe::KinematicWander { .. } => "kinematic_wander",
                 _ => return,
             };
             kind = kind.or(Some(k));
@@ -482,6 +550,9 @@ pub(crate) struct Plan {
     /// Some leaf avoids obstacles: its agents need the avoidance state (a side array).
     pub avoids_obstacles: bool,
     pub separations: Vec<Separation>,
+    /// The recipe is a kinematic leaf: its output's linear part is a velocity (m/s) and its
+    /// angular part a rotation (rad/s), applied by commit instead of being integrated.
+    pub kinematic: bool,
 }
 
 impl Plan {
@@ -489,6 +560,7 @@ impl Plan {
         let mut plan = Plan {
             needs_neighbours: recipe.needs_neighbours(),
             follows_path: recipe.follows_path(),
+            kinematic: recipe.kinematic_kind().is_some(),
             ..Plan::default()
         };
         let separation = |s: &Separation, plan: &mut Plan| {
@@ -780,6 +852,24 @@ pub(crate) fn evaluate<V: CrowdVector>(
         }
         Recipe::Align { orientation, align } => {
             align.steer(&V::planar(me)?, *orientation, limits).map(V::from_planar)
+        }
+        Recipe::KinematicSeek { target } => {
+            let k = KinematicSeek.steer(&me.to_static(), point(target, notes)?, limits);
+            Some(SteeringOutput { linear: k.velocity, angular: k.rotation })
+        }
+        Recipe::KinematicArrive { target, arrive } => {
+            let k = arrive.steer(&me.to_static(), point(target, notes)?, limits);
+            Some(SteeringOutput { linear: k.velocity, angular: k.rotation })
+        }
+        Recipe::KinematicWander { rate } => {
+            let planar = V::planar(me)?;
+            // the library's KinematicWander owns its generator; the crowd's is per agent
+            let kick = state.rng.binomial() * rate;
+            let rotation = if cx.dt > 0.0 { kick / cx.dt.sqrt() } else { 0.0 };
+            Some(V::from_planar(SteeringOutput {
+                linear: as_vector(planar.orientation) * limits.max_speed(),
+                angular: rotation,
+            }))
         }
         Recipe::Slot(steering) => {
             let t = cx.slot_target?;
