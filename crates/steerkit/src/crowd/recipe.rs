@@ -286,8 +286,9 @@ pub enum Recipe<V: Vector = Vec2> {
     /// Millington's steering pipeline (§3.4.5, [`SteeringPipeline`]) run for each agent: the
     /// goal from `goal`; a [`PlanningDecomposer`] running A* on a [`GridGraph`] covering
     /// `bounds` in cells of `cell_size` m, blocked within `clearance` m of the crowd's
-    /// obstacles; one [`AvoidObstacle`] constraint (radius: disc plus the agent's, times
-    /// `margin`) per circle obstacle near the plan's segments; the `actuator`; at most
+    /// obstacles; one [`AvoidObstacle`] constraint per circle obstacle near the plan's segments
+    /// (violated within the disc's radius plus the agent's; the detour point at that times
+    /// `margin`); the `actuator`; at most
     /// `constraint_steps` plans per step; when they run out (deadlock), the actuator heads
     /// straight for the planner's sub-goal, which lies in a free cell.
     ///
