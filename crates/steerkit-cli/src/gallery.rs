@@ -17,6 +17,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
     ("corridor", include_str!("../../../scenarios/corridor.toml")),
     ("corner_trap", include_str!("../../../scenarios/corner_trap.toml")),
+    ("pipeline", include_str!("../../../scenarios/pipeline.toml")),
     ("doorway", include_str!("../../../scenarios/doorway.toml")),
     ("hide", include_str!("../../../scenarios/hide.toml")),
     ("interpose", include_str!("../../../scenarios/interpose.toml")),

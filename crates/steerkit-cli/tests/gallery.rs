@@ -406,3 +406,39 @@ fn the_example_runs() {
     let o = outcome("example");
     assert_eq!(o.metrics.agents, 45);
 }
+
+#[test]
+fn the_pipeline_goes_round_the_bowl_while_seek_with_avoidance_is_trapped_in_it() {
+    let s = scenario("pipeline");
+    let o = outcome("pipeline");
+    let goal = |group: usize, i: usize| s.groups()[group].agents[i].goal.unwrap();
+    // seek + obstacle avoidance: into the bowl and never out (its inner face is 9 m short)
+    for (i, a) in agents_of(&o, "seek_avoid").into_iter().enumerate() {
+        let t = track(&o, a);
+        let nearest = t.iter().map(|r| (r.position - goal(0, i)).length()).fold(f32::MAX, f32::min);
+        let last = (t.last().unwrap().position - goal(0, i)).length();
+        eprintln!("seek_avoid {i}: nearest {nearest} m, last {last} m");
+        // 10.72-10.80 m at best, 10.78-11.90 m at the end
+        assert!(
+            nearest > 10.0 && last > 10.0,
+            "seek_avoid {i}: nearest {nearest} m, last {last} m"
+        );
+    }
+    assert_eq!(o.metrics.group("seek_avoid").unwrap().arrived, Some(0));
+    // the pipeline: every walker round the bowl and on its spot
+    for (i, a) in agents_of(&o, "pipeline").into_iter().enumerate() {
+        let t = track(&o, a);
+        let at = t
+            .iter()
+            .find(|r| (r.position - goal(1, i)).length() < 0.5)
+            .map(|r| time(&o, r))
+            .expect("pipeline walker arrives");
+        let last = (t.last().unwrap().position - goal(1, i)).length();
+        eprintln!("pipeline {i}: within 0.5 m at {at} s, last {last} m");
+        // 12.3-12.7 s round the bowl (a 25 m straight line would take 8.3 s at 3 m/s)
+        assert!(at < 15.0, "pipeline {i} arrives after {at} s");
+        assert!(last < 0.5, "pipeline {i} ends {last} m from its spot");
+    }
+    assert_eq!(o.metrics.group("pipeline").unwrap().arrived, Some(3));
+    assert_eq!(o.metrics.obstacle_penetrations, Some(0));
+}

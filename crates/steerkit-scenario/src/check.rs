@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use steerkit::{
     Aabb, AdaptiveFan, Align, Alignment, Approach, Arrive, AvoidTarget, Circle, Cohesion,
     CollisionAvoidance, DogOnAString, Epsilon, Estimate, Evade, Falloff, Flee, FollowPath, Gather,
-    GrapplingHooks, Hide, Integration, Interpose, KinematicArrive, Limits, Obstacle,
+    GrapplingHooks, HeadFor, Hide, Integration, Interpose, KinematicArrive, Limits, Obstacle,
     ObstacleAvoidance, ObstacleSet, OffsetPursuit, ParamError, Polygon, Polyline, Prediction,
     Pursue, RayLayout, Reprojection, Rng, ScalablePattern, Scheme, Seek, SeekMode, Segment,
     Separation, Shape, SlotSteering, Stop, Vec2, VelocityMatch, WallFeelers,
@@ -967,6 +967,25 @@ pub(crate) const KINDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("slot", &["target_radius", "slow_radius", "deceleration_time", "braking", "time_to_target"]),
+    (
+        "pipeline",
+        &[
+            "target",
+            "agent",
+            "use_goal",
+            "grid_min",
+            "grid_max",
+            "cell_size",
+            "clearance",
+            "margin",
+            "constraint_steps",
+            "target_radius",
+            "slow_radius",
+            "deceleration_time",
+            "braking",
+            "time_to_target",
+        ],
+    ),
 ];
 
 /// Behaviours the library has that scenarios cannot run yet (the crowd engine's recipe does not
@@ -981,13 +1000,14 @@ fn node_present(n: &NodeSpec) -> Vec<Present> {
               decay, buffer, margin, horizon, offset, predict_time, half_angle, whisker_ratio,
               half_width, avoid_distance, lookahead, lookahead_time, max_half_angle, widen_rate,
               commitment, length, side_angle, side_ratio, threat_range, ratio, string,
-              leash_speed, path_radius, ahead, closeness, rate;
-        xys: target, velocity, local_offset;
+              leash_speed, path_radius, ahead, closeness, rate, cell_size, clearance;
+        xys: target, velocity, local_offset, grid_min, grid_max;
         others: members = "members", agent = "agent", use_goal = "use_goal", mode = "mode",
                 braking = "braking", stop = "stop", estimate = "estimate",
                 head_on_shortcut = "head_on_shortcut", falloff = "falloff", gather = "gather",
                 match_ = "match", path = "path", rays = "rays", ray_count = "ray_count",
-                avoid_target = "avoid_target", other_agent = "other_agent")
+                avoid_target = "avoid_target", other_agent = "other_agent",
+                constraint_steps = "constraint_steps")
 }
 
 /// Checks a behaviour node. `parent` is the kind of the combiner holding it (for `weight`).
@@ -1318,6 +1338,47 @@ fn node(
         "slot" => {
             let align = Align::new(0.01, 0.5, 0.1).map_err(lib_err)?;
             Behaviour::Slot(SlotSteering::new(arrive(path, n, true)?, align))
+        }
+        "pipeline" => {
+            let goal = target(path, n, refs)?;
+            req("grid_min", n.grid_min.is_some())?;
+            req("grid_max", n.grid_max.is_some())?;
+            req("clearance", n.clearance.is_some())?;
+            let min = xy(&f("grid_min"), n.grid_min.unwrap_or_default())?;
+            let max = xy(&f("grid_max"), n.grid_max.unwrap_or_default())?;
+            if max.x <= min.x || max.y <= min.y {
+                return Err(problem(
+                    f("grid_max"),
+                    format!("`grid_max` ({max}) must exceed `grid_min` ({min}) on both axes"),
+                ));
+            }
+            let cell_size = positive(&f("cell_size"), n.cell_size.unwrap_or(0.5))?;
+            let cells = ((max - min) / cell_size).ceil();
+            if cells.x * cells.y > 1.0e6 {
+                return Err(problem(
+                    f("cell_size"),
+                    format!(
+                        "the grid would have {} cells (at most 1000000): use larger cells",
+                        cells.x * cells.y
+                    ),
+                ));
+            }
+            let clearance = non_negative(&f("clearance"), n.clearance.unwrap_or_default())?;
+            let margin = n.margin.unwrap_or(1.3);
+            if margin <= 1.0 {
+                return Err(problem(f("margin"), format!("`margin` ({margin}) must be above 1")));
+            }
+            let constraint_steps = n.constraint_steps.unwrap_or(8) as usize;
+            let align = Align::new(0.02, 0.5, 0.1).map_err(lib_err)?;
+            Behaviour::Pipeline {
+                goal,
+                bounds: Aabb::new(min, max),
+                cell_size,
+                clearance,
+                margin,
+                constraint_steps,
+                actuator: HeadFor::new(arrive(path, n, true)?, align),
+            }
         }
         _ => return Err(problem(join(path, "kind"), format!("unknown behaviour kind `{kind}`"))),
     };

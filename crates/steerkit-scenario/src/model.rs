@@ -1,7 +1,7 @@
 //! The checked scenario: library values built by the library's validating constructors, with
 //! references (paths, agents) resolved to indices.
 
-use steerkit::KinematicArrive;
+use steerkit::{Aabb, HeadFor, KinematicArrive};
 use steerkit::{
     Alignment, Arrive, Cohesion, CollisionAvoidance, DogOnAString, Epsilon, Evade, Flee,
     FollowPath, GrapplingHooks, Hide, Integration, Interpose, Limits, Obstacle, ObstacleAvoidance,
@@ -231,6 +231,24 @@ pub enum Behaviour {
     },
     /// `kind = "slot"`: steer to the agent's slot in its formation (`[[formations]]`).
     Slot(SlotSteering),
+    /// `kind = "pipeline"`: the steering pipeline (A* on a grid over the obstacles, a disc
+    /// constraint per circle obstacle, a head-for actuator).
+    Pipeline {
+        /// Where to go.
+        goal: TargetRef,
+        /// The area the planner's grid covers (m).
+        bounds: Aabb,
+        /// The grid's cell side (m).
+        cell_size: f32,
+        /// Blocked distance round obstacles (m).
+        clearance: f32,
+        /// The constraints' clearance factor (> 1).
+        margin: f32,
+        /// Most plans per step.
+        constraint_steps: usize,
+        /// Heads for each sub-goal.
+        actuator: HeadFor,
+    },
 }
 
 /// A checked formation: a group's agents in a pattern, the anchor steered by a behaviour.

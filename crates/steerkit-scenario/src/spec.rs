@@ -250,6 +250,12 @@ pub(crate) struct NodeSpec {
     pub path_radius: Option<f32>,
     pub ahead: Option<f32>,
     pub closeness: Option<f32>,
+    // steering pipeline
+    pub grid_min: Option<Xy>,
+    pub grid_max: Option<Xy>,
+    pub cell_size: Option<f32>,
+    pub clearance: Option<f32>,
+    pub constraint_steps: Option<u32>,
 }
 
 /// `[[formations]]`: a group's agents held in a pattern around an anchor.

@@ -259,5 +259,22 @@ fn recipe(b: &Behaviour, groups: &[WorldGroup]) -> Recipe<Vec2> {
             Recipe::GrapplingHooks { path: PathId(*path as u32), hooks: *hooks }
         }
         Behaviour::Slot(s) => Recipe::Slot(*s),
+        Behaviour::Pipeline {
+            goal,
+            bounds,
+            cell_size,
+            clearance,
+            margin,
+            constraint_steps,
+            actuator,
+        } => Recipe::Pipeline {
+            goal: target(*goal, groups),
+            bounds: *bounds,
+            cell_size: *cell_size,
+            clearance: *clearance,
+            margin: *margin,
+            constraint_steps: *constraint_steps,
+            actuator: *actuator,
+        },
     }
 }

@@ -666,3 +666,18 @@ fn kinematic_wander_with_a_negative_rate() {
     let e = toml_error(&src);
     assert_located(&e, at(&src, "-1.5"), "groups[0].behaviour.rate", "-1.5");
 }
+
+#[test]
+fn pipeline_with_an_empty_grid() {
+    let src = with(
+        "kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2",
+        "kind = \"pipeline\", target = [5, 0], slow_radius = 2, clearance = 0.5, grid_min = [0, 0], grid_max = [10, -4]",
+    );
+    let e = toml_error(&src);
+    assert_located(
+        &e,
+        at(&src, "[10, -4]"),
+        "groups[0].behaviour.grid_max",
+        "`grid_max` ([10, -4]) must exceed `grid_min` ([0, 0]) on both axes",
+    );
+}

@@ -70,6 +70,10 @@ const MINIMAL: &[(&str, &str)] = &[
     ("kinematic_seek", r#"{ kind = "kinematic_seek", target = [1, 2] }"#),
     ("kinematic_arrive", r#"{ kind = "kinematic_arrive", use_goal = true, radius = 0.5 }"#),
     ("kinematic_wander", r#"{ kind = "kinematic_wander", rate = 1.5 }"#),
+    (
+        "pipeline",
+        r#"{ kind = "pipeline", use_goal = true, grid_min = [-10, -10], grid_max = [10, 10], clearance = 0.5, slow_radius = 1 }"#,
+    ),
 ];
 
 #[test]
@@ -121,6 +125,25 @@ fn every_kind_builds_into_its_recipe() {
                 *arrive == KinematicArrive::new(0.5, 0.25).unwrap()
             }
             ("kinematic_wander", Recipe::KinematicWander { rate }) => *rate == 1.5,
+            (
+                "pipeline",
+                Recipe::Pipeline {
+                    goal: Target::Goal,
+                    bounds,
+                    cell_size,
+                    clearance,
+                    margin,
+                    constraint_steps,
+                    ..
+                },
+            ) => {
+                bounds.min == Vec2::new(-10.0, -10.0)
+                    && bounds.max == Vec2::new(10.0, 10.0)
+                    && *cell_size == 0.5
+                    && *clearance == 0.5
+                    && *margin == 1.3
+                    && *constraint_steps == 8
+            }
             _ => false,
         };
         assert!(ok, "kind {kind} built {recipe:?}");

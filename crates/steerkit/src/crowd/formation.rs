@@ -166,6 +166,7 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             separations: &[],
             paths: &crowd.paths,
             obstacles: crowd.obstacles.as_ref(),
+            grid: None,
             finish: 0.0,
             slot_target: None,
             agents,

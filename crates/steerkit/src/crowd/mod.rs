@@ -408,8 +408,9 @@ struct GroupRt<V: Vector> {
 }
 
 impl<V: Vector> GroupRt<V> {
-    fn new(spec: Group<V>) -> Result<Self, ParamError> {
-        let plan = Plan::new(&spec.recipe)?;
+    fn new(spec: Group<V>, obstacles: Option<&ObstacleSet>) -> Result<Self, ParamError> {
+        let mut plan = Plan::new(&spec.recipe)?;
+        plan.build_grid(&spec.recipe, obstacles)?;
         let flat = FlatBlend::of(&spec.recipe, &plan);
         Ok(GroupRt { spec, plan, flat })
     }
@@ -637,7 +638,7 @@ impl<V: CrowdVector> Crowd<V> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
-        self.groups.push(GroupRt::new(group)?);
+        self.groups.push(GroupRt::new(group, self.obstacles.as_ref())?);
         self.resize_smoothing();
         self.resize_avoid();
         Ok(GroupId(id))
@@ -650,7 +651,7 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
-        let rt = GroupRt::new(group)?;
+        let rt = GroupRt::new(group, self.obstacles.as_ref())?;
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = rt;
         self.resize_smoothing();
@@ -1374,6 +1375,7 @@ impl<V: CrowdVector> Crowd<V> {
                     separations: &g.plan.separations,
                     paths,
                     obstacles,
+                    grid: g.plan.grid.as_ref(),
                     finish: g.spec.arrive_radius,
                     slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
                     agents,
@@ -1747,8 +1749,17 @@ fn non_finite_field<V: Vector>(k: &Kinematic<V>) -> Option<&'static str> {
 impl Crowd<Vec2> {
     /// Sets the static obstacles and walls (2D): agents' centres never cross a wall or enter a
     /// solid obstacle, and touching one raises an event.
+    ///
+    /// Rebuilds the planning grid of every group with a pipeline leaf.
     pub fn set_obstacles(&mut self, obstacles: ObstacleSet) {
         self.obstacles = Some(obstacles);
+        for g in &mut self.groups {
+            // the bounds and cell size were validated when the group was added, so the build
+            // cannot fail; a failure would leave the group without a grid (its leaf does nothing)
+            if g.plan.build_grid(&g.spec.recipe, self.obstacles.as_ref()).is_err() {
+                g.plan.grid = None;
+            }
+        }
     }
 
     /// The static obstacles.

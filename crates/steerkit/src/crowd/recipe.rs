@@ -9,11 +9,16 @@ use super::{AgentHandle, AgentView};
 use crate::combine::{blend, dither_considers, dither_output, prioritize, running_sum, Epsilon};
 use crate::error::{finite, non_negative, ParamError};
 use crate::formation::{SlotSteering, SlotTarget};
+use crate::geometry::{closest_point_on_segment, Aabb, Circle};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, Vector};
 use crate::neighbours::Neighbour;
-use crate::obstacle::ObstacleSet;
+use crate::obstacle::{Obstacle, ObstacleSet};
 use crate::path::{Path, Polyline};
+use crate::pipeline::{
+    Actuator, AvoidObstacle, FromFn, Goal, GridGraph, HeadFor, Plan as PipelinePlan,
+    PlanningDecomposer, SteeringPipeline,
+};
 use crate::rng::Rng;
 use crate::steering::{
     Align, Alignment, Arrive, BucklandFlock, Cohesion, CollisionAvoidance, ConeCheck, DetectionBox,
@@ -278,6 +283,46 @@ pub enum Recipe<V: Vector = Vec2> {
         /// Random-walk rate (rad/√s), ≥ 0.
         rate: f32,
     },
+    /// Millington's steering pipeline (§3.4.5, [`SteeringPipeline`]) run for each agent: the
+    /// goal from `goal`; a [`PlanningDecomposer`] running A* on a [`GridGraph`] covering
+    /// `bounds` in cells of `cell_size` m, blocked within `clearance` m of the crowd's
+    /// obstacles; one [`AvoidObstacle`] constraint per circle obstacle near the plan's segments
+    /// (violated within the disc's radius plus the agent's; the detour point at that times
+    /// `margin`); the `actuator`; at most
+    /// `constraint_steps` plans per step; when they run out (deadlock), the actuator heads
+    /// straight for the planner's sub-goal, which lies in a free cell.
+    ///
+    /// The grid is built **once per group**, when the group is added or replaced and when the
+    /// obstacles change, and shared read-only by all its agents (at most one pipeline leaf per
+    /// recipe). 2D only.
+    ///
+    /// Cost per agent per step: one A* search over the grid from the agent's cell to the goal's
+    /// (`O(c log c)` for the `c` cells it expands; none once the agent is in the goal's cell),
+    /// plus at most `constraint_steps` plan checks against the discs near the plan. The
+    /// pipeline's search buffers are private to it and the pipeline is built per evaluation, so
+    /// each evaluation allocates them anew (unavoidable without restructuring the pipeline):
+    /// three arrays of 4 bytes per grid cell, the open heap, the route and the plan's points.
+    /// Measured on a 74 × 60 grid of 0.5 m cells round a bowl of 15 discs (release build, one
+    /// thread, a loaded 2-core machine): 15–22 µs per agent per step (3 agents: 21.5 µs; 200
+    /// agents: 15.2 µs), against well under 1 µs for a seek. Meant for tens of agents that
+    /// need a route, not thousands.
+    Pipeline {
+        /// Where to go.
+        goal: Target<V>,
+        /// The area the planner's grid covers (m).
+        bounds: Aabb,
+        /// The grid's cell side (m), > 0.
+        cell_size: f32,
+        /// Cells whose centre lies within this distance (m) of an obstacle are blocked: the
+        /// agent's radius plus a margin, ≥ 0.
+        clearance: f32,
+        /// The constraints' clearance factor (> 1).
+        margin: f32,
+        /// Most plans per step before the deadlock fallback.
+        constraint_steps: usize,
+        /// Heads for each sub-goal.
+        actuator: HeadFor,
+    },
 }
 
 impl<V: Vector> Recipe<V> {
@@ -321,6 +366,44 @@ impl<V: Vector> Recipe<V> {
         match self {
             Recipe::KinematicWander { rate } => {
                 non_negative("kinematic_wander.rate", *rate)?;
+            }
+            Recipe::Pipeline { goal, bounds, cell_size, clearance, margin, .. } => {
+                if let Target::Point(p) = goal {
+                    if !p.is_finite() {
+                        return Err(ParamError::NotFinite {
+                            name: "pipeline.goal",
+                            value: f32::NAN,
+                        });
+                    }
+                }
+                crate::error::positive("pipeline.cell_size", *cell_size)?;
+                non_negative("pipeline.clearance", *clearance)?;
+                finite("pipeline.margin", *margin)?;
+                if *margin <= 1.0 {
+                    return Err(ParamError::OutOfRange {
+                        name: "pipeline.margin",
+                        value: *margin,
+                        range: "above 1",
+                    });
+                }
+                if !(bounds.min.is_finite() && bounds.max.is_finite())
+                    || bounds.max.x <= bounds.min.x
+                    || bounds.max.y <= bounds.min.y
+                {
+                    return Err(ParamError::OutOfRange {
+                        name: "pipeline.bounds",
+                        value: bounds.max.x - bounds.min.x,
+                        range: "finite, max above min on both axes",
+                    });
+                }
+                let cells = ((bounds.max - bounds.min) / *cell_size).ceil();
+                if cells.x * cells.y > 4.0e6 {
+                    return Err(ParamError::OutOfRange {
+                        name: "pipeline.cell_size",
+                        value: *cell_size,
+                        range: "at most 4 million cells over the bounds",
+                    });
+                }
             }
             Recipe::KinematicSeek { target: Target::Point(p) }
             | Recipe::KinematicArrive { target: Target::Point(p), .. }
@@ -438,6 +521,7 @@ impl<V: Vector> Recipe<V> {
                 Recipe::Align { .. } => "align",
                 Recipe::Slot(_) => "slot",
                 Recipe::KinematicWander { .. } => "kinematic_wander",
+                Recipe::Pipeline { .. } => "pipeline",
                 _ => return,
             };
             kind = kind.or(Some(k));
@@ -457,6 +541,7 @@ impl<V: Vector> Recipe<V> {
                     | Recipe::DetectionBox(_)
                     | Recipe::RepelObstacle(_)
                     | Recipe::Hide { .. }
+                    | Recipe::Pipeline { .. }
             );
         });
         any
@@ -553,6 +638,9 @@ pub(crate) struct Plan {
     /// The recipe is a kinematic leaf: its output's linear part is a velocity (m/s) and its
     /// angular part a rotation (rad/s), applied by commit instead of being integrated.
     pub kinematic: bool,
+    /// The pipeline leaf's planning grid (built from the crowd's obstacles; see
+    /// [`Plan::build_grid`]).
+    pub grid: Option<GridGraph>,
 }
 
 impl Plan {
@@ -580,6 +668,16 @@ impl Plan {
             }
             _ => {}
         });
+        let mut pipelines = 0;
+        recipe
+            .for_each_leaf(&mut |r| pipelines += usize::from(matches!(r, Recipe::Pipeline { .. })));
+        if pipelines > 1 {
+            return Err(ParamError::OutOfRange {
+                name: "pipeline",
+                value: pipelines as f32,
+                range: "at most 1 pipeline leaf per recipe (its grid is the group's)",
+            });
+        }
         if plan.separations.len() > MAX_SEPARATIONS {
             return Err(ParamError::OutOfRange {
                 name: "separation",
@@ -588,6 +686,34 @@ impl Plan {
             });
         }
         Ok(plan)
+    }
+
+    /// (Re)builds the pipeline leaf's grid from `obstacles` (a free grid without them). Called
+    /// when the group is added or replaced and when the obstacles change.
+    pub(crate) fn build_grid<V: Vector>(
+        &mut self,
+        recipe: &Recipe<V>,
+        obstacles: Option<&ObstacleSet>,
+    ) -> Result<(), ParamError> {
+        let mut leaf = None;
+        recipe.for_each_leaf(&mut |r| {
+            if let Recipe::Pipeline { bounds, cell_size, clearance, .. } = r {
+                leaf = Some((*bounds, *cell_size, *clearance));
+            }
+        });
+        self.grid = match leaf {
+            Some((bounds, cell, clearance)) => Some(match obstacles {
+                Some(set) => GridGraph::from_obstacles(bounds, cell, set, clearance)?,
+                None => GridGraph::from_obstacles(
+                    bounds,
+                    cell,
+                    &ObstacleSet::new(std::iter::empty())?,
+                    clearance,
+                )?,
+            }),
+            None => None,
+        };
+        Ok(())
     }
 }
 
@@ -619,6 +745,8 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub paths: &'a [Polyline<V>],
     /// The static world (2D).
     pub obstacles: Option<&'a ObstacleSet>,
+    /// The group's pipeline grid, if its recipe has a pipeline leaf.
+    pub grid: Option<&'a GridGraph>,
     /// The agent's formation slot, if it is in a formation (2D).
     pub slot_target: Option<SlotTarget>,
     /// Distance (m) to an open path's end at which a path technique is finished (the group's
@@ -642,7 +770,63 @@ pub(crate) struct Notes<V: Vector> {
 /// only while some group avoids obstacles.
 pub(crate) type AvoidState = [f32; 2];
 
-/// Evaluates `recipe` for one agent. Allocates nothing.
+/// The pipeline leaf for one 2D agent (see [`Recipe::Pipeline`]).
+fn pipeline<V: CrowdVector>(
+    k: &Kinematic,
+    target: Vec2,
+    cx: &Context<'_, V>,
+    margin: f32,
+    constraint_steps: usize,
+    actuator: &HeadFor,
+) -> Option<SteeringOutput> {
+    let grid = cx.grid?;
+    let (obstacles, body, limits) = (cx.obstacles, cx.radius, cx.limits);
+    // one disc constraint per circle obstacle near a segment of the plan, found through the
+    // set's BVH instead of a list built per agent
+    let discs = FromFn(|_: &Kinematic, plan: &PipelinePlan, g: &Goal| -> Option<Goal> {
+        let set = obstacles?;
+        plan.segments().find_map(|(a, b)| {
+            let reach = Circle::new((a + b) * 0.5, (b - a).length() * 0.5 + body);
+            let mut hit: Option<Vec2> = None;
+            set.for_each_overlapping(&reach, |_, o| {
+                if hit.is_some() {
+                    return;
+                }
+                if let Obstacle::Circle(c) = o {
+                    let Ok(disc) = AvoidObstacle::new(c.center, c.radius + body, margin) else {
+                        return;
+                    };
+                    let (closest, _) = closest_point_on_segment(c.center, a, b);
+                    let r = disc.radius();
+                    if (closest - c.center).length_squared() < r * r {
+                        hit = Some(disc.detour(a, b));
+                    }
+                }
+            });
+            hit.map(|q| Goal { position: Some(q), ..*g })
+        })
+    });
+    // deadlock: nothing here; the fallback below heads for the sub-goal
+    let none = |_: &Kinematic, _: &Limits, _: f32| -> Option<SteeringOutput> { None };
+    let mut p = SteeringPipeline::new(
+        Goal::at(target),
+        PlanningDecomposer::new(grid),
+        discs,
+        actuator,
+        none,
+        constraint_steps,
+    );
+    let out = p.steer(k, limits, cx.dt);
+    if !p.report().deadlocked {
+        return Some(out);
+    }
+    // the planner's sub-goal is a free cell's centre: head straight for it
+    let mut plan = PipelinePlan::default();
+    actuator.path_into(k, &p.report().decomposed, limits, &mut plan);
+    Some(actuator.output(k, &plan, limits))
+}
+
+/// Evaluates `recipe` for one agent. Allocates nothing (except the pipeline leaf).
 pub(crate) fn evaluate<V: CrowdVector>(
     recipe: &Recipe<V>,
     cx: &Context<'_, V>,
@@ -870,6 +1054,12 @@ pub(crate) fn evaluate<V: CrowdVector>(
                 linear: as_vector(planar.orientation) * limits.max_speed(),
                 angular: rotation,
             }))
+        }
+        Recipe::Pipeline { goal, margin, constraint_steps, actuator, .. } => {
+            let k = V::planar(me)?;
+            let p = point(goal, notes)?;
+            let target = Vec2::new(p.axis(0), p.axis(1));
+            pipeline(&k, target, cx, *margin, *constraint_steps, actuator).map(V::from_planar)
         }
         Recipe::Slot(steering) => {
             let t = cx.slot_target?;

@@ -198,6 +198,7 @@ impl<V: Vector, A: Actuator<V> + ?Sized> Actuator<V> for &A {
 /// - With only an orientation: turns to it; the plan is `[p]`.
 /// - An empty goal: brakes to rest (arrive at the current position).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[doc(alias = "BasicActuator")]
 pub struct HeadFor {
     /// The positional behaviour.
