@@ -1,0 +1,86 @@
+//! Every gallery scenario gives the same trajectories as the recorded ones, bit for bit.
+//!
+//! Each scenario is built with its own seed and stepped for its full duration; after every step
+//! the kinematics (position, velocity, orientation), the debug steering and target and the
+//! events of every agent are hashed in file order. `tests/golden/trajectories.txt` holds one
+//! hash per scenario. A change meant to alter behaviour records the new hashes with
+//! `STEERKIT_BLESS=1 cargo test -p steerkit-cli --test golden` and says why in its commit; a
+//! refactor must leave them alone.
+
+use std::fmt::Write as _;
+use steerkit_cli::gallery;
+
+/// FNV-1a, 64 bits: a stable hash with no dependency (std's `Hasher` may change between
+/// releases).
+struct Fnv(u64);
+
+impl Fnv {
+    fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= u64::from(x);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn f32s(&mut self, v: &[f32]) {
+        for x in v {
+            self.bytes(&x.to_bits().to_le_bytes());
+        }
+    }
+}
+
+fn trajectory_hash(name: &str) -> u64 {
+    let scenario = gallery::load(name).expect("a built-in").expect("loads");
+    let mut world = scenario.build().expect("builds");
+    let handles: Vec<_> = world.groups.iter().flat_map(|g| g.agents.iter().copied()).collect();
+    let number = |h| handles.iter().position(|x| *x == h).map_or(u32::MAX, |i| i as u32);
+    let dt = world.settings.dt;
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    for _ in 0..world.settings.steps {
+        let events = world.crowd.step(dt).expect("steps");
+        let mut kinds: Vec<(u32, String)> =
+            events.iter().map(|e| (number(e.agent()), format!("{e:?}"))).collect();
+        kinds.sort();
+        for (a, e) in &kinds {
+            h.bytes(&a.to_le_bytes());
+            // handles inside the text are storage handles, stable across refactors
+            h.bytes(e.as_bytes());
+        }
+        for &a in &handles {
+            let k = world.crowd.kinematic(a).expect("alive");
+            h.f32s(&[k.position.x, k.position.y, k.velocity.x, k.velocity.y, k.orientation]);
+            h.f32s(&[k.rotation]);
+            let d = world.crowd.debug(a).expect("alive");
+            h.f32s(&[d.steering.linear.x, d.steering.linear.y, d.steering.angular]);
+            let t = d.target.unwrap_or(steerkit::Vec2::splat(f32::INFINITY));
+            h.f32s(&[t.x, t.y]);
+        }
+    }
+    h.0
+}
+
+#[test]
+fn every_gallery_scenario_gives_the_recorded_trajectories_bit_for_bit() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/trajectories.txt");
+    let mut names: Vec<&str> = gallery::names().collect();
+    names.sort_unstable();
+    let mut now = String::new();
+    for name in &names {
+        let _ = writeln!(now, "{name} {:016x}", trajectory_hash(name));
+    }
+    if std::env::var_os("STEERKIT_BLESS").is_some() {
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, &now).unwrap();
+        return;
+    }
+    let recorded = std::fs::read_to_string(&file).expect("tests/golden/trajectories.txt");
+    let differ: Vec<&str> = now
+        .lines()
+        .filter(|l| !recorded.lines().any(|r| r == *l))
+        .map(|l| l.split(' ').next().unwrap_or(l))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "trajectories changed: {differ:?}\nnow:\n{now}\nrecorded:\n{recorded}"
+    );
+}
