@@ -50,6 +50,25 @@ pub enum ParamError {
         /// The allowed range, in words.
         range: &'static str,
     },
+    /// A parameter that is not one number (a point, a vector, a list, a combination) and cannot
+    /// work as given.
+    #[error("`{name}` must be {expected}")]
+    Invalid {
+        /// Parameter name.
+        name: &'static str,
+        /// What it must be, in words ("a finite point", "a recipe of its own").
+        expected: &'static str,
+    },
+    /// A count (of items, members, leaves) outside what is allowed.
+    #[error("`{name}` must be {expected}, got {count}")]
+    Count {
+        /// Parameter name.
+        name: &'static str,
+        /// The rejected count.
+        count: usize,
+        /// The allowed counts, in words.
+        expected: &'static str,
+    },
 }
 
 pub(crate) fn finite(name: &'static str, value: f32) -> Result<f32, ParamError> {
