@@ -61,14 +61,20 @@ pub const MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
 
 /// The behaviour kinds a scenario can use, in the order of the format reference.
 pub fn behaviour_kinds() -> impl Iterator<Item = &'static str> {
-    check::KINDS.iter().map(|(k, _)| *k)
+    check::KINDS.iter().map(|k| k.kind.name())
+}
+
+/// The library's behaviour kinds a file cannot name, each with the reason a file that tries is
+/// given (not mapped yet, or code of a program's own).
+pub fn kinds_not_in_files() -> impl Iterator<Item = (&'static str, &'static str)> {
+    check::NOT_IN_FILES.iter().map(|(k, why)| (k.name(), *why))
 }
 
 /// The fields each behaviour kind takes (besides `kind`, and `weight` inside `blend` and
 /// `running_sum`).
 #[must_use]
 pub fn behaviour_fields(kind: &str) -> Option<&'static [&'static str]> {
-    check::KINDS.iter().find(|(k, _)| *k == kind).map(|(_, f)| *f)
+    check::KINDS.iter().find(|k| k.kind.name() == kind).map(|k| k.fields)
 }
 
 /// File syntax.

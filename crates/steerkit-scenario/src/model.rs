@@ -1,13 +1,8 @@
 //! The checked scenario: library values built by the library's validating constructors, with
 //! references (paths, agents) resolved to indices.
 
-use steerkit::{Aabb, HeadFor, KinematicArrive};
-use steerkit::{
-    Alignment, Arrive, Cohesion, CollisionAvoidance, DogOnAString, Epsilon, Evade, Flee,
-    FollowPath, GrapplingHooks, Hide, Integration, Interpose, Limits, Obstacle, ObstacleAvoidance,
-    OffsetPursuit, Polyline, Pursue, Reprojection, ScalablePattern, Seek, Segment, Separation,
-    SlotSteering, Vec2, VelocityMatch, WallFeelers,
-};
+use steerkit::Vec2;
+use steerkit::{Integration, Limits, Obstacle, Polyline, Recipe, ScalablePattern, Segment, Target};
 
 /// The shape of the world.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,186 +65,15 @@ pub struct AgentRef {
     pub index: usize,
 }
 
-/// Where a seek, flee or arrive points.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TargetRef {
-    /// A fixed point (m): `target = [x, y]`.
-    Point(Vec2),
-    /// The agent's own goal: `use_goal = true`.
-    Goal,
-    /// Another agent's position: `agent = "group:index"`.
-    Agent(AgentRef),
-}
+/// Where a seek, flee or arrive points: `target = [x, y]` ([`Target::Point`]),
+/// `use_goal = true` ([`Target::Goal`]) or `agent = "group:index"` ([`Target::Agent`]).
+pub type TargetRef = Target<Vec2, AgentRef>;
 
-/// A checked behaviour tree (the file's `behaviour` node), mirroring the crowd engine's recipe
-/// with references still by index.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum Behaviour {
-    /// `kind = "seek"`.
-    Seek {
-        /// What to seek.
-        target: TargetRef,
-        /// Parameters.
-        seek: Seek,
-    },
-    /// `kind = "flee"`.
-    Flee {
-        /// What to flee.
-        target: TargetRef,
-        /// Parameters.
-        flee: Flee,
-    },
-    /// `kind = "arrive"`.
-    Arrive {
-        /// Where to stop.
-        target: TargetRef,
-        /// Parameters.
-        arrive: Arrive,
-    },
-    /// `kind = "pursue"`.
-    Pursue {
-        /// The quarry.
-        agent: AgentRef,
-        /// Parameters.
-        pursue: Pursue,
-    },
-    /// `kind = "evade"`.
-    Evade {
-        /// The pursuer.
-        agent: AgentRef,
-        /// Parameters.
-        evade: Evade,
-    },
-    /// `kind = "velocity_match"`.
-    VelocityMatch {
-        /// Target velocity (m/s).
-        velocity: Vec2,
-        /// Parameters.
-        matching: VelocityMatch,
-    },
-    /// `kind = "wander"` (Buckland's jittered wander run by the crowd engine).
-    Wander {
-        /// Circle radius (m).
-        radius: f32,
-        /// Distance of its centre ahead (m).
-        distance: f32,
-        /// Jitter (m/√s).
-        jitter: f32,
-    },
-    /// `kind = "kinematic_seek"`: the velocity is set to full speed toward the target.
-    KinematicSeek {
-        /// What to seek.
-        target: TargetRef,
-    },
-    /// `kind = "kinematic_arrive"`: the velocity is set to `(target − p) / time_to_target`,
-    /// clipped, and to zero inside the radius.
-    KinematicArrive {
-        /// Where to stop.
-        target: TargetRef,
-        /// Radius and time to target.
-        arrive: KinematicArrive,
-    },
-    /// `kind = "kinematic_wander"`: full speed along the facing, which random-walks.
-    KinematicWander {
-        /// Random-walk rate (rad/√s).
-        rate: f32,
-    },
-    /// `kind = "separation"`.
-    Separation(Separation),
-    /// `kind = "cohesion"`.
-    Cohesion(Cohesion),
-    /// `kind = "alignment"`.
-    Alignment(Alignment),
-    /// `kind = "collision_avoidance"`.
-    CollisionAvoidance(CollisionAvoidance),
-    /// `kind = "follow_path"`.
-    FollowPath {
-        /// Index into [`Scenario::paths`](crate::Scenario::paths).
-        path: usize,
-        /// Parameters.
-        follow: FollowPath,
-    },
-    /// `kind = "blend"`: weighted members.
-    Blend(Vec<(f32, Behaviour)>),
-    /// `kind = "priority"`: members in priority order.
-    Priority {
-        /// Members, highest priority first.
-        groups: Vec<Behaviour>,
-        /// Threshold below which a member is ignored.
-        epsilon: Epsilon,
-    },
-    /// `kind = "running_sum"`: weighted members, truncated at `max_acceleration`.
-    RunningSum(Vec<(f32, Behaviour)>),
-    /// `kind = "obstacle_avoidance"`: ray casts against obstacles and walls.
-    ObstacleAvoidance(ObstacleAvoidance),
-    /// `kind = "wall_feelers"`: Buckland's three feelers.
-    WallFeelers(WallFeelers),
-    /// `kind = "hide"`: hide from an agent behind solid obstacles.
-    Hide {
-        /// The hunter.
-        agent: AgentRef,
-        /// Parameters.
-        hide: Hide,
-    },
-    /// `kind = "interpose"`: get between two agents.
-    Interpose {
-        /// First agent.
-        a: AgentRef,
-        /// Second agent.
-        b: AgentRef,
-        /// Parameters.
-        interpose: Interpose,
-    },
-    /// `kind = "offset_pursuit"`: hold an offset in a leader's frame.
-    OffsetPursuit {
-        /// The leader.
-        agent: AgentRef,
-        /// Offset and parameters.
-        pursuit: OffsetPursuit<Vec2>,
-    },
-    /// `kind = "dog_on_a_string"`: Green's leash along a path.
-    DogOnAString {
-        /// Index into [`Scenario::paths`](crate::Scenario::paths).
-        path: usize,
-        /// Parameters.
-        dog: DogOnAString,
-    },
-    /// `kind = "reprojection"`: Green's reprojection onto a path.
-    Reprojection {
-        /// Index into [`Scenario::paths`](crate::Scenario::paths).
-        path: usize,
-        /// Parameters.
-        reprojection: Reprojection,
-    },
-    /// `kind = "grappling_hooks"`: Green's waypoint hooks (Buckland's seek distance).
-    GrapplingHooks {
-        /// Index into [`Scenario::paths`](crate::Scenario::paths).
-        path: usize,
-        /// Parameters.
-        hooks: GrapplingHooks,
-    },
-    /// `kind = "slot"`: steer to the agent's slot in its formation (`[[formations]]`).
-    Slot(SlotSteering),
-    /// `kind = "pipeline"`: the steering pipeline (A* on a grid over the obstacles, a disc
-    /// constraint per circle obstacle, a head-for actuator).
-    Pipeline {
-        /// Where to go.
-        goal: TargetRef,
-        /// The area the planner's grid covers (m).
-        bounds: Aabb,
-        /// The grid's cell side (m).
-        cell_size: f32,
-        /// Blocked distance round obstacles (m).
-        clearance: f32,
-        /// The constraints' clearance factor (> 1).
-        margin: f32,
-        /// Most plans per step.
-        constraint_steps: usize,
-        /// Heads for each sub-goal.
-        actuator: HeadFor,
-    },
-}
+/// A checked behaviour tree (the file's `behaviour` node): the crowd engine's own [`Recipe`]
+/// with agents named by [`AgentRef`] and paths by their index into
+/// [`Scenario::paths`](crate::Scenario::paths), mapped onto the built crowd with
+/// [`Recipe::map_refs`]. A file never holds [`Recipe::Custom`].
+pub type Behaviour = Recipe<Vec2, AgentRef, usize>;
 
 /// A checked formation: a group's agents in a pattern, the anchor steered by a behaviour.
 #[derive(Clone, Debug, PartialEq)]

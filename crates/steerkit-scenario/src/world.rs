@@ -1,13 +1,10 @@
 //! Building a checked scenario into a running crowd.
 
-use crate::model::{
-    AgentRef, Behaviour, Bounds, Geometry, Metric, MetricsPlan, NamedPath, TargetRef,
-};
+use crate::model::{AgentRef, Behaviour, Bounds, Geometry, Metric, MetricsPlan, NamedPath};
 use crate::{Scenario, ScenarioError};
 use steerkit::{
     AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdError, FormationId, FormationManager, Group,
-    GroupId, Kinematic, Obstacle, ObstacleSet, PathId, Pattern, Recipe, Stuck, Target, Vec2,
-    WorldBounds,
+    GroupId, Kinematic, Obstacle, ObstacleSet, PathId, Pattern, Recipe, Stuck, Vec2, WorldBounds,
 };
 
 /// One group of a built world.
@@ -180,101 +177,7 @@ fn handle(r: AgentRef, groups: &[WorldGroup]) -> AgentHandle {
     groups[r.group].agents[r.index]
 }
 
-fn target(t: TargetRef, groups: &[WorldGroup]) -> Target<Vec2> {
-    match t {
-        TargetRef::Point(p) => Target::Point(p),
-        TargetRef::Goal => Target::Goal,
-        TargetRef::Agent(r) => Target::Agent(handle(r, groups)),
-    }
-}
-
 /// The crowd recipe of a checked behaviour.
 fn recipe(b: &Behaviour, groups: &[WorldGroup]) -> Recipe<Vec2> {
-    match b {
-        Behaviour::Seek { target: t, seek } => {
-            Recipe::Seek { target: target(*t, groups), seek: *seek }
-        }
-        Behaviour::Flee { target: t, flee } => {
-            Recipe::Flee { target: target(*t, groups), flee: *flee }
-        }
-        Behaviour::Arrive { target: t, arrive } => {
-            Recipe::Arrive { target: target(*t, groups), arrive: *arrive }
-        }
-        Behaviour::Pursue { agent, pursue } => {
-            Recipe::Pursue { target: handle(*agent, groups), pursue: *pursue }
-        }
-        Behaviour::Evade { agent, evade } => {
-            Recipe::Evade { threat: handle(*agent, groups), evade: *evade }
-        }
-        Behaviour::VelocityMatch { velocity, matching } => {
-            Recipe::VelocityMatch { velocity: *velocity, matching: *matching }
-        }
-        Behaviour::Wander { radius, distance, jitter } => {
-            Recipe::Wander { radius: *radius, distance: *distance, jitter: *jitter }
-        }
-        Behaviour::KinematicSeek { target: t } => {
-            Recipe::KinematicSeek { target: target(*t, groups) }
-        }
-        Behaviour::KinematicArrive { target: t, arrive } => {
-            Recipe::KinematicArrive { target: target(*t, groups), arrive: *arrive }
-        }
-        Behaviour::KinematicWander { rate } => Recipe::KinematicWander { rate: *rate },
-        Behaviour::Separation(s) => Recipe::Separation(*s),
-        Behaviour::Cohesion(c) => Recipe::Cohesion(*c),
-        Behaviour::Alignment(a) => Recipe::Alignment(*a),
-        Behaviour::CollisionAvoidance(c) => Recipe::CollisionAvoidance(*c),
-        Behaviour::FollowPath { path, follow } => {
-            Recipe::FollowPath { path: PathId(*path as u32), follow: *follow }
-        }
-        Behaviour::Blend(m) => {
-            Recipe::Blend(m.iter().map(|(w, b)| (*w, recipe(b, groups))).collect())
-        }
-        Behaviour::RunningSum(m) => {
-            Recipe::RunningSum(m.iter().map(|(w, b)| (*w, recipe(b, groups))).collect())
-        }
-        Behaviour::Priority { groups: members, epsilon } => Recipe::Priority {
-            groups: members.iter().map(|b| recipe(b, groups)).collect(),
-            epsilon: *epsilon,
-        },
-        Behaviour::ObstacleAvoidance(a) => Recipe::ObstacleAvoidance(*a),
-        Behaviour::WallFeelers(w) => Recipe::WallFeelers(*w),
-        Behaviour::Hide { agent, hide } => {
-            Recipe::Hide { hunter: handle(*agent, groups), hide: *hide }
-        }
-        Behaviour::Interpose { a, b, interpose } => Recipe::Interpose {
-            a: handle(*a, groups),
-            b: handle(*b, groups),
-            interpose: *interpose,
-        },
-        Behaviour::OffsetPursuit { agent, pursuit } => {
-            Recipe::OffsetPursuit { leader: handle(*agent, groups), pursuit: *pursuit }
-        }
-        Behaviour::DogOnAString { path, dog } => {
-            Recipe::DogOnAString { path: PathId(*path as u32), dog: *dog }
-        }
-        Behaviour::Reprojection { path, reprojection } => {
-            Recipe::Reprojection { path: PathId(*path as u32), reprojection: *reprojection }
-        }
-        Behaviour::GrapplingHooks { path, hooks } => {
-            Recipe::GrapplingHooks { path: PathId(*path as u32), hooks: *hooks }
-        }
-        Behaviour::Slot(s) => Recipe::Slot(*s),
-        Behaviour::Pipeline {
-            goal,
-            bounds,
-            cell_size,
-            clearance,
-            margin,
-            constraint_steps,
-            actuator,
-        } => Recipe::Pipeline {
-            goal: target(*goal, groups),
-            bounds: *bounds,
-            cell_size: *cell_size,
-            clearance: *clearance,
-            margin: *margin,
-            constraint_steps: *constraint_steps,
-            actuator: *actuator,
-        },
-    }
+    b.map_refs(&|r| handle(*r, groups), &|p| PathId(*p as u32))
 }

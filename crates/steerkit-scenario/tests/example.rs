@@ -38,7 +38,7 @@ fn check_example(s: &Scenario) {
     }
     // the hunter pursues walkers:0
     match &s.groups()[3].behaviour {
-        Behaviour::Pursue { agent, .. } => assert_eq!((agent.group, agent.index), (0, 0)),
+        Behaviour::Pursue { target, .. } => assert_eq!((target.group, target.index), (0, 0)),
         b => panic!("hunter behaviour {b:?}"),
     }
     match &s.groups()[0].behaviour {

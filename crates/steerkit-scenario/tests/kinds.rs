@@ -170,3 +170,42 @@ fn every_kind_and_field_is_documented() {
         }
     }
 }
+
+/// Every kind of the library's recipe is either a scenario kind or on the documented list of
+/// kinds a file cannot name, never both; the docs' "not available yet" list is that list.
+#[test]
+fn every_library_kind_has_a_scenario_kind_or_a_documented_reason() {
+    let kinds: Vec<&str> = behaviour_kinds().collect();
+    let missing: Vec<(&str, &str)> = steerkit_scenario::kinds_not_in_files().collect();
+    for kind in steerkit::RecipeKind::all() {
+        let name = kind.name();
+        let in_files = kinds.contains(&name);
+        let listed = missing.iter().any(|(k, _)| *k == name);
+        assert!(
+            in_files != listed,
+            "`{name}`: a scenario kind {in_files}, listed as missing {listed}"
+        );
+    }
+    let doc = include_str!("../../../docs/scenario-format.md");
+    let not_yet = doc
+        .split("**Not available yet.**")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .expect("a 'Not available yet' paragraph in docs/scenario-format.md");
+    for (name, why) in &missing {
+        if *name == "custom" {
+            assert!(
+                doc.contains("`custom`"),
+                "docs/scenario-format.md says nothing of `custom` ({why})"
+            );
+        } else {
+            assert!(not_yet.contains(&format!("`{name}`")), "`{name}` is not in the docs' list");
+        }
+    }
+    for name in &kinds {
+        assert!(
+            !not_yet.contains(&format!("`{name}`")),
+            "`{name}` runs but the docs list it as missing"
+        );
+    }
+}

@@ -134,9 +134,9 @@ pub use layering::{clip_to_walls, Layering, WALL_SKIN};
 // crowd engine
 mod crowd;
 pub use crowd::{
-    AgentDebug, AgentHandle, AgentSpec, Contact, Crowd, Crowd2, Crowd3, CrowdConfig, CrowdError,
-    CrowdEvent, CrowdVector, GridNeighbours, Group, GroupId, PathId, Recipe, Stuck, Target,
-    WorldBounds,
+    AgentContext, AgentDebug, AgentHandle, AgentSpec, BehaviourId, Contact, Crowd, Crowd2, Crowd3,
+    CrowdConfig, CrowdError, CrowdEvent, CrowdVector, CustomBehaviour, GridNeighbours, Group,
+    GroupId, KindInfo, PathId, Recipe, RecipeKind, Stuck, Target, WorldBounds,
 };
 // crowd recipes: formations run by the crowd
 pub use crowd::FormationId;

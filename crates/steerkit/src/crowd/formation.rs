@@ -48,6 +48,7 @@ impl Crowd<Vec2> {
         anchor: Recipe<Vec2>,
     ) -> Result<FormationId, CrowdError> {
         anchor.validate(self.paths.len())?;
+        super::custom::check_ids(&anchor, self.customs.len())?;
         if !manager.is_empty() {
             return Err(ParamError::OutOfRange {
                 name: "formation.members",
@@ -170,6 +171,7 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             finish: 0.0,
             slot_target: None,
             agents,
+            customs: &crowd.customs,
         };
         let steering = evaluate(&f.anchor, &cx, &mut f.state, &mut f.avoid, &mut Notes::default())
             .unwrap_or_default();

@@ -19,15 +19,18 @@
 //! - **Quarantine**: an agent whose state turns non-finite is frozen, reported once and taken
 //!   out of every neighbourhood, so it cannot poison anyone.
 
+mod custom;
 mod formation;
 mod grid;
 mod recipe;
 mod scan;
 mod space;
 
+use custom::CustomEntry;
+pub use custom::{AgentContext, BehaviourId, CustomBehaviour};
 pub use formation::FormationId;
 pub use grid::GridNeighbours;
-pub use recipe::{PathId, Recipe, Target};
+pub use recipe::{KindInfo, PathId, Recipe, RecipeKind, Target};
 pub use space::{Contact, CrowdVector, WorldBounds};
 
 use crate::error::{non_negative, positive, ParamError};
@@ -407,9 +410,14 @@ struct GroupRt<V: Vector> {
     flat: Option<FlatBlend>,
 }
 
-impl<V: Vector> GroupRt<V> {
-    fn new(spec: Group<V>, obstacles: Option<&ObstacleSet>) -> Result<Self, ParamError> {
-        let mut plan = Plan::new(&spec.recipe)?;
+impl<V: CrowdVector> GroupRt<V> {
+    fn new(
+        spec: Group<V>,
+        obstacles: Option<&ObstacleSet>,
+        customs: &[CustomEntry<V>],
+    ) -> Result<Self, ParamError> {
+        custom::check_ids(&spec.recipe, customs.len())?;
+        let mut plan = Plan::new(&spec.recipe, customs)?;
         plan.build_grid(&spec.recipe, obstacles)?;
         let flat = FlatBlend::of(&spec.recipe, &plan);
         Ok(GroupRt { spec, plan, flat })
@@ -536,6 +544,8 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     // formations (2D), and each member's slot target indexed by handle slot
     formations: Vec<formation::FormationRt>,
     slot_targets: Vec<Option<SlotTarget>>,
+    /// Behaviours of the user's own (`Recipe::Custom`), by `BehaviourId`.
+    customs: Vec<CustomEntry<V>>,
 }
 
 /// SplitMix64 finaliser: a well-mixed seed from (world seed, agent id).
@@ -614,6 +624,7 @@ impl<V: CrowdVector> Crowd<V> {
             pending: Vec::new(),
             formations: Vec::new(),
             slot_targets: Vec::new(),
+            customs: Vec::new(),
         })
     }
 
@@ -629,6 +640,29 @@ impl<V: CrowdVector> Crowd<V> {
         &self.config
     }
 
+    /// Registers a behaviour of the user's own; recipes name it as
+    /// [`Recipe::Custom`]`(id)` in this crowd.
+    ///
+    /// ```
+    /// use steerkit::{AgentContext, Crowd, CrowdConfig, CustomBehaviour, Group, Recipe};
+    /// use steerkit::{SteeringOutput, Vec2};
+    ///
+    /// struct Drift;
+    /// impl CustomBehaviour for Drift {
+    ///     fn steer(&self, _: &mut AgentContext<'_, '_>) -> Option<SteeringOutput> {
+    ///         Some(SteeringOutput::linear(Vec2::X))
+    ///     }
+    /// }
+    /// let mut crowd = Crowd::new(CrowdConfig::new(2.0))?;
+    /// let drift = crowd.add_behaviour(Drift);
+    /// crowd.add_group(Group::new(Recipe::Custom(drift)))?;
+    /// # Ok::<(), steerkit::CrowdError>(())
+    /// ```
+    pub fn add_behaviour(&mut self, behaviour: impl CustomBehaviour<V> + 'static) -> BehaviourId {
+        self.customs.push(CustomEntry(std::sync::Arc::new(behaviour)));
+        BehaviourId(self.customs.len() as u32 - 1)
+    }
+
     /// Registers a group.
     ///
     /// # Errors
@@ -638,7 +672,7 @@ impl<V: CrowdVector> Crowd<V> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
-        self.groups.push(GroupRt::new(group, self.obstacles.as_ref())?);
+        self.groups.push(GroupRt::new(group, self.obstacles.as_ref(), &self.customs)?);
         self.resize_smoothing();
         self.resize_avoid();
         Ok(GroupId(id))
@@ -651,7 +685,7 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
-        let rt = GroupRt::new(group, self.obstacles.as_ref())?;
+        let rt = GroupRt::new(group, self.obstacles.as_ref(), &self.customs)?;
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = rt;
         self.resize_smoothing();
@@ -1315,6 +1349,7 @@ impl<V: CrowdVector> Crowd<V> {
             (&self.orientation, &self.rotation, &self.radius, &self.status);
         let obstacles = self.obstacles.as_ref();
         let slot_targets = &self.slot_targets;
+        let customs = &self.customs[..];
         let nr = self.config.neighbour_radius;
         let body = |ci: usize,
                     cold: &mut [Cold<V>],
@@ -1379,6 +1414,7 @@ impl<V: CrowdVector> Crowd<V> {
                     finish: g.spec.arrive_radius,
                     slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
                     agents,
+                    customs,
                 };
                 let mut notes = Notes::default();
                 let steering = match &g.flat {

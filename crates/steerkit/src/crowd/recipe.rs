@@ -4,6 +4,7 @@
 //! Adding a behaviour is one [`Recipe`] variant plus one arm in `evaluate` (and one in
 //! `Recipe::validate` if it holds something to check).
 
+use super::custom::{AgentContext, BehaviourId, CustomEntry};
 use super::space::CrowdVector;
 use super::{AgentHandle, AgentView};
 use crate::combine::{blend, dither_considers, dither_output, prioritize, running_sum, Epsilon};
@@ -36,13 +37,20 @@ pub struct PathId(pub u32);
 /// Where a seek, flee or arrive points.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Target<V: Vector = Vec2> {
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "V: serde::Serialize, A: serde::Serialize",
+        deserialize = "V: serde::Deserialize<'de>, A: serde::Deserialize<'de>"
+    ))
+)]
+pub enum Target<V: Vector = Vec2, A = AgentHandle> {
     /// A fixed point (m).
     Point(V),
     /// The agent's own goal (`Crowd::set_goal`); nothing to say without one.
     Goal,
     /// Another agent's current position; nothing to say when it is gone.
-    Agent(AgentHandle),
+    Agent(A),
 }
 
 /// A behaviour recipe: what every agent of a group does, as data.
@@ -72,41 +80,53 @@ pub enum Target<V: Vector = Vec2> {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
-    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
+    serde(bound(
+        serialize = "V: serde::Serialize, A: serde::Serialize, P: serde::Serialize",
+        deserialize = "V: serde::Deserialize<'de>, A: serde::Deserialize<'de>, \
+                       P: serde::Deserialize<'de>"
+    ))
 )]
-pub enum Recipe<V: Vector = Vec2> {
+#[derive(strum::EnumDiscriminants)]
+#[strum_discriminants(
+    name(RecipeKind),
+    derive(Hash, PartialOrd, Ord, strum::EnumIter, strum::IntoStaticStr),
+    strum(serialize_all = "snake_case"),
+    doc = "The kind of a [`Recipe`] node, named as in scenario files (`RecipeKind::name`); \
+           [`RecipeKind::info`] says what the crowd must know about it."
+)]
+pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// Seek a target ([`Seek`]).
     Seek {
         /// What to seek.
-        target: Target<V>,
+        target: Target<V, A>,
         /// Parameters.
         seek: Seek,
     },
     /// Flee a target ([`Flee`]).
     Flee {
         /// What to flee.
-        target: Target<V>,
+        target: Target<V, A>,
         /// Parameters.
         flee: Flee,
     },
     /// Arrive at a target ([`Arrive`]).
     Arrive {
         /// Where to stop.
-        target: Target<V>,
+        target: Target<V, A>,
         /// Parameters.
         arrive: Arrive,
     },
     /// Pursue another agent ([`Pursue`]).
     Pursue {
         /// The quarry.
-        target: AgentHandle,
+        target: A,
         /// Parameters.
         pursue: Pursue,
     },
     /// Evade another agent ([`Evade`]).
     Evade {
         /// The pursuer.
-        threat: AgentHandle,
+        threat: A,
         /// Parameters.
         evade: Evade,
     },
@@ -141,21 +161,21 @@ pub enum Recipe<V: Vector = Vec2> {
     /// keeps its own). Reaching the end of an open path raises `PathFinished` once.
     FollowPath {
         /// Which path.
-        path: PathId,
+        path: P,
         /// Parameters.
         follow: FollowPath,
     },
     /// Weighted blend ([`blend`]): `clip(Σ wᵢ·sᵢ, max_acceleration)`.
-    Blend(Vec<(f32, Recipe<V>)>),
+    Blend(Vec<(f32, Recipe<V, A, P>)>),
     /// Priority groups ([`prioritize`]): the first group whose output exceeds `epsilon`.
     Priority {
         /// Groups, highest priority first.
-        groups: Vec<Recipe<V>>,
+        groups: Vec<Recipe<V, A, P>>,
         /// Threshold below which a group is ignored.
         epsilon: Epsilon,
     },
     /// Buckland's weighted truncated running sum with prioritisation ([`running_sum`]).
-    RunningSum(Vec<(f32, Recipe<V>)>),
+    RunningSum(Vec<(f32, Recipe<V, A, P>)>),
     /// Ray-cast obstacle and wall avoidance against the crowd's obstacles
     /// ([`ObstacleAvoidance`]: ray layout, lengths, adaptive fan, corner commitment). The fan's
     /// half angle and the committed side live in the agent's state. 2D.
@@ -171,16 +191,16 @@ pub enum Recipe<V: Vector = Vec2> {
     /// there is no cover or no obstacle set). Nothing when the hunter is gone. 2D.
     Hide {
         /// The hunter.
-        hunter: AgentHandle,
+        hunter: A,
         /// Parameters.
         hide: Hide,
     },
     /// Get between two agents ([`Interpose`]). Nothing when either is gone.
     Interpose {
         /// First agent.
-        a: AgentHandle,
+        a: A,
         /// Second agent.
-        b: AgentHandle,
+        b: A,
         /// Parameters.
         interpose: Interpose,
     },
@@ -188,7 +208,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// is gone.
     OffsetPursuit {
         /// The leader.
-        leader: AgentHandle,
+        leader: A,
         /// Offset (leader-local, m) and parameters.
         pursuit: OffsetPursuit<V>,
     },
@@ -198,7 +218,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// is the agent's path parameter.
     DogOnAString {
         /// Which path.
-        path: PathId,
+        path: P,
         /// Parameters.
         dog: DogOnAString,
     },
@@ -206,7 +226,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// is the agent's path parameter.
     Reprojection {
         /// Which path.
-        path: PathId,
+        path: P,
         /// Parameters.
         reprojection: Reprojection,
     },
@@ -214,7 +234,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// ([`GrapplingHooks`]); the waypoint index is kept in the agent's path parameter.
     GrapplingHooks {
         /// Which path.
-        path: PathId,
+        path: P,
         /// Parameters.
         hooks: GrapplingHooks,
     },
@@ -231,7 +251,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// probability until one speaks above `epsilon`.
     Dither {
         /// Members, highest priority first.
-        members: Vec<(f32, f32, Recipe<V>)>,
+        members: Vec<(f32, f32, Recipe<V, A, P>)>,
         /// Threshold below which a member is passed over.
         epsilon: Epsilon,
     },
@@ -240,7 +260,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// Turn to face a target ([`Face`]; angular). 2D.
     Face {
         /// What to face.
-        target: Target<V>,
+        target: Target<V, A>,
         /// Parameters.
         face: Face,
     },
@@ -262,7 +282,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// A kinematic leaf must be the whole recipe (a combiner holding one is refused).
     KinematicSeek {
         /// What to seek.
-        target: Target<V>,
+        target: Target<V, A>,
     },
     /// Millington's kinematic arrive ([`KinematicArrive`]): the velocity is set to
     /// `(target − p) / time_to_target` clipped to `max_speed`, and to zero inside the
@@ -270,7 +290,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// only.
     KinematicArrive {
         /// Where to stop.
-        target: Target<V>,
+        target: Target<V, A>,
         /// Radius and time to target.
         arrive: KinematicArrive,
     },
@@ -308,7 +328,7 @@ pub enum Recipe<V: Vector = Vec2> {
     /// need a route, not thousands.
     Pipeline {
         /// Where to go.
-        goal: Target<V>,
+        goal: Target<V, A>,
         /// The area the planner's grid covers (m).
         bounds: Aabb,
         /// The grid's cell side (m), > 0.
@@ -323,20 +343,304 @@ pub enum Recipe<V: Vector = Vec2> {
         /// Heads for each sub-goal.
         actuator: HeadFor,
     },
+    /// A behaviour of the user's own, registered with the crowd
+    /// ([`Crowd::add_behaviour`](super::Crowd::add_behaviour)), run like any leaf with the
+    /// agent's view ([`AgentContext`]). A scenario file cannot name one: the id is meaningful
+    /// only for the crowd it was registered with.
+    Custom(BehaviourId),
 }
 
-impl<V: Vector> Recipe<V> {
-    /// The kind of a kinematic (velocity-setting) leaf, if this node is one.
+/// What the crowd must know about a kind of recipe node. [`RecipeKind::info`] is the one
+/// exhaustive table: a new kind does not compile until it answers every field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KindInfo {
+    /// A combiner (blend, priority, running sum, dither) rather than a leaf.
+    pub combiner: bool,
+    /// Planar: a 3D crowd refuses a recipe holding it.
+    pub planar: bool,
+    /// Outputs a velocity and a rotation (set at commit), not accelerations: the whole recipe
+    /// only.
+    pub kinematic: bool,
+    /// Reads the neighbours (the sums of the single neighbour pass).
+    pub neighbours: bool,
+    /// Reads the neighbours one by one (gathered into a list).
+    pub neighbour_list: bool,
+    /// Reads the crowd's static obstacles and walls.
+    pub obstacles: bool,
+    /// Keeps the agent's path parameter (follows a registered path).
+    pub path: bool,
+    /// Keeps the agent's wander target.
+    pub wander: bool,
+    /// Keeps the agent's obstacle-avoidance state (fan angle, committed side).
+    pub avoidance: bool,
+    /// Draws from the agent's generator.
+    pub random: bool,
+    /// Reads the agent's formation slot.
+    pub slot: bool,
+    /// Runs user code registered with the crowd; what it reads is the behaviour's own answer
+    /// ([`CustomBehaviour::needs_neighbours`]).
+    pub custom: bool,
+}
+
+impl KindInfo {
+    /// A leaf that reads only the agent itself and other agents by handle.
+    const LEAF: KindInfo = KindInfo {
+        combiner: false,
+        planar: false,
+        kinematic: false,
+        neighbours: false,
+        neighbour_list: false,
+        obstacles: false,
+        path: false,
+        wander: false,
+        avoidance: false,
+        random: false,
+        slot: false,
+        custom: false,
+    };
+    const COMBINER: KindInfo = KindInfo { combiner: true, ..Self::LEAF };
+    const GROUP: KindInfo = KindInfo { neighbours: true, ..Self::LEAF };
+    const GROUP_LIST: KindInfo = KindInfo { neighbour_list: true, ..Self::GROUP };
+    const PATH: KindInfo = KindInfo { path: true, ..Self::LEAF };
+    const WORLD: KindInfo = KindInfo { planar: true, obstacles: true, ..Self::LEAF };
+    const ORIENTATION: KindInfo = KindInfo { planar: true, ..Self::LEAF };
+    const KINEMATIC: KindInfo = KindInfo { kinematic: true, ..Self::LEAF };
+}
+
+impl RecipeKind {
+    /// The kind's name in scenario files and error messages (`seek`, `obstacle_avoidance`).
     #[must_use]
-    pub fn kinematic_kind(&self) -> Option<&'static str> {
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// Every kind, in declaration order.
+    pub fn all() -> impl Iterator<Item = RecipeKind> {
+        <RecipeKind as strum::IntoEnumIterator>::iter()
+    }
+
+    /// What the crowd must know about this kind: the one place every classification comes
+    /// from.
+    #[must_use]
+    pub const fn info(self) -> KindInfo {
+        use RecipeKind as K;
         match self {
-            Recipe::KinematicSeek { .. } => Some("kinematic_seek"),
-            Recipe::KinematicArrive { .. } => Some("kinematic_arrive"),
-            Recipe::KinematicWander { .. } => Some("kinematic_wander"),
-            _ => None,
+            K::Seek | K::Flee | K::Arrive | K::Pursue | K::Evade | K::VelocityMatch => {
+                KindInfo::LEAF
+            }
+            K::Interpose | K::OffsetPursuit => KindInfo::LEAF,
+            K::Wander => KindInfo { wander: true, random: true, ..KindInfo::LEAF },
+            K::Separation | K::Cohesion | K::Alignment | K::MillingtonFlock => KindInfo::GROUP,
+            K::BucklandFlock => KindInfo { wander: true, random: true, ..KindInfo::GROUP },
+            K::CollisionAvoidance | K::ConeCheck => KindInfo::GROUP_LIST,
+            K::FollowPath | K::DogOnAString | K::Reprojection | K::GrapplingHooks => KindInfo::PATH,
+            K::Blend | K::Priority | K::RunningSum => KindInfo::COMBINER,
+            K::Dither => KindInfo { random: true, ..KindInfo::COMBINER },
+            K::ObstacleAvoidance => KindInfo { avoidance: true, ..KindInfo::WORLD },
+            K::WallFeelers | K::DetectionBox | K::RepelObstacle | K::Hide => KindInfo::WORLD,
+            K::LookWhereYoureGoing | K::Face | K::Align => KindInfo::ORIENTATION,
+            K::Slot => KindInfo { slot: true, ..KindInfo::ORIENTATION },
+            K::KinematicSeek | K::KinematicArrive => KindInfo::KINEMATIC,
+            K::KinematicWander => KindInfo { planar: true, random: true, ..KindInfo::KINEMATIC },
+            K::Pipeline => KindInfo::WORLD,
+            K::Custom => KindInfo { custom: true, ..KindInfo::LEAF },
+        }
+    }
+}
+
+impl<V: Vector, A, P> Recipe<V, A, P> {
+    /// The node's kind.
+    #[must_use]
+    pub fn kind(&self) -> RecipeKind {
+        self.into()
+    }
+
+    /// Calls `f` on every leaf, depth first.
+    pub fn for_each_leaf(&self, f: &mut impl FnMut(&Self)) {
+        match self {
+            Recipe::Dither { members, .. } => {
+                for (_, _, r) in members {
+                    r.for_each_leaf(f);
+                }
+            }
+            Recipe::Blend(m) | Recipe::RunningSum(m) => {
+                for (_, r) in m {
+                    r.for_each_leaf(f);
+                }
+            }
+            Recipe::Priority { groups, .. } => {
+                for r in groups {
+                    r.for_each_leaf(f);
+                }
+            }
+            leaf => {
+                debug_assert!(!leaf.kind().info().combiner, "a combiner without a walk");
+                f(leaf);
+            }
         }
     }
 
+    /// True when some leaf's kind has `property`.
+    fn any_leaf(&self, property: impl Fn(KindInfo) -> bool) -> bool {
+        let mut any = false;
+        self.for_each_leaf(&mut |r| any |= property(r.kind().info()));
+        any
+    }
+
+    /// The kind of the first kinematic leaf (sets the velocity) if the node is one.
+    #[must_use]
+    pub fn kinematic_kind(&self) -> Option<&'static str> {
+        let kind = self.kind();
+        kind.info().kinematic.then(|| kind.name())
+    }
+
+    /// The kind of the first leaf that exists only in 2D (static world, hiding, orientation,
+    /// slots, kinematic wander, the pipeline), if any: a 3D crowd refuses such a recipe,
+    /// naming it.
+    #[must_use]
+    pub fn planar_leaf(&self) -> Option<&'static str> {
+        let mut kind = None;
+        self.for_each_leaf(&mut |r| {
+            let k = r.kind();
+            if k.info().planar {
+                kind = kind.or(Some(k.name()));
+            }
+        });
+        kind
+    }
+
+    /// True when some leaf looks at the crowd's static obstacles and walls.
+    #[must_use]
+    pub fn needs_obstacles(&self) -> bool {
+        self.any_leaf(|i| i.obstacles)
+    }
+
+    /// True when some built-in leaf looks at neighbours (the crowd then scans them for the
+    /// group; a custom leaf says so itself).
+    #[must_use]
+    pub fn needs_neighbours(&self) -> bool {
+        self.any_leaf(|i| i.neighbours)
+    }
+
+    /// True when some leaf follows a path.
+    #[must_use]
+    pub fn follows_path(&self) -> bool {
+        self.any_leaf(|i| i.path)
+    }
+
+    /// The same recipe with every agent reference mapped by `agent` and every path reference
+    /// by `path`: how a description that names agents and paths its own way (a scenario
+    /// file's `"group:index"` and path names) becomes the crowd's recipe.
+    #[must_use]
+    pub fn map_refs<A2, P2>(
+        &self,
+        agent: &impl Fn(&A) -> A2,
+        path: &impl Fn(&P) -> P2,
+    ) -> Recipe<V, A2, P2> {
+        let target = |t: &Target<V, A>| match t {
+            Target::Point(p) => Target::Point(*p),
+            Target::Goal => Target::Goal,
+            Target::Agent(a) => Target::Agent(agent(a)),
+        };
+        let weighted = |m: &Vec<(f32, Recipe<V, A, P>)>| {
+            m.iter().map(|(w, r)| (*w, r.map_refs(agent, path))).collect()
+        };
+        match self {
+            Recipe::Seek { target: t, seek } => Recipe::Seek { target: target(t), seek: *seek },
+            Recipe::Flee { target: t, flee } => Recipe::Flee { target: target(t), flee: *flee },
+            Recipe::Arrive { target: t, arrive } => {
+                Recipe::Arrive { target: target(t), arrive: *arrive }
+            }
+            Recipe::Pursue { target, pursue } => {
+                Recipe::Pursue { target: agent(target), pursue: *pursue }
+            }
+            Recipe::Evade { threat, evade } => {
+                Recipe::Evade { threat: agent(threat), evade: *evade }
+            }
+            Recipe::VelocityMatch { velocity, matching } => {
+                Recipe::VelocityMatch { velocity: *velocity, matching: *matching }
+            }
+            Recipe::Wander { radius, distance, jitter } => {
+                Recipe::Wander { radius: *radius, distance: *distance, jitter: *jitter }
+            }
+            Recipe::Separation(s) => Recipe::Separation(*s),
+            Recipe::Cohesion(c) => Recipe::Cohesion(*c),
+            Recipe::Alignment(a) => Recipe::Alignment(*a),
+            Recipe::CollisionAvoidance(c) => Recipe::CollisionAvoidance(*c),
+            Recipe::FollowPath { path: p, follow } => {
+                Recipe::FollowPath { path: path(p), follow: *follow }
+            }
+            Recipe::Blend(m) => Recipe::Blend(weighted(m)),
+            Recipe::Priority { groups, epsilon } => Recipe::Priority {
+                groups: groups.iter().map(|r| r.map_refs(agent, path)).collect(),
+                epsilon: *epsilon,
+            },
+            Recipe::RunningSum(m) => Recipe::RunningSum(weighted(m)),
+            Recipe::ObstacleAvoidance(o) => Recipe::ObstacleAvoidance(*o),
+            Recipe::WallFeelers(w) => Recipe::WallFeelers(*w),
+            Recipe::DetectionBox(d) => Recipe::DetectionBox(*d),
+            Recipe::RepelObstacle(r) => Recipe::RepelObstacle(*r),
+            Recipe::Hide { hunter, hide } => Recipe::Hide { hunter: agent(hunter), hide: *hide },
+            Recipe::Interpose { a, b, interpose } => {
+                Recipe::Interpose { a: agent(a), b: agent(b), interpose: *interpose }
+            }
+            Recipe::OffsetPursuit { leader, pursuit } => {
+                Recipe::OffsetPursuit { leader: agent(leader), pursuit: *pursuit }
+            }
+            Recipe::ConeCheck(c) => Recipe::ConeCheck(*c),
+            Recipe::DogOnAString { path: p, dog } => {
+                Recipe::DogOnAString { path: path(p), dog: *dog }
+            }
+            Recipe::Reprojection { path: p, reprojection } => {
+                Recipe::Reprojection { path: path(p), reprojection: *reprojection }
+            }
+            Recipe::GrapplingHooks { path: p, hooks } => {
+                Recipe::GrapplingHooks { path: path(p), hooks: *hooks }
+            }
+            Recipe::MillingtonFlock(f) => Recipe::MillingtonFlock(*f),
+            Recipe::BucklandFlock(f) => Recipe::BucklandFlock(f.clone()),
+            Recipe::Dither { members, epsilon } => Recipe::Dither {
+                members: members
+                    .iter()
+                    .map(|(w, p, r)| (*w, *p, r.map_refs(agent, path)))
+                    .collect(),
+                epsilon: *epsilon,
+            },
+            Recipe::LookWhereYoureGoing(l) => Recipe::LookWhereYoureGoing(*l),
+            Recipe::Face { target: t, face } => Recipe::Face { target: target(t), face: *face },
+            Recipe::Align { orientation, align } => {
+                Recipe::Align { orientation: *orientation, align: *align }
+            }
+            Recipe::Slot(s) => Recipe::Slot(*s),
+            Recipe::KinematicSeek { target: t } => Recipe::KinematicSeek { target: target(t) },
+            Recipe::KinematicArrive { target: t, arrive } => {
+                Recipe::KinematicArrive { target: target(t), arrive: *arrive }
+            }
+            Recipe::KinematicWander { rate } => Recipe::KinematicWander { rate: *rate },
+            Recipe::Pipeline {
+                goal,
+                bounds,
+                cell_size,
+                clearance,
+                margin,
+                constraint_steps,
+                actuator,
+            } => Recipe::Pipeline {
+                goal: target(goal),
+                bounds: *bounds,
+                cell_size: *cell_size,
+                clearance: *clearance,
+                margin: *margin,
+                constraint_steps: *constraint_steps,
+                actuator: *actuator,
+            },
+            Recipe::Custom(id) => Recipe::Custom(*id),
+        }
+    }
+}
+
+impl<V: Vector> Recipe<V> {
     /// A kinematic leaf inside a combiner: its output is a velocity, which cannot be summed
     /// with accelerations.
     fn nested_kinematic(&self) -> Result<(), ParamError> {
@@ -503,106 +807,6 @@ impl<V: Vector> Recipe<V> {
             _ => "path",
         }
     }
-
-    /// The kind of the first leaf that exists only in 2D (static world, hiding, orientation),
-    /// if any: a 3D crowd refuses such a recipe, naming it.
-    #[must_use]
-    pub fn planar_leaf(&self) -> Option<&'static str> {
-        let mut kind = None;
-        self.for_each_leaf(&mut |r| {
-            let k = match r {
-                Recipe::ObstacleAvoidance(_) => "obstacle_avoidance",
-                Recipe::WallFeelers(_) => "wall_feelers",
-                Recipe::DetectionBox(_) => "detection_box",
-                Recipe::RepelObstacle(_) => "repel_obstacle",
-                Recipe::Hide { .. } => "hide",
-                Recipe::LookWhereYoureGoing(_) => "look_where_youre_going",
-                Recipe::Face { .. } => "face",
-                Recipe::Align { .. } => "align",
-                Recipe::Slot(_) => "slot",
-                Recipe::KinematicWander { .. } => "kinematic_wander",
-                Recipe::Pipeline { .. } => "pipeline",
-                _ => return,
-            };
-            kind = kind.or(Some(k));
-        });
-        kind
-    }
-
-    /// True when some leaf looks at the crowd's static obstacles and walls.
-    #[must_use]
-    pub fn needs_obstacles(&self) -> bool {
-        let mut any = false;
-        self.for_each_leaf(&mut |r| {
-            any |= matches!(
-                r,
-                Recipe::ObstacleAvoidance(_)
-                    | Recipe::WallFeelers(_)
-                    | Recipe::DetectionBox(_)
-                    | Recipe::RepelObstacle(_)
-                    | Recipe::Hide { .. }
-                    | Recipe::Pipeline { .. }
-            );
-        });
-        any
-    }
-
-    /// Calls `f` on every leaf, depth first.
-    pub(crate) fn for_each_leaf(&self, f: &mut impl FnMut(&Recipe<V>)) {
-        match self {
-            Recipe::Dither { members, .. } => {
-                for (_, _, r) in members {
-                    r.for_each_leaf(f);
-                }
-            }
-            Recipe::Blend(m) | Recipe::RunningSum(m) => {
-                for (_, r) in m {
-                    r.for_each_leaf(f);
-                }
-            }
-            Recipe::Priority { groups, .. } => {
-                for r in groups {
-                    r.for_each_leaf(f);
-                }
-            }
-            leaf => f(leaf),
-        }
-    }
-
-    /// True when some leaf looks at neighbours (the crowd then scans them for the group).
-    #[must_use]
-    pub fn needs_neighbours(&self) -> bool {
-        let mut any = false;
-        self.for_each_leaf(&mut |r| {
-            any |= matches!(
-                r,
-                Recipe::Separation(_)
-                    | Recipe::Cohesion(_)
-                    | Recipe::Alignment(_)
-                    | Recipe::CollisionAvoidance(_)
-                    | Recipe::ConeCheck(_)
-                    | Recipe::MillingtonFlock(_)
-                    | Recipe::BucklandFlock(_)
-            );
-        });
-        any
-    }
-
-    /// True when some leaf follows a path.
-    #[must_use]
-    pub fn follows_path(&self) -> bool {
-        let mut any = false;
-        self.for_each_leaf(&mut |r| {
-            any |= matches!(
-                r,
-                Recipe::FollowPath { .. }
-                    | Recipe::DogOnAString { .. }
-                    | Recipe::Reprojection { .. }
-                    | Recipe::GrapplingHooks { .. }
-            );
-        });
-        any
-    }
 }
 
 /// Most distinct separation settings one recipe may hold (each gets a running sum in the
@@ -644,9 +848,11 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub(crate) fn new<V: Vector>(recipe: &Recipe<V>) -> Result<Self, ParamError> {
+    pub(crate) fn new<V: CrowdVector>(
+        recipe: &Recipe<V>,
+        customs: &[CustomEntry<V>],
+    ) -> Result<Self, ParamError> {
         let mut plan = Plan {
-            needs_neighbours: recipe.needs_neighbours(),
             follows_path: recipe.follows_path(),
             kinematic: recipe.kinematic_kind().is_some(),
             ..Plan::default()
@@ -656,17 +862,28 @@ impl Plan {
                 plan.separations.push(*s);
             }
         };
-        recipe.for_each_leaf(&mut |r| match r {
-            Recipe::CollisionAvoidance(_) | Recipe::ConeCheck(_) => plan.needs_list = true,
-            Recipe::ObstacleAvoidance(_) => plan.avoids_obstacles = true,
-            Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
-            Recipe::Separation(s) => separation(s, &mut plan),
-            Recipe::MillingtonFlock(f) => separation(&f.separation, &mut plan),
-            Recipe::BucklandFlock(f) => {
-                separation(&f.separation, &mut plan);
-                plan.needs_headings |= f.alignment.uses_headings();
+        recipe.for_each_leaf(&mut |r| {
+            let info = r.kind().info();
+            plan.needs_neighbours |= info.neighbours;
+            plan.needs_list |= info.neighbour_list;
+            plan.avoids_obstacles |= info.avoidance;
+            // what depends on a leaf's parameters, not only its kind
+            match r {
+                Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
+                Recipe::Separation(s) => separation(s, &mut plan),
+                Recipe::MillingtonFlock(f) => separation(&f.separation, &mut plan),
+                Recipe::BucklandFlock(f) => {
+                    separation(&f.separation, &mut plan);
+                    plan.needs_headings |= f.alignment.uses_headings();
+                }
+                Recipe::Custom(id) => {
+                    if customs.get(id.0 as usize).is_some_and(|c| c.0.needs_neighbours()) {
+                        plan.needs_neighbours = true;
+                        plan.needs_list = true;
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         });
         let mut pipelines = 0;
         recipe
@@ -754,6 +971,8 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub finish: f32,
     /// Other agents' kinematics by handle.
     pub agents: AgentView<'a, V>,
+    /// The behaviours registered with the crowd (`Recipe::Custom`).
+    pub customs: &'a [CustomEntry<V>],
 }
 
 /// What evaluation reports beside the steering.
@@ -1060,6 +1279,10 @@ pub(crate) fn evaluate<V: CrowdVector>(
             let p = point(goal, notes)?;
             let target = Vec2::new(p.axis(0), p.axis(1));
             pipeline(&k, target, cx, *margin, *constraint_steps, actuator).map(V::from_planar)
+        }
+        Recipe::Custom(id) => {
+            let custom = cx.customs.get(id.0 as usize)?;
+            custom.0.steer(&mut AgentContext { cx, rng: &mut state.rng, notes })
         }
         Recipe::Slot(steering) => {
             let t = cx.slot_target?;
