@@ -876,11 +876,11 @@ impl Plan {
                     separation(&f.separation, &mut plan);
                     plan.needs_headings |= f.alignment.uses_headings();
                 }
-                Recipe::Custom(id) => {
-                    if customs.get(id.0 as usize).is_some_and(|c| c.0.needs_neighbours()) {
-                        plan.needs_neighbours = true;
-                        plan.needs_list = true;
-                    }
+                Recipe::Custom(id)
+                    if customs.get(id.0 as usize).is_some_and(|c| c.0.needs_neighbours()) =>
+                {
+                    plan.needs_neighbours = true;
+                    plan.needs_list = true;
                 }
                 _ => {}
             }
