@@ -428,7 +428,8 @@ fn insertion_errors_name_the_field() {
         Err(CrowdError::Param(
             ParamError::NotFinite { name, .. }
             | ParamError::Negative { name, .. }
-            | ParamError::OutOfRange { name, .. },
+            | ParamError::OutOfRange { name, .. }
+            | ParamError::Invalid { name, .. },
         )) => name,
         other => panic!("{other:?}"),
     };
@@ -459,7 +460,7 @@ fn insertion_errors_name_the_field() {
     let path = Recipe::FollowPath { path: PathId(3), follow: FollowPath::new(1.0).unwrap() };
     assert!(matches!(
         crowd.add_group(Group::new(path)),
-        Err(CrowdError::Param(ParamError::OutOfRange { name: "path", .. }))
+        Err(CrowdError::Param(ParamError::Count { name: "path", .. }))
     ));
     assert!(matches!(
         Crowd2::new(CrowdConfig::new(0.0)),

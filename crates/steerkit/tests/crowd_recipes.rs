@@ -781,7 +781,7 @@ fn validation_names_the_field_and_the_kind() {
     assert!(
         matches!(
             path_err,
-            Err(CrowdError::Param(ParamError::OutOfRange { name: "grappling_hooks.path", .. }))
+            Err(CrowdError::Param(ParamError::Count { name: "grappling_hooks.path", .. }))
         ),
         "{path_err:?}"
     );
@@ -813,7 +813,7 @@ fn validation_names_the_field_and_the_kind() {
         Recipe::Blend(vec![(1.0, Recipe::WallFeelers(WallFeelers::new(1.0).unwrap()))]);
     assert!(matches!(
         c3.add_group(Group::new(r)),
-        Err(CrowdError::Param(ParamError::OutOfRange { name: "wall_feelers", .. }))
+        Err(CrowdError::Param(ParamError::Invalid { name: "wall_feelers", .. }))
     ));
     // the generic leaves run in 3D
     let r: Recipe<glam::Vec3> = Recipe::ConeCheck(ConeCheck::new(0.5, 1.0).unwrap());
@@ -963,7 +963,7 @@ fn a_kinematic_leaf_inside_a_combiner_is_refused_naming_its_kind() {
     ]);
     assert!(matches!(
         c.add_group(Group::new(blend)),
-        Err(CrowdError::Param(ParamError::OutOfRange { name: "kinematic_seek", .. }))
+        Err(CrowdError::Param(ParamError::Invalid { name: "kinematic_seek", .. }))
     ));
     let priority = Recipe::Priority {
         groups: vec![Recipe::KinematicWander { rate: 1.0 }],
@@ -971,7 +971,7 @@ fn a_kinematic_leaf_inside_a_combiner_is_refused_naming_its_kind() {
     };
     assert!(matches!(
         c.add_group(Group::new(priority)),
-        Err(CrowdError::Param(ParamError::OutOfRange { name: "kinematic_wander", .. }))
+        Err(CrowdError::Param(ParamError::Invalid { name: "kinematic_wander", .. }))
     ));
     assert!(matches!(
         c.add_group(Group::new(Recipe::KinematicWander { rate: -1.0 })),
@@ -980,7 +980,7 @@ fn a_kinematic_leaf_inside_a_combiner_is_refused_naming_its_kind() {
     let mut c3 = Crowd3::new(CrowdConfig::new(2.0)).unwrap();
     assert!(matches!(
         c3.add_group(Group::new(Recipe::KinematicWander { rate: 1.0 })),
-        Err(CrowdError::Param(ParamError::OutOfRange { name: "kinematic_wander", .. }))
+        Err(CrowdError::Param(ParamError::Invalid { name: "kinematic_wander", .. }))
     ));
     // kinematic seek and arrive work in 3D
     assert!(c3.add_group(Group::new(Recipe::KinematicSeek { target: Target::Goal })).is_ok());
@@ -1127,7 +1127,7 @@ fn pipeline_leaf_is_refused_in_3d_and_checks_its_parameters() {
     };
     assert!(matches!(
         c3.add_group(Group::new(leaf3)),
-        Err(CrowdError::Param(ParamError::OutOfRange { name: "pipeline", .. }))
+        Err(CrowdError::Param(ParamError::Invalid { name: "pipeline", .. }))
     ));
     let mut c = crowd(1);
     let with = |f: &dyn Fn(&mut Recipe)| {
@@ -1178,7 +1178,7 @@ fn pipeline_leaf_is_refused_in_3d_and_checks_its_parameters() {
     let two = Recipe::Blend(vec![(1.0, pipeline_recipe()), (1.0, pipeline_recipe())]);
     assert!(matches!(
         c.add_group(Group::new(two)),
-        Err(CrowdError::Param(ParamError::OutOfRange { name: "pipeline", .. }))
+        Err(CrowdError::Param(ParamError::Count { name: "pipeline", .. }))
     ));
 }
 

@@ -50,10 +50,10 @@ impl Crowd<Vec2> {
         anchor.validate(self.paths.len())?;
         super::custom::check_ids(&anchor, self.customs.len())?;
         if !manager.is_empty() {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "formation.members",
-                value: manager.len() as f32,
-                range: "an empty manager (the crowd adds the members)",
+                count: manager.len(),
+                expected: "0: an empty manager (the crowd adds the members)",
             }
             .into());
         }
@@ -62,10 +62,10 @@ impl Crowd<Vec2> {
                 return Err(CrowdError::StaleHandle(h));
             }
             if !manager.add_member(h.index, 0) {
-                return Err(ParamError::OutOfRange {
+                return Err(ParamError::Count {
                     name: "formation.members",
-                    value: members.len() as f32,
-                    range: "distinct agents the pattern can hold",
+                    count: members.len(),
+                    expected: "distinct agents the pattern can hold",
                 }
                 .into());
             }

@@ -697,10 +697,9 @@ impl<V: CrowdVector> Crowd<V> {
     /// kind.
     fn check_space(recipe: &Recipe<V>) -> Result<(), ParamError> {
         match recipe.planar_leaf() {
-            Some(kind) if V::DIM != 2 => Err(ParamError::OutOfRange {
+            Some(kind) if V::DIM != 2 => Err(ParamError::Invalid {
                 name: kind,
-                value: V::DIM as f32,
-                range: "a 2D crowd (the leaf is planar)",
+                expected: "in a 2D crowd (the leaf is planar)",
             }),
             _ => Ok(()),
         }
@@ -740,7 +739,7 @@ impl<V: CrowdVector> Crowd<V> {
         vector("position", spec.position)?;
         vector("velocity", spec.velocity)?;
         if !V::orientation_is_finite(spec.orientation) {
-            return Err(ParamError::NotFinite { name: "orientation", value: f32::NAN }.into());
+            return Err(ParamError::Invalid { name: "orientation", expected: "finite" }.into());
         }
         non_negative("radius", spec.radius)?;
         if let Some(g) = spec.goal {

@@ -647,10 +647,9 @@ impl<V: Vector> Recipe<V> {
         let mut kind = None;
         self.for_each_leaf(&mut |r| kind = kind.or(r.kinematic_kind()));
         match kind {
-            Some(kind) => Err(ParamError::OutOfRange {
+            Some(kind) => Err(ParamError::Invalid {
                 name: kind,
-                value: 1.0,
-                range:
+                expected:
                     "the whole recipe (a kinematic leaf sets the velocity; it cannot be combined)",
             }),
             None => Ok(()),
@@ -674,9 +673,9 @@ impl<V: Vector> Recipe<V> {
             Recipe::Pipeline { goal, bounds, cell_size, clearance, margin, .. } => {
                 if let Target::Point(p) = goal {
                     if !p.is_finite() {
-                        return Err(ParamError::NotFinite {
+                        return Err(ParamError::Invalid {
                             name: "pipeline.goal",
-                            value: f32::NAN,
+                            expected: "a finite point",
                         });
                     }
                 }
@@ -713,7 +712,7 @@ impl<V: Vector> Recipe<V> {
             | Recipe::KinematicArrive { target: Target::Point(p), .. }
                 if !p.is_finite() =>
             {
-                return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
+                return Err(ParamError::Invalid { name: "target", expected: "a finite point" });
             }
             Recipe::Wander { radius, distance, jitter } => {
                 non_negative("wander_radius", *radius)?;
@@ -726,23 +725,26 @@ impl<V: Vector> Recipe<V> {
             | Recipe::GrapplingHooks { path, .. }
                 if path.0 as usize >= paths =>
             {
-                return Err(ParamError::OutOfRange {
+                return Err(ParamError::Count {
                     name: self.path_field(),
-                    value: path.0 as f32,
-                    range: "the id of a registered path",
+                    count: path.0 as usize,
+                    expected: "the id of a registered path",
                 });
             }
             Recipe::OffsetPursuit { pursuit, .. } if !pursuit.offset.is_finite() => {
-                return Err(ParamError::NotFinite {
+                return Err(ParamError::Invalid {
                     name: "offset_pursuit.offset",
-                    value: f32::NAN,
+                    expected: "a finite vector",
                 });
             }
             Recipe::Align { orientation, .. } => {
                 finite("align.orientation", *orientation)?;
             }
             Recipe::Face { target: Target::Point(p), .. } if !p.is_finite() => {
-                return Err(ParamError::NotFinite { name: "face.target", value: f32::NAN });
+                return Err(ParamError::Invalid {
+                    name: "face.target",
+                    expected: "a finite point",
+                });
             }
             Recipe::MillingtonFlock(f) => {
                 finite("millington_flock.weights.separation", f.weights.separation)?;
@@ -771,14 +773,14 @@ impl<V: Vector> Recipe<V> {
                 }
             }
             Recipe::VelocityMatch { velocity, .. } if !velocity.is_finite() => {
-                return Err(ParamError::NotFinite { name: "velocity", value: f32::NAN });
+                return Err(ParamError::Invalid { name: "velocity", expected: "a finite vector" });
             }
             Recipe::Seek { target: Target::Point(p), .. }
             | Recipe::Flee { target: Target::Point(p), .. }
             | Recipe::Arrive { target: Target::Point(p), .. }
                 if !p.is_finite() =>
             {
-                return Err(ParamError::NotFinite { name: "target", value: f32::NAN });
+                return Err(ParamError::Invalid { name: "target", expected: "a finite point" });
             }
             Recipe::Blend(members) | Recipe::RunningSum(members) => {
                 self.nested_kinematic()?;
@@ -889,17 +891,17 @@ impl Plan {
         recipe
             .for_each_leaf(&mut |r| pipelines += usize::from(matches!(r, Recipe::Pipeline { .. })));
         if pipelines > 1 {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "pipeline",
-                value: pipelines as f32,
-                range: "at most 1 pipeline leaf per recipe (its grid is the group's)",
+                count: pipelines,
+                expected: "at most 1 pipeline leaf per recipe (its grid is the group's)",
             });
         }
         if plan.separations.len() > MAX_SEPARATIONS {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "separation",
-                value: plan.separations.len() as f32,
-                range: "at most 2 distinct separation settings per recipe",
+                count: plan.separations.len(),
+                expected: "at most 2 distinct separation settings per recipe",
             });
         }
         Ok(plan)
