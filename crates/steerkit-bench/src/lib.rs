@@ -330,7 +330,7 @@ pub fn mixed2d_crowd(n: usize) -> Crowd2 {
     along.non_penetration = true;
     let mut wander = Group::new(Recipe::Blend(vec![
         (1.0, flocking()),
-        (0.5, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 2.0 }),
+        (0.5, Recipe::Wander(WorldWander::new(1.0, 2.0, 2.0).unwrap())),
     ]));
     wander.non_penetration = true;
     let along = crowd.add_group(along).expect("valid group");

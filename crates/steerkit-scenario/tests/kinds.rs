@@ -94,9 +94,7 @@ fn every_kind_builds_into_its_recipe() {
             ("pursue", Recipe::Pursue { target, .. }) => *target == other,
             ("evade", Recipe::Evade { threat, .. }) => *threat == other,
             ("velocity_match", Recipe::VelocityMatch { velocity, .. }) => *velocity == Vec2::X,
-            ("wander", Recipe::Wander { radius, distance, jitter }) => {
-                (*radius, *distance, *jitter) == (1.0, 2.0, 3.0)
-            }
+            ("wander", Recipe::Wander(w)) => w.parameters() == (1.0, 2.0, 3.0),
             ("separation", Recipe::Separation(_)) => true,
             ("cohesion", Recipe::Cohesion(Cohesion::Arrive(_))) => true,
             ("alignment", Recipe::Alignment(Alignment::Velocity(_))) => true,

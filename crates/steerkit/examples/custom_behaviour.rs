@@ -10,7 +10,7 @@
 
 use steerkit::{
     AgentContext, AgentSpec, Crowd2, CrowdConfig, CustomBehaviour, Epsilon, Group, Limits, Recipe,
-    Seek, SteeringOutput, Vec2, WorldBounds,
+    Seek, SteeringOutput, Vec2, WorldBounds, WorldWander,
 };
 
 /// Seek the nearest lamp while outside every lit disc.
@@ -45,10 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut crowd = Crowd2::new(config)?;
     let stay = crowd.add_behaviour(StayInTheLight { lamps: lamps.clone(), light });
     let recipe = Recipe::Priority {
-        groups: vec![
-            Recipe::Custom(stay),
-            Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 4.0 },
-        ],
+        groups: vec![Recipe::Custom(stay), Recipe::Wander(WorldWander::new(1.0, 2.0, 4.0)?)],
         epsilon: Epsilon::new(1e-3)?,
     };
     let g = crowd.add_group(Group::new(recipe))?;

@@ -45,8 +45,8 @@ pub use steering::{
     closest_approach, Align, Alignment, Approach, Arrive, Chase, Cohesion, CollisionAvoidance,
     ConeCheck, Deceleration, Estimate, Evade, Face, Falloff, Flee, FollowPath, Gather, Interpose,
     KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander, LookWhereYoureGoing,
-    OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Separation, Stop, VelocityMatch, Wander,
-    WanderJitter,
+    OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Separation, Stateful, Stop, VelocityMatch,
+    Wander, WanderJitter, WorldWander,
 };
 
 #[cfg(doctest)]
@@ -106,8 +106,9 @@ pub use motor::{
 mod pilot;
 pub use pilot::{is_crowded, Pilot, PilotEvent};
 pub use steering::{
-    AdaptiveFan, AvoidTarget, BoxThreat, DetectionBox, DogOnAString, GrapplingHooks, Hide,
-    ObstacleAvoidance, RayLayout, RepelObstacle, Reprojection, WallFeelers, MAX_FAN_RAYS,
+    AdaptiveFan, AvoidTarget, AvoidanceState, BoxThreat, DetectionBox, DogOnAString,
+    GrapplingHooks, Hide, ObstacleAvoidance, RayLayout, RepelObstacle, Reprojection, WallFeelers,
+    MAX_FAN_RAYS,
 };
 
 // Coordinated movement: formations, slot assignment, plays, tactical movement

@@ -61,6 +61,8 @@ pub trait Vector:
         + Sub<Output = Self::Angular>
         + Mul<f32, Output = Self::Angular>
         + Neg<Output = Self::Angular>;
+    /// Number of axes (2 or 3).
+    const DIM: usize;
     /// The zero vector.
     const ZERO: Self;
     /// The zero angular quantity.
@@ -99,13 +101,35 @@ pub trait Vector:
     fn orientation_is_finite(orientation: Self::Orientation) -> bool;
     /// True when every component of the angular quantity is finite.
     fn angular_is_finite(angular: Self::Angular) -> bool;
+    /// Component `i` (`i < DIM`).
+    fn axis(self, i: usize) -> f32;
+    /// A vector from the first `DIM` components of `a`.
+    fn from_axes(a: [f32; 3]) -> Self;
+    /// A random vector with every component uniform on [−1, 1) (Buckland's `RandomClamped` per
+    /// axis), drawn in axis order.
+    fn random_clamped(rng: &mut crate::rng::Rng) -> Self;
 }
 
 impl Vector for Vec2 {
     type Orientation = f32;
     type Angular = f32;
+    const DIM: usize = 2;
     const ZERO: Self = Vec2::ZERO;
     const ANGULAR_ZERO: f32 = 0.0;
+
+    #[inline]
+    fn axis(self, i: usize) -> f32 {
+        self[i]
+    }
+    #[inline]
+    fn from_axes(a: [f32; 3]) -> Self {
+        Vec2::new(a[0], a[1])
+    }
+    #[inline]
+    fn random_clamped(rng: &mut crate::rng::Rng) -> Self {
+        let x = rng.clamped();
+        Vec2::new(x, rng.clamped())
+    }
 
     #[inline]
     fn dot(self, other: Self) -> f32 {
@@ -168,8 +192,24 @@ impl Vector for Vec2 {
 impl Vector for Vec3 {
     type Orientation = Quat;
     type Angular = Vec3;
+    const DIM: usize = 3;
     const ZERO: Self = Vec3::ZERO;
     const ANGULAR_ZERO: Vec3 = Vec3::ZERO;
+
+    #[inline]
+    fn axis(self, i: usize) -> f32 {
+        self[i]
+    }
+    #[inline]
+    fn from_axes(a: [f32; 3]) -> Self {
+        Vec3::from_array(a)
+    }
+    #[inline]
+    fn random_clamped(rng: &mut crate::rng::Rng) -> Self {
+        let x = rng.clamped();
+        let y = rng.clamped();
+        Vec3::new(x, y, rng.clamped())
+    }
 
     #[inline]
     fn dot(self, other: Self) -> f32 {

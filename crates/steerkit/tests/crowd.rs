@@ -163,7 +163,7 @@ fn deterministic_world(seed: u64) -> Crowd2 {
         Recipe::Blend(m) => m,
         _ => unreachable!(),
     };
-    recipe.push((0.6, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 3.0 }));
+    recipe.push((0.6, Recipe::Wander(WorldWander::new(1.0, 2.0, 3.0).unwrap())));
     let mut group = Group::new(Recipe::Blend(recipe));
     group.non_penetration = true;
     group.heading_smoothing = 5;
@@ -383,7 +383,7 @@ fn a_flock_stays_cohesive_and_aligned_without_overlaps() {
         (2.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear).unwrap())),
         (1.0, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
         (1.5, Recipe::Alignment(Alignment::heading(0.3).unwrap())),
-        (0.3, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 2.0 }),
+        (0.3, Recipe::Wander(WorldWander::new(1.0, 2.0, 2.0).unwrap())),
     ]));
     group.non_penetration = true;
     let g = crowd.add_group(group).unwrap();
@@ -618,7 +618,7 @@ fn obstacle_contact_is_reported_once_per_touch() {
 fn heading_smoothing_steadies_a_jittery_heading() {
     let build = |window: u32| {
         let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_seed(4)).unwrap();
-        let mut g = Group::new(Recipe::Wander { radius: 2.0, distance: 0.5, jitter: 40.0 });
+        let mut g = Group::new(Recipe::Wander(WorldWander::new(2.0, 0.5, 40.0).unwrap()));
         g.heading_smoothing = window;
         let g = crowd.add_group(g).unwrap();
         let h = crowd
@@ -673,7 +673,7 @@ fn a_3d_flock_runs_and_stays_finite_and_bounded() {
             (2.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear).unwrap())),
             (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
             (1.0, Recipe::Alignment(Alignment::heading(0.5).unwrap())),
-            (0.5, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 2.0 }),
+            (0.5, Recipe::Wander(WorldWander::new(1.0, 2.0, 2.0).unwrap())),
         ])))
         .unwrap();
     let mut rng = Rng::new(2);
@@ -799,7 +799,7 @@ mod invariants {
                 (w[0], Recipe::Separation(Separation::new(1.0, Falloff::InverseSquare(0.5)).unwrap())),
                 (w[1], Recipe::Cohesion(Cohesion::Arrive(Arrive::new(0.1, 1.0, 0.2).unwrap()))),
                 (w[2], Recipe::Alignment(Alignment::heading(0.3).unwrap())),
-                (w[3], Recipe::Wander { radius: 1.0, distance: 1.0, jitter: 5.0 }),
+                (w[3], Recipe::Wander(WorldWander::new(1.0, 1.0, 5.0).unwrap())),
                 (1.0, Recipe::CollisionAvoidance(CollisionAvoidance::new(0.1, 1.0).unwrap())),
             ]));
             group.non_penetration = np;

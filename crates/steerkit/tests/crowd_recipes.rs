@@ -114,7 +114,7 @@ fn wall_feelers_keep_agents_in_a_corridor() {
     let feelers = WallFeelers::new(2.0).unwrap();
     let recipe = Recipe::RunningSum(vec![
         (3.0, Recipe::WallFeelers(feelers)),
-        (1.0, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 3.0 }),
+        (1.0, Recipe::Wander(WorldWander::new(1.0, 2.0, 3.0).unwrap())),
         (
             0.5,
             Recipe::VelocityMatch {
@@ -391,7 +391,7 @@ fn dither_recipe() -> Recipe {
     Recipe::Dither {
         members: vec![
             (1.0, 0.3, Recipe::Separation(Separation::new(1.0, Falloff::Linear).unwrap())),
-            (1.0, 0.5, Recipe::Wander { radius: 1.0, distance: 2.0, jitter: 4.0 }),
+            (1.0, 0.5, Recipe::Wander(WorldWander::new(1.0, 2.0, 4.0).unwrap())),
             (
                 1.0,
                 1.0,
@@ -786,7 +786,7 @@ fn validation_names_the_field_and_the_kind() {
         "{path_err:?}"
     );
     let dither = Recipe::Dither {
-        members: vec![(1.0, 1.5, Recipe::Wander { radius: 1.0, distance: 1.0, jitter: 1.0 })],
+        members: vec![(1.0, 1.5, Recipe::Wander(WorldWander::new(1.0, 1.0, 1.0).unwrap()))],
         epsilon: Epsilon::new(0.1).unwrap(),
     };
     assert!(matches!(

@@ -36,9 +36,9 @@ fn follow_path_stores_and_reuses_its_parameter() {
     let path = hairpin();
     let (track, f) = follow(FollowPath::new(2.0).unwrap(), &path, at(0.0, 0.0), 3.0);
     let last = track.last().unwrap();
-    let expect = path.get_param(last.position, f.current_param());
-    assert!((f.current_param() - expect).abs() < 0.5, "stored {} vs {}", f.current_param(), expect);
-    assert!(f.current_param() > 5.0, "advanced to {}", f.current_param());
+    let expect = path.get_param(last.position, f.state());
+    assert!((f.state() - expect).abs() < 0.5, "stored {} vs {}", f.state(), expect);
+    assert!(f.state() > 5.0, "advanced to {}", f.state());
 }
 
 /// The predictive follower turns early and cuts the hairpin; the plain one runs on to the apex.
@@ -73,9 +73,9 @@ fn predictive_follower_cuts_the_hairpin_corner() {
 fn negative_offset_reverses_direction() {
     let path = Polyline::open(vec![Vec2::ZERO, Vec2::new(30.0, 0.0)]).unwrap();
     let (track, f) =
-        follow(FollowPath::new(-2.0).unwrap().starting_at(20.0), &path, at(20.0, 0.5), 3.0);
+        follow(FollowPath::new(-2.0).unwrap().with_state(20.0), &path, at(20.0, 0.5), 3.0);
     assert!(track.last().unwrap().position.x < 12.0);
-    assert!(f.current_param() < 12.0);
+    assert!(f.state() < 12.0);
 }
 
 /// On a looping path the follower laps it; on a path that folds back, the windowed search keeps

@@ -64,10 +64,10 @@ fn each_technique_follows_the_path_to_its_end() {
 fn reprojection_applies_no_force_inside_the_path_radius() {
     let path = ell();
     let l = limits(4.0, 8.0);
-    let mut r = Reprojection::new(0.5, 0.5, 2.0, arrive()).unwrap().starting_at(5.0);
+    let mut r = Reprojection::new(0.5, 0.5, 2.0, arrive()).unwrap().with_state(5.0);
     // future (6.5, 0.3): 0.3 m off, inside 0.5
     assert!(r.steer(&moving(5.0, 0.3, 3.0, 0.0), &path, &l).is_none());
-    assert!((r.param() - 6.5).abs() < 1e-4);
+    assert!((r.state() - 6.5).abs() < 1e-4);
     // future (6.5, 0.7): outside: seek the point 2 m past the projection, (8.5, 0)
     let s = r.steer(&moving(5.0, 0.7, 3.0, 0.0), &path, &l).unwrap().linear;
     let expect = (Vec2::new(8.5, 0.0) - Vec2::new(5.0, 0.7)).normalize() * 8.0;
@@ -90,7 +90,7 @@ fn grappling_hooks_advance_within_the_seek_distance() {
     let mut order = vec![];
     run(at(0.0, 0.0), &l, DT, 900, |k, _| {
         let s = hooks.steer(k, &path, &l);
-        let i = hooks.cursor().index(&path);
+        let i = hooks.state().index(&path);
         if order.last() != Some(&i) {
             order.push(i);
         }
@@ -99,13 +99,13 @@ fn grappling_hooks_advance_within_the_seek_distance() {
     assert_eq!(order, vec![1, 2], "0 is passed at once (we start on it), then 1, then 2");
     let mut never = GrapplingHooks::buckland(0.0).unwrap();
     let track = run(at(0.0, 0.0), &l, DT, 300, |k, _| never.steer(k, &path, &l));
-    assert_eq!(never.cursor().index(&path), 0);
+    assert_eq!(never.state().index(&path), 0);
     assert!(track.iter().all(|k| k.position.length() < 1e-3), "sits on waypoint 0 for ever");
     // Green's closeness is 2 × radius
     let green = GrapplingHooks::for_radius(0.75, arrive()).unwrap();
-    let mut probe = green.starting_at(1);
+    let mut probe = green.with_state(WaypointCursor::at(1));
     probe.steer(&at(18.6, 0.0), &path, &l);
-    assert_eq!(probe.cursor().index(&path), 2, "1.4 m < 1.5 m from waypoint 1: advanced");
+    assert_eq!(probe.state().index(&path), 2, "1.4 m < 1.5 m from waypoint 1: advanced");
 }
 
 /// The dog's leash waits for a character held back: it stops at twice the string length; a
@@ -119,12 +119,12 @@ fn dog_on_a_string_leash_waits_when_the_string_pulls() {
     for _ in 0..600 {
         dog.steer(&held, &path, &l, DT);
     }
-    assert!(dog.param() > 3.9 && dog.param() <= 4.0, "leash at {} m (2 × 2 m)", dog.param());
+    assert!(dog.state() > 3.9 && dog.state() <= 4.0, "leash at {} m (2 × 2 m)", dog.state());
     let mut fixed = DogOnAString::new(2.0, arrive()).unwrap().with_fixed_speed(4.0).unwrap();
     for _ in 0..600 {
         fixed.steer(&held, &path, &l, DT);
     }
-    assert!((fixed.param() - 40.0).abs() < 0.01, "runs on: {}", fixed.param());
+    assert!((fixed.state() - 40.0).abs() < 0.01, "runs on: {}", fixed.state());
 }
 
 /// is_finished_path rises monotonically to 1 on free travel, where is_stuck stays 0; pushed
@@ -144,7 +144,7 @@ fn pilot_metrics_track_progress_and_report_when_stuck() {
     for _ in 0..1200 {
         let s = hooks.steer(&k, &path, &l).unwrap_or_default();
         k.integrate(&s, &l, DT);
-        event = pilot.update(&path, k.position, hooks.cursor().index(&path));
+        event = pilot.update(&path, k.position, hooks.state().index(&path));
         assert!(pilot.is_finished_path() >= last, "monotonic");
         last = pilot.is_finished_path();
         if event == PilotEvent::Finished {

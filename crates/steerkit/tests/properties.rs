@@ -275,7 +275,7 @@ proptest! {
             check(dog.steer(&me, &path, &l, dt), &l)?;
             check(repro.steer(&me, &path, &l), &l)?;
             check(hooks.steer(&me, &path, &l), &l)?;
-            pilot.update(&path, me.position, hooks.cursor().index(&path));
+            pilot.update(&path, me.position, hooks.state().index(&path));
             prop_assert!((0.0..=1.0).contains(&pilot.is_finished_path()));
             prop_assert!((0.0..=1.0).contains(&pilot.is_stuck()));
         }
@@ -284,7 +284,7 @@ proptest! {
         agents.push(me);
         agents.push(me);
         let brute = BruteForceNeighbours::new(&agents, 0.5).unwrap();
-        let wp = hooks.cursor().target(&path);
+        let wp = hooks.state().target(&path);
         let c = is_crowded(&brute, &NeighbourQuery::new(wp, 2.0), 1.0).unwrap();
         prop_assert!((0.0..=1.0).contains(&c));
     }

@@ -16,7 +16,7 @@ use steerkit::{
     CollisionAvoidance, DogOnAString, Epsilon, Estimate, Evade, Falloff, Flee, FollowPath, Gather,
     GrapplingHooks, HeadFor, Hide, Interpose, KinematicArrive, ObstacleAvoidance, OffsetPursuit,
     ParamError, Prediction, Pursue, RayLayout, RecipeKind, Reprojection, Seek, SeekMode,
-    Separation, SlotSteering, Stop, VelocityMatch, WallFeelers,
+    Separation, SlotSteering, Stop, VelocityMatch, WallFeelers, WorldWander,
 };
 
 /// One behaviour kind of the format: the fields it takes (besides `kind`, and `weight` inside
@@ -116,11 +116,11 @@ pub(crate) const KINDS: &[Kind] = &[
             x.req("radius", x.n.radius.is_some())?;
             x.req("distance", x.n.distance.is_some())?;
             x.req("jitter", x.n.jitter.is_some())?;
-            Ok(Behaviour::Wander {
-                radius: non_negative(&x.f("radius"), x.n.radius.unwrap_or_default())?,
-                distance: non_negative(&x.f("distance"), x.n.distance.unwrap_or_default())?,
-                jitter: non_negative(&x.f("jitter"), x.n.jitter.unwrap_or_default())?,
-            })
+            Ok(Behaviour::Wander(x.lib(WorldWander::new(
+                non_negative(&x.f("radius"), x.n.radius.unwrap_or_default())?,
+                non_negative(&x.f("distance"), x.n.distance.unwrap_or_default())?,
+                non_negative(&x.f("jitter"), x.n.jitter.unwrap_or_default())?,
+            ))?))
         },
     },
     Kind {

@@ -80,7 +80,7 @@ impl Crowd<Vec2> {
                 stalled: 0.0,
                 rng: Rng::new(mix(self.config.seed ^ mix(!id))),
             },
-            avoid: [0.0; 2],
+            avoid: AvoidState::default(),
             members: members.to_vec(),
         });
         Ok(FormationId(id as u32))

@@ -808,7 +808,7 @@ impl<V: CrowdVector> Crowd<V> {
         });
         self.debug.push(AgentDebug::default());
         if self.avoid_on {
-            self.avoid.push([0.0; 2]);
+            self.avoid.push(AvoidState::default());
         }
         self.max_radius = self.max_radius.max(spec.radius);
         self.grid_fresh = false;
@@ -1080,7 +1080,7 @@ impl<V: CrowdVector> Crowd<V> {
     fn resize_avoid(&mut self) {
         self.avoid_on |= self.groups.iter().any(|g| g.plan.avoids_obstacles);
         if self.avoid_on {
-            self.avoid.resize(self.len(), [0.0; 2]);
+            self.avoid.resize(self.len(), AvoidState::default());
         }
     }
 
@@ -1357,7 +1357,7 @@ impl<V: CrowdVector> Crowd<V> {
                     mut avoid: Option<&mut [AvoidState]>| {
             let base = ci * CHUNK;
             // agents of recipes without obstacle avoidance have no avoidance state
-            let mut spare: AvoidState = [0.0; 2];
+            let mut spare = AvoidState::default();
             for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
                 let i = base + k;
                 if status[i] & QUARANTINED != 0 {

@@ -15,7 +15,7 @@ use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, Vector};
 use crate::neighbours::Neighbour;
 use crate::obstacle::{Obstacle, ObstacleSet};
-use crate::path::{Path, Polyline};
+use crate::path::{Path, Polyline, WaypointCursor};
 use crate::pipeline::{
     Actuator, AvoidObstacle, FromFn, Goal, GridGraph, HeadFor, Plan as PipelinePlan,
     PlanningDecomposer, SteeringPipeline,
@@ -25,7 +25,8 @@ use crate::steering::{
     Align, Alignment, Arrive, BucklandFlock, Cohesion, CollisionAvoidance, ConeCheck, DetectionBox,
     DogOnAString, Evade, Face, Flee, FollowPath, GrapplingHooks, Hide, Interpose, KinematicArrive,
     KinematicSeek, LookWhereYoureGoing, MillingtonFlock, ObstacleAvoidance, OffsetPursuit, Pursue,
-    RepelObstacle, Reprojection, Seek, Separation, SeparationSum, VelocityMatch, WallFeelers,
+    RepelObstacle, Reprojection, Seek, Separation, SeparationSum, Stateful, VelocityMatch,
+    WallFeelers, WorldWander,
 };
 use glam::Vec2;
 
@@ -137,18 +138,9 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
         /// Parameters.
         matching: VelocityMatch,
     },
-    /// Buckland's jittered wander in world space (works in 2D and 3D): a target on a sphere of
-    /// `radius` m centred `distance` m ahead of the heading, jittered by up to `jitter·√dt` m per
-    /// axis each step and pushed back onto the sphere;
-    /// `linear = (target − p) · max_acceleration / (distance + radius)` (zero when both are 0).
-    Wander {
-        /// Circle/sphere radius (m), ≥ 0.
-        radius: f32,
-        /// Distance of its centre ahead (m), ≥ 0.
-        distance: f32,
-        /// Jitter (m/√s), ≥ 0.
-        jitter: f32,
-    },
+    /// Buckland's jittered wander in world space, 2D and 3D ([`WorldWander`]), with the
+    /// agent's wander target and generator.
+    Wander(WorldWander<V>),
     /// Separation from the neighbours ([`Separation`]).
     Separation(Separation),
     /// Cohesion with the neighbours ([`Cohesion`]).
@@ -561,9 +553,7 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
             Recipe::VelocityMatch { velocity, matching } => {
                 Recipe::VelocityMatch { velocity: *velocity, matching: *matching }
             }
-            Recipe::Wander { radius, distance, jitter } => {
-                Recipe::Wander { radius: *radius, distance: *distance, jitter: *jitter }
-            }
+            Recipe::Wander(w) => Recipe::Wander(*w),
             Recipe::Separation(s) => Recipe::Separation(*s),
             Recipe::Cohesion(c) => Recipe::Cohesion(*c),
             Recipe::Alignment(a) => Recipe::Alignment(*a),
@@ -713,11 +703,6 @@ impl<V: Vector> Recipe<V> {
                 if !p.is_finite() =>
             {
                 return Err(ParamError::Invalid { name: "target", expected: "a finite point" });
-            }
-            Recipe::Wander { radius, distance, jitter } => {
-                non_negative("wander_radius", *radius)?;
-                non_negative("wander_distance", *distance)?;
-                non_negative("wander_jitter", *jitter)?;
             }
             Recipe::FollowPath { path, .. }
             | Recipe::DogOnAString { path, .. }
@@ -986,10 +971,9 @@ pub(crate) struct Notes<V: Vector> {
     pub path_finished: bool,
 }
 
-/// Obstacle avoidance's per-agent state: (fan half angle, committed side × hold time left);
-/// see `ObstacleAvoidance::state`. Zero until first used. Kept in a side array that exists
-/// only while some group avoids obstacles.
-pub(crate) type AvoidState = [f32; 2];
+/// Obstacle avoidance's per-agent state ([`Stateful`]); zero until first used. Kept in a side
+/// array that exists only while some group avoids obstacles.
+pub(crate) type AvoidState = <ObstacleAvoidance as Stateful>::State;
 
 /// The pipeline leaf for one 2D agent (see [`Recipe::Pipeline`]).
 fn pipeline<V: CrowdVector>(
@@ -1081,9 +1065,7 @@ pub(crate) fn evaluate<V: CrowdVector>(
             evade.steer(me, &pursuer, limits)
         }
         Recipe::VelocityMatch { velocity, matching } => matching.steer(me, *velocity, limits),
-        Recipe::Wander { radius, distance, jitter } => {
-            wander(*radius, *distance, *jitter, cx, state, notes)
-        }
+        Recipe::Wander(w) => wander(*w, cx, state, notes),
         Recipe::Separation(s) => {
             let k = cx.separations.iter().position(|x| x == s)?;
             s.finish(&cx.summary.separation[k], limits)
@@ -1093,9 +1075,9 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::CollisionAvoidance(c) => c.steer(me, cx.radius, cx.neighbours, limits),
         Recipe::FollowPath { path, follow } => {
             let path = &cx.paths[path.0 as usize];
-            let mut f = follow.starting_at(state.path_param);
+            let mut f = follow.with_state(state.path_param);
             let s = f.steer(me, path, limits);
-            state.path_param = f.current_param();
+            state.path_param = f.state();
             notes.target = Some(f.target(path));
             if !path.is_looping() && f.is_finished(path, 1e-3) {
                 notes.path_finished = true;
@@ -1153,29 +1135,29 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::ConeCheck(cone) => cone.steer(me, cx.neighbours, limits),
         Recipe::DogOnAString { path, dog } => {
             let path = &cx.paths[path.0 as usize];
-            let mut d = dog.starting_at(state.path_param);
+            let mut d = dog.with_state(state.path_param);
             let s = d.steer(me, path, limits, cx.dt);
-            state.path_param = d.param();
+            state.path_param = d.state();
             let leash = d.leash(path);
             notes.target = Some(leash);
-            finished(path, d.param(), leash, cx, notes);
+            finished(path, d.state(), leash, cx, notes);
             s
         }
         Recipe::Reprojection { path, reprojection } => {
             let path = &cx.paths[path.0 as usize];
-            let mut r = reprojection.starting_at(state.path_param);
+            let mut r = reprojection.with_state(state.path_param);
             let s = r.steer(me, path, limits);
-            state.path_param = r.param();
+            state.path_param = r.state();
             let end = path.get_position(path.length());
-            finished(path, r.param(), end, cx, notes);
+            finished(path, r.state(), end, cx, notes);
             s
         }
         Recipe::GrapplingHooks { path, hooks } => {
             let path = &cx.paths[path.0 as usize];
             // the waypoint index, kept exactly in the path parameter (below 2²⁴)
-            let mut h = hooks.starting_at(state.path_param as usize);
+            let mut h = hooks.with_state(WaypointCursor::at(state.path_param as usize));
             let s = h.steer(me, path, limits);
-            let cursor = h.cursor();
+            let cursor = h.state();
             state.path_param = cursor.index(path) as f32;
             notes.target = Some(cursor.target(path));
             if !path.is_looping() && h.is_finished(me, path) {
@@ -1223,10 +1205,7 @@ pub(crate) fn evaluate<V: CrowdVector>(
             let wanderer = f.wander.as_ref();
             // the wander is evaluated (and draws) only when the budget is not yet spent
             let tail = core::iter::once_with(|| {
-                let wander = wanderer.and_then(|j| {
-                    let (radius, distance, jitter) = j.parameters();
-                    self::wander(radius, distance, jitter, cx, state, notes)
-                });
+                let wander = wanderer.and_then(|j| self::wander(j.world(), cx, state, notes));
                 (w.wander, wander)
             });
             Some(running_sum(
@@ -1294,38 +1273,19 @@ pub(crate) fn evaluate<V: CrowdVector>(
     }
 }
 
-/// Buckland's jittered wander in world space with the agent's wander target and generator
-/// (see [`Recipe::Wander`]).
+/// The world wander with the agent's wander target and generator (see [`Recipe::Wander`]).
 fn wander<V: CrowdVector>(
-    radius: f32,
-    distance: f32,
-    jitter: f32,
+    w: WorldWander<V>,
     cx: &Context<'_, V>,
     state: &mut BehaviourState<V>,
     notes: &mut Notes<V>,
 ) -> Option<SteeringOutput<V>> {
-    let me = &cx.me;
-    let mut q = state.wander;
-    if q == V::ZERO {
-        q = V::random_clamped(&mut state.rng).normalize_or_zero() * radius;
-    }
-    q += V::random_clamped(&mut state.rng) * (jitter * cx.dt.max(0.0).sqrt());
-    let unit = q.normalize_or_zero();
-    if unit != V::ZERO {
-        q = unit * radius;
-    }
-    state.wander = q;
-    let heading = match me.velocity.normalize_or_zero() {
-        h if h == V::ZERO => V::forward(me.orientation),
-        h => h,
-    };
-    let reach = distance + radius;
-    if reach <= 0.0 {
-        return None;
-    }
-    let to_target = heading * distance + q;
-    notes.target = Some(me.position + to_target);
-    Some(SteeringOutput::linear(to_target * (cx.limits.max_acceleration() / reach)))
+    let mut w = w.with_state(state.wander);
+    let out = w.steer(&cx.me, cx.limits, &mut state.rng, cx.dt);
+    state.wander = w.state();
+    let (steering, target) = out?;
+    notes.target = Some(target);
+    Some(steering)
 }
 
 /// Raises `path_finished` when `param` has reached an open path's end and `point` (the agent's

@@ -6,7 +6,6 @@ use crate::geometry::Circle;
 use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::Vector;
 use crate::obstacle::{CollisionDetector, Obstacle, ObstacleId, ObstacleSet};
-use crate::rng::Rng;
 use glam::{Quat, Vec2, Vec3};
 
 /// What the static world did to one agent's move.
@@ -31,15 +30,6 @@ mod sealed {
 
 /// A space the crowd engine runs in: `Vec2` or `Vec3` (sealed).
 pub trait CrowdVector: Vector + sealed::Sealed {
-    /// Number of axes (2 or 3).
-    const DIM: usize;
-    /// Component `i` (`i < DIM`).
-    fn axis(self, i: usize) -> f32;
-    /// A vector from its first `DIM` components.
-    fn from_axes(a: [f32; 3]) -> Self;
-    /// A random vector with every component uniform on [−1, 1) (Buckland's `RandomClamped` per
-    /// axis), drawn in axis order.
-    fn random_clamped(rng: &mut Rng) -> Self;
     /// The orientation that looks along `direction` (not zero), starting from `current` (3D keeps
     /// the roll by taking the shortest arc).
     fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
@@ -69,20 +59,6 @@ pub trait CrowdVector: Vector + sealed::Sealed {
 }
 
 impl CrowdVector for Vec2 {
-    const DIM: usize = 2;
-    #[inline]
-    fn axis(self, i: usize) -> f32 {
-        self[i]
-    }
-    #[inline]
-    fn from_axes(a: [f32; 3]) -> Self {
-        Vec2::new(a[0], a[1])
-    }
-    #[inline]
-    fn random_clamped(rng: &mut Rng) -> Self {
-        let x = rng.clamped();
-        Vec2::new(x, rng.clamped())
-    }
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
         facing_angle(direction)
@@ -169,21 +145,6 @@ pub(crate) fn facing_angle(direction: Vec2) -> f32 {
 }
 
 impl CrowdVector for Vec3 {
-    const DIM: usize = 3;
-    #[inline]
-    fn axis(self, i: usize) -> f32 {
-        self[i]
-    }
-    #[inline]
-    fn from_axes(a: [f32; 3]) -> Self {
-        Vec3::from_array(a)
-    }
-    #[inline]
-    fn random_clamped(rng: &mut Rng) -> Self {
-        let x = rng.clamped();
-        let y = rng.clamped();
-        Vec3::new(x, y, rng.clamped())
-    }
     #[inline]
     fn facing(current: Quat, direction: Self) -> Quat {
         crate::three_d::align_to_vector(direction, current).unwrap_or(current)

@@ -261,6 +261,41 @@ pub struct ObstacleAvoidance {
 /// corridor walls give 0).
 const CONVERGING: f32 = -0.2;
 
+/// Obstacle avoidance's memory for one character ([`Stateful`](super::Stateful)): the fan's
+/// current half angle (0: the configured start) and the committed side times the hold time
+/// left (the side is non-zero exactly while time is held, so one signed number carries both).
+/// 8 bytes, so a crowd can keep one per agent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AvoidanceState {
+    half_angle: f32,
+    side_hold: f32,
+}
+
+/// Lets many characters share one configured avoidance.
+impl super::Stateful for ObstacleAvoidance {
+    type State = AvoidanceState;
+
+    fn state(&self) -> AvoidanceState {
+        AvoidanceState { half_angle: self.angle, side_hold: self.side * self.hold_left }
+    }
+
+    fn with_state(mut self, state: AvoidanceState) -> Self {
+        if state.half_angle > 0.0 {
+            self.angle = state.half_angle;
+        }
+        self.side = if state.side_hold > 0.0 {
+            1.0
+        } else if state.side_hold < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        self.hold_left = state.side_hold.abs();
+        self
+    }
+}
+
 impl ObstacleAvoidance {
     /// Avoidance that keeps `avoid_distance` m from what the rays hit (more than the character's
     /// radius), looking `lookahead` m ahead.
@@ -334,32 +369,6 @@ impl ObstacleAvoidance {
     #[must_use]
     pub fn half_angle(&self) -> f32 {
         self.angle
-    }
-
-    /// The per-character state as (half angle, committed side × hold left): the side is
-    /// non-zero exactly while time is held, so one signed number carries both. Lets many
-    /// characters share one configured avoidance.
-    #[must_use]
-    pub(crate) fn state(&self) -> [f32; 2] {
-        [self.angle, self.side * self.hold_left]
-    }
-
-    /// This avoidance with a character's state from [`state`](Self::state); a zero half angle
-    /// keeps the configured start.
-    #[must_use]
-    pub(crate) fn with_state(mut self, state: [f32; 2]) -> Self {
-        if state[0] > 0.0 {
-            self.angle = state[0];
-        }
-        self.side = if state[1] > 0.0 {
-            1.0
-        } else if state[1] < 0.0 {
-            -1.0
-        } else {
-            0.0
-        };
-        self.hold_left = state[1].abs();
-        self
     }
 
     /// The committed side: +1 left, −1 right, 0 none.

@@ -60,19 +60,6 @@ impl FollowPath {
         self
     }
 
-    /// Start from a given path parameter (m), e.g. after a re-path.
-    #[must_use]
-    pub fn starting_at(mut self, param: f32) -> Self {
-        self.param = param;
-        self
-    }
-
-    /// The parameter found by the last call (m of arc length).
-    #[must_use]
-    pub fn current_param(&self) -> f32 {
-        self.param
-    }
-
     /// The point the character chases, for drawing.
     #[must_use]
     pub fn target<V: Vector, P: Path<V> + ?Sized>(&self, path: &P) -> V {
@@ -115,3 +102,8 @@ impl FollowPath {
         }
     }
 }
+
+path_parameter_state!(
+    FollowPath,
+    "The state is the path parameter found by the last call; start from another after a re-path."
+);

@@ -1,6 +1,26 @@
 //! Steering behaviours (Millington §3.2–3.3, Green, Buckland): each returns accelerations in an
 //! optional [`SteeringOutput`](crate::SteeringOutput) (kinematic movement returns velocities).
 
+/// [`Stateful`] for a path behaviour whose state is its path parameter (m of arc length) in a
+/// field `param`; a non-finite parameter restarts at 0.
+macro_rules! path_parameter_state {
+    ($behaviour:ty, $doc:literal) => {
+        #[doc = $doc]
+        impl $crate::steering::Stateful for $behaviour {
+            type State = f32;
+
+            fn state(&self) -> f32 {
+                self.param
+            }
+
+            fn with_state(mut self, param: f32) -> Self {
+                self.param = if param.is_finite() { param } else { 0.0 };
+                self
+            }
+        }
+    };
+}
+
 mod align;
 mod avoid;
 mod flock;
@@ -15,8 +35,8 @@ mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
 pub use avoid::{
-    AdaptiveFan, AvoidTarget, BoxThreat, DetectionBox, ObstacleAvoidance, RayLayout, RepelObstacle,
-    WallFeelers, MAX_FAN_RAYS,
+    AdaptiveFan, AvoidTarget, AvoidanceState, BoxThreat, DetectionBox, ObstacleAvoidance,
+    RayLayout, RepelObstacle, WallFeelers, MAX_FAN_RAYS,
 };
 pub use flock::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 pub use follow::FollowPath;
@@ -30,4 +50,20 @@ pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, Kine
 pub use path_techniques::{DogOnAString, GrapplingHooks, Reprojection};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};
-pub use wander::{Wander, WanderJitter};
+pub use wander::{Wander, WanderJitter, WorldWander};
+
+/// A behaviour with memory per character (a path parameter, a waypoint, the fan's angle and
+/// committed side): the one convention for it. One value of the behaviour can serve many
+/// characters when the caller keeps each character's state and swaps it in — `with_state`
+/// before `steer`, `state` after — as the crowd engine does.
+pub trait Stateful: Sized {
+    /// The per-character state; `Default` is a fresh start.
+    type State: Copy + Default + PartialEq + core::fmt::Debug;
+
+    /// The state after the last `steer`.
+    fn state(&self) -> Self::State;
+
+    /// The same behaviour continuing from `state` (after a re-path, or for another character).
+    #[must_use]
+    fn with_state(self, state: Self::State) -> Self;
+}

@@ -29,6 +29,8 @@ pub struct DogOnAString {
     param: f32,
 }
 
+path_parameter_state!(DogOnAString, "The state is the leash's path parameter.");
+
 impl DogOnAString {
     /// A leash `string` m long (the pull is measured against it), starting at the path's start.
     ///
@@ -50,19 +52,6 @@ impl DogOnAString {
     pub fn with_fixed_speed(mut self, speed: f32) -> Result<Self, ParamError> {
         self.fixed_speed = Some(non_negative("leash_speed", speed)?);
         Ok(self)
-    }
-
-    /// Start the leash at `param` (m of arc length).
-    #[must_use]
-    pub fn starting_at(mut self, param: f32) -> Self {
-        self.param = if param.is_finite() { param } else { 0.0 };
-        self
-    }
-
-    /// The leash's parameter (m).
-    #[must_use]
-    pub fn param(&self) -> f32 {
-        self.param
     }
 
     /// The leash point.
@@ -120,6 +109,12 @@ pub struct Reprojection {
     param: f32,
 }
 
+path_parameter_state!(
+    Reprojection,
+    "The state is the projection's path parameter found by the last call (the coherent search \
+     starts there)."
+);
+
 impl Reprojection {
     /// Predict `predict_time` s ahead, keep within `path_radius` m, and when steering back aim
     /// `ahead` m of arc length past the projection.
@@ -139,19 +134,6 @@ impl Reprojection {
             arrive,
             param: 0.0,
         })
-    }
-
-    /// Start the coherent search from `param` (m), e.g. after a re-path.
-    #[must_use]
-    pub fn starting_at(mut self, param: f32) -> Self {
-        self.param = if param.is_finite() { param } else { 0.0 };
-        self
-    }
-
-    /// The projection's parameter found by the last call (m).
-    #[must_use]
-    pub fn param(&self) -> f32 {
-        self.param
     }
 
     /// The acceleration back toward the path, or `None` inside the band while moving forward.
@@ -200,6 +182,20 @@ pub struct GrapplingHooks {
     cursor: WaypointCursor,
 }
 
+/// The state is the waypoint cursor (restart from `WaypointCursor::at(index)` after a re-path).
+impl super::Stateful for GrapplingHooks {
+    type State = WaypointCursor;
+
+    fn state(&self) -> WaypointCursor {
+        self.cursor
+    }
+
+    fn with_state(mut self, cursor: WaypointCursor) -> Self {
+        self.cursor = cursor;
+        self
+    }
+}
+
 impl GrapplingHooks {
     /// Advance within `closeness` m; arrive with `arrive` on the last segment.
     ///
@@ -228,19 +224,6 @@ impl GrapplingHooks {
     /// If `seek_distance` is negative or not finite.
     pub fn buckland(seek_distance: f32) -> Result<Self, ParamError> {
         Self::new(seek_distance, Arrive::buckland(Deceleration::Normal))
-    }
-
-    /// The waypoint cursor.
-    #[must_use]
-    pub fn cursor(&self) -> WaypointCursor {
-        self.cursor
-    }
-
-    /// Restart from waypoint `index` (after a re-path).
-    #[must_use]
-    pub fn starting_at(mut self, index: usize) -> Self {
-        self.cursor = WaypointCursor::at(index);
-        self
     }
 
     /// True on the last waypoint of an open path and within `closeness` of it.

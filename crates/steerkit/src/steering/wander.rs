@@ -137,10 +137,16 @@ impl WanderJitter {
         })
     }
 
-    /// (radius, distance, jitter): for engines that keep the wander target themselves.
+    /// The same circle as a world-space wander with its target and generator kept by the
+    /// caller (how the crowd engine runs Buckland's flock): `WorldWander` in `V`'s space.
     #[must_use]
-    pub(crate) fn parameters(&self) -> (f32, f32, f32) {
-        (self.radius, self.distance, self.jitter)
+    pub fn world<V: Vector>(&self) -> WorldWander<V> {
+        WorldWander {
+            radius: self.radius,
+            distance: self.distance,
+            jitter: self.jitter,
+            target: V::ZERO,
+        }
     }
 
     /// The target on the circle in the circle's local frame (length = radius).
@@ -178,5 +184,94 @@ impl WanderJitter {
         }
         let displacement = self.world_target(character) - character.position;
         Some(SteeringOutput::linear(displacement * (limits.max_acceleration() / reach)))
+    }
+}
+
+/// Buckland's jittered wander in world space, for 2D and 3D, with the generator supplied by
+/// the caller (the crowd engine's per-agent one): a target `q` on a sphere of `radius` m
+/// centred `distance` m ahead along the heading (the velocity's direction, else the facing),
+/// jittered by up to `jitter·√dt` m per axis each step and pushed back onto the sphere.
+///
+/// ```text
+/// q       = random_clamped()^ · radius            (first use: q = 0)
+/// q      += random_clamped() · jitter · √dt ;  q = q̂ · radius   (q kept when it lands on 0)
+/// target  = p + ĥ · distance + q
+/// linear  = (target − p) · max_acceleration / (distance + radius)   (none when both are 0)
+/// ```
+/// Unlike [`WanderJitter`], the target lives in the world, not in the character's frame, so
+/// it works the same in 3D; the per-character state is `q` ([`Stateful`](super::Stateful)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WorldWander<V: Vector = Vec2> {
+    radius: f32,
+    distance: f32,
+    jitter: f32,
+    target: V,
+}
+
+impl<V: Vector> WorldWander<V> {
+    /// A sphere of `radius` m, `distance` m ahead, jittered by `jitter` m/√s.
+    ///
+    /// # Errors
+    /// If a value is negative or not finite (`wander_radius`, `wander_distance`,
+    /// `wander_jitter`).
+    pub fn new(radius: f32, distance: f32, jitter: f32) -> Result<Self, ParamError> {
+        Ok(WorldWander {
+            radius: non_negative("wander_radius", radius)?,
+            distance: non_negative("wander_distance", distance)?,
+            jitter: non_negative("wander_jitter", jitter)?,
+            target: V::ZERO,
+        })
+    }
+
+    /// (radius (m), distance (m), jitter (m/√s)).
+    #[must_use]
+    pub fn parameters(&self) -> (f32, f32, f32) {
+        (self.radius, self.distance, self.jitter)
+    }
+
+    /// Jitters the target by `dt` seconds with `rng` and returns the acceleration toward it
+    /// with the target point (m), or `None` when `distance + radius` is 0.
+    pub fn steer(
+        &mut self,
+        character: &Kinematic<V>,
+        limits: &Limits,
+        rng: &mut Rng,
+        dt: f32,
+    ) -> Option<(SteeringOutput<V>, V)> {
+        let mut q = self.target;
+        if q == V::ZERO {
+            q = V::random_clamped(rng).normalize_or_zero() * self.radius;
+        }
+        q += V::random_clamped(rng) * (self.jitter * dt.max(0.0).sqrt());
+        let unit = q.normalize_or_zero();
+        if unit != V::ZERO {
+            q = unit * self.radius;
+        }
+        self.target = q;
+        let heading = match character.velocity.normalize_or_zero() {
+            h if h == V::ZERO => V::forward(character.orientation),
+            h => h,
+        };
+        let reach = self.distance + self.radius;
+        if reach <= 0.0 {
+            return None;
+        }
+        let to_target = heading * self.distance + q;
+        let linear = to_target * (limits.max_acceleration() / reach);
+        Some((SteeringOutput::linear(linear), character.position + to_target))
+    }
+}
+
+impl<V: Vector> super::Stateful for WorldWander<V> {
+    type State = V;
+
+    fn state(&self) -> V {
+        self.target
+    }
+
+    fn with_state(mut self, target: V) -> Self {
+        self.target = target;
+        self
     }
 }
