@@ -1169,51 +1169,26 @@ pub(crate) fn evaluate<V: CrowdVector>(
             let sum = cx.summary;
             let k = cx.separations.iter().position(|x| *x == f.separation)?;
             let separation = f.separation.finish(&sum.separation[k], limits);
-            let (alignment, cohesion) = if sum.count > 0 {
+            let means = (sum.count > 0).then(|| {
                 let n = sum.count as f32;
                 let center = me.position + sum.offset / n;
                 notes.target = Some(center);
-                (
-                    f.velocity_match.steer(me, sum.velocity / n, limits),
-                    f.cohesion.steer(me, center, limits),
-                )
-            } else {
-                (None, None)
-            };
-            let w = &f.weights;
-            Some(blend(
-                [(w.separation, separation), (w.alignment, alignment), (w.cohesion, cohesion)],
-                limits,
-            ))
+                (sum.velocity / n, center)
+            });
+            Some(f.combine(me, separation, means, limits, |_, _| {}))
         }
         Recipe::BucklandFlock(f) => {
             let sum = cx.summary;
             let k = cx.separations.iter().position(|x| *x == f.separation)?;
             let separation = f.separation.finish(&sum.separation[k], limits);
-            let (alignment, cohesion) = if sum.count > 0 {
+            let means = (sum.count > 0).then(|| {
                 let n = sum.count as f32;
                 let mean = if f.alignment.uses_headings() { sum.heading } else { sum.velocity };
-                let center = me.position + sum.offset / n;
-                (
-                    f.alignment.steer_toward_mean(me, mean / n, limits),
-                    f.cohesion.steer(me, center, limits),
-                )
-            } else {
-                (None, None)
-            };
-            let w = &f.weights;
-            let wanderer = f.wander.as_ref();
-            // the wander is evaluated (and draws) only when the budget is not yet spent
-            let tail = core::iter::once_with(|| {
-                let wander = wanderer.and_then(|j| self::wander(j.world(), cx, state, notes));
-                (w.wander, wander)
+                (mean / n, me.position + sum.offset / n)
             });
-            Some(running_sum(
-                [(w.separation, separation), (w.alignment, alignment), (w.cohesion, cohesion)]
-                    .into_iter()
-                    .chain(tail),
-                limits,
-            ))
+            let wander =
+                || f.wander.as_ref().and_then(|j| self::wander(j.world(), cx, state, notes));
+            Some(f.combine(me, separation, means, wander, limits, |_, _| {}))
         }
         Recipe::Dither { members, epsilon } => {
             for (w, p, r) in members {

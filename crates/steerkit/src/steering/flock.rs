@@ -207,18 +207,34 @@ impl MillingtonFlock {
             false,
             limits,
         );
-        let (alignment, cohesion) = if g.count > 0 {
+        let means = (g.count > 0).then(|| {
             let n = g.count as f32;
-            (
-                self.velocity_match.steer(character, g.velocity_sum / n, limits),
-                self.cohesion.steer(character, g.position_sum / n, limits),
-            )
-        } else {
-            (None, None)
+            (g.velocity_sum / n, g.position_sum / n)
+        });
+        self.combine(character, g.separation, means, limits, observe)
+    }
+
+    /// The blend of the members from what the neighbours gave: the separation, and with at
+    /// least one neighbour their mean velocity (m/s) and centre of mass (m). Shared by
+    /// [`steer`](Self::steer) and the crowd engine's single neighbour pass.
+    pub(crate) fn combine<V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        separation: Option<SteeringOutput<V>>,
+        means: Option<(V, V)>,
+        limits: &Limits,
+        observe: impl FnMut(usize, SteeringOutput<V>),
+    ) -> SteeringOutput<V> {
+        let (alignment, cohesion) = match means {
+            Some((velocity, center)) => (
+                self.velocity_match.steer(character, velocity, limits),
+                self.cohesion.steer(character, center, limits),
+            ),
+            None => (None, None),
         };
         let w = &self.weights;
         blend_observed(
-            [(w.separation, g.separation), (w.alignment, alignment), (w.cohesion, cohesion)],
+            [(w.separation, separation), (w.alignment, alignment), (w.cohesion, cohesion)],
             limits,
             observe,
         )
@@ -307,24 +323,50 @@ impl BucklandFlock {
             true,
             limits,
         );
-        let (alignment, cohesion) = if g.count > 0 {
+        let means = (g.count > 0).then(|| {
             let n = g.count as f32;
-            (
-                self.alignment.steer_toward_mean(character, g.velocity_sum / n, limits),
-                self.cohesion.steer(character, g.position_sum / n, limits),
-            )
-        } else {
-            (None, None)
+            (g.velocity_sum / n, g.position_sum / n)
+        });
+        // `combine` reads the weights, not the wander: lend the wander to the closure
+        let mut wander = self.wander.take();
+        let out = self.combine(
+            character,
+            g.separation,
+            means,
+            || wander.as_mut().and_then(|wd| wd.steer(character, limits, dt)),
+            limits,
+            observe,
+        );
+        self.wander = wander;
+        out
+    }
+
+    /// The running sum of the members from what the neighbours gave: the separation, and with
+    /// at least one neighbour their mean velocity or heading (as the alignment wants) and
+    /// centre of mass (m); `wander` is evaluated only if the budget is not yet spent. Shared by
+    /// [`steer`](Self::steer) and the crowd engine's single neighbour pass.
+    pub(crate) fn combine<V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        separation: Option<SteeringOutput<V>>,
+        means: Option<(V, V)>,
+        wander: impl FnOnce() -> Option<SteeringOutput<V>>,
+        limits: &Limits,
+        observe: impl FnMut(usize, SteeringOutput<V>),
+    ) -> SteeringOutput<V> {
+        let (alignment, cohesion) = match means {
+            Some((mean, center)) => (
+                self.alignment.steer_toward_mean(character, mean, limits),
+                self.cohesion.steer(character, center, limits),
+            ),
+            None => (None, None),
         };
         let w = self.weights;
-        let wander = &mut self.wander;
         let members =
-            [(w.separation, g.separation), (w.alignment, alignment), (w.cohesion, cohesion)]
+            [(w.separation, separation), (w.alignment, alignment), (w.cohesion, cohesion)]
                 .into_iter()
                 // the wander is evaluated (and its state advanced) only if the budget allows
-                .chain(core::iter::once_with(|| {
-                    (w.wander, wander.as_mut().and_then(|wd| wd.steer(character, limits, dt)))
-                }));
+                .chain(core::iter::once_with(|| (w.wander, wander())));
         running_sum_observed(members, limits, observe)
     }
 }
