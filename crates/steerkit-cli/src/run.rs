@@ -25,8 +25,8 @@
 //! only the overlaps the constraint could not remove within its passes.
 
 use crate::recording::{
-    Group as RecGroup, Meta, PathShape, RecordOptions, Recorder, Recording, RecordingError, World,
-    PALETTE,
+    stride_for, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder, Recording,
+    RecordingError, World, PALETTE,
 };
 use serde::Serialize;
 use std::collections::HashSet;
@@ -472,10 +472,8 @@ impl Simulation {
         let n = world.crowd.len();
         let numbering = Numbering::new(&world, n);
         let recorder = recorder(scenario, &world, &numbering, n, steps32)?;
-        let traj_every = options.trajectory_every.unwrap_or_else(|| {
-            let total = n.saturating_mul(steps as usize + 1);
-            total.div_ceil(TRAJECTORY_BUDGET).clamp(1, u32::MAX as usize) as u32
-        });
+        let traj_every =
+            options.trajectory_every.unwrap_or_else(|| stride_for(n, steps32, TRAJECTORY_BUDGET));
         let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
         let pairs = PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
         let groups_n = world.groups.len();
