@@ -472,8 +472,10 @@ impl Simulation {
         let n = world.crowd.len();
         let numbering = Numbering::new(&world, n);
         let recorder = recorder(scenario, &world, &numbering, n, steps32)?;
-        let traj_every =
-            options.trajectory_every.unwrap_or_else(|| stride_for(n, steps32, TRAJECTORY_BUDGET));
+        let traj_every = options
+            .trajectory_every
+            .unwrap_or_else(|| stride_for(n, steps32, TRAJECTORY_BUDGET))
+            .max(1);
         let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
         let pairs = PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
         let groups_n = world.groups.len();
@@ -485,7 +487,7 @@ impl Simulation {
             n,
             numbering,
             recorder,
-            traj_every: traj_every.max(1),
+            traj_every,
             trajectories: Vec::new(),
             pairwise,
             events: EventTally::new(n),
@@ -499,7 +501,8 @@ impl Simulation {
         self.plan.collects(m)
     }
 
-    /// Step 0 measures and keeps the spawn layout; every later step first moves the crowd.
+    /// One step of the run: moves the crowd and counts its events (from step 1 on; step 0 is
+    /// the spawn layout), measures, and keeps trajectory rows and the replay frame when due.
     fn advance(&mut self, step: u32) -> Result<(), RunError> {
         if step > 0 {
             self.step_and_count_events(step)?;
@@ -518,17 +521,60 @@ impl Simulation {
             push_rows(&self.world.crowd, &self.numbering, step, &mut self.trajectories);
         }
         if self.recorder.records(step) {
-            let arrived = self.collects(Metric::Arrivals).then_some(self.events.arrived_total);
-            record_frame(
-                &mut self.recorder,
-                &self.world.crowd,
-                &self.numbering,
-                step,
-                self.pairs.neighbour_radius,
-                frame_min_gap,
-                arrived,
-                self.pairwise,
-            )?;
+            self.record_frame(step, frame_min_gap)?;
+        }
+        Ok(())
+    }
+
+    /// Keeps the frame at `step`: every agent in file order (NaN for one no longer in the
+    /// crowd), its steering, target, neighbour radius and slot, and the frame's metrics.
+    fn record_frame(&mut self, step: u32, min_gap: f32) -> Result<(), RunError> {
+        let arrived = self.collects(Metric::Arrivals).then_some(self.events.arrived_total);
+        let crowd = &self.world.crowd;
+        let n = self.recorder.agent_count();
+        let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
+        // storage order → file order
+        let mut order = vec![usize::MAX; n];
+        for (i, h) in crowd.handles().enumerate() {
+            if let Some(a) = self.numbering.number(h) {
+                order[a as usize] = i;
+            }
+        }
+        let agents = order.iter().map(|&i| {
+            if i == usize::MAX {
+                (Vec2::NAN, Vec2::NAN, f32::NAN)
+            } else {
+                (p[i], v[i], o[i])
+            }
+        });
+        let mut frame = self.recorder.push_frame(step, agents)?;
+        let debug = crowd.debug_info();
+        let mut speed = 0.0f64;
+        for (a, &i) in order.iter().enumerate() {
+            if i == usize::MAX {
+                continue;
+            }
+            let a32 = a as u32;
+            speed += f64::from(v[i].length());
+            frame.steering(a32, debug[i].steering.linear);
+            if let Some(t) = debug[i].target {
+                frame.target(a32, t);
+            }
+            frame.neighbour_radius(a32, self.pairs.neighbour_radius);
+            if let Some(slot) = crowd.slot_target(crowd.handle_at(i)) {
+                frame.slot(a32, slot.position);
+            }
+        }
+        frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });
+        if self.pairwise {
+            frame.metric(
+                "min separation",
+                "m",
+                if min_gap.is_finite() { min_gap } else { f32::NAN },
+            );
+        }
+        if let Some(arrived) = arrived {
+            frame.metric("arrived", "", arrived as f32);
         }
         Ok(())
     }
@@ -908,61 +954,6 @@ fn push_rows(
             });
         }
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn record_frame(
-    recorder: &mut Recorder<Vec2>,
-    crowd: &steerkit::Crowd2,
-    numbering: &Numbering,
-    step: u32,
-    neighbour_radius: f32,
-    min_gap: f32,
-    arrived: Option<usize>,
-    pairwise: bool,
-) -> Result<(), RunError> {
-    let n = recorder.agent_count();
-    let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
-    // storage order → file order
-    let mut order = vec![usize::MAX; n];
-    for (i, h) in crowd.handles().enumerate() {
-        if let Some(a) = numbering.number(h) {
-            order[a as usize] = i;
-        }
-    }
-    let agents = order.iter().map(|&i| {
-        if i == usize::MAX {
-            (Vec2::NAN, Vec2::NAN, f32::NAN)
-        } else {
-            (p[i], v[i], o[i])
-        }
-    });
-    let mut frame = recorder.push_frame(step, agents)?;
-    let debug = crowd.debug_info();
-    let mut speed = 0.0f64;
-    for (a, &i) in order.iter().enumerate() {
-        if i == usize::MAX {
-            continue;
-        }
-        let a32 = a as u32;
-        speed += f64::from(v[i].length());
-        frame.steering(a32, debug[i].steering.linear);
-        if let Some(t) = debug[i].target {
-            frame.target(a32, t);
-        }
-        frame.neighbour_radius(a32, neighbour_radius);
-        if let Some(slot) = crowd.slot_target(crowd.handle_at(i)) {
-            frame.slot(a32, slot.position);
-        }
-    }
-    frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });
-    if pairwise {
-        frame.metric("min separation", "m", if min_gap.is_finite() { min_gap } else { f32::NAN });
-    }
-    if let Some(arrived) = arrived {
-        frame.metric("arrived", "", arrived as f32);
-    }
-    Ok(())
 }
 
 fn recording_world(world: &steerkit_scenario::World) -> World {
