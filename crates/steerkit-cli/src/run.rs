@@ -723,6 +723,7 @@ impl Numbering {
 }
 
 /// What the step events told, by agent number.
+#[derive(Default)]
 struct EventTally {
     /// Step of each agent's first arrival.
     arrived_at: Vec<Option<u64>>,
@@ -736,15 +737,7 @@ struct EventTally {
 
 impl EventTally {
     fn new(n: usize) -> Self {
-        Self {
-            arrived_at: vec![None; n],
-            arrived_total: 0,
-            path_done: vec![false; n],
-            obstacle_contacts: 0,
-            wall_crossings: 0,
-            quarantined: 0,
-            stuck: 0,
-        }
+        Self { arrived_at: vec![None; n], path_done: vec![false; n], ..Self::default() }
     }
 
     fn count(&mut self, e: &CrowdEvent, who: Option<u32>, step: u32) {
