@@ -568,8 +568,7 @@ impl RecordOptions {
     /// there are at most 200 of them (otherwise the first 50).
     #[must_use]
     pub fn for_size(agents: usize, steps: u32, budget: usize) -> Self {
-        let total = agents.saturating_mul(steps as usize + 1);
-        let every = total.div_ceil(budget.max(1)).clamp(1, u32::MAX as usize) as u32;
+        let every = stride_for(agents, steps, budget);
         let overlays = if agents <= 200 {
             OverlayCapture::All
         } else {
@@ -577,6 +576,13 @@ impl RecordOptions {
         };
         RecordOptions { every, overlays, ..RecordOptions::default() }
     }
+}
+
+/// Steps between kept frames so that `agents × kept frames` of a run of `steps` steps (frames
+/// `0..=steps`) stays within about `budget`: `ceil(agents · (steps + 1) / budget)`, at least 1.
+pub(crate) fn stride_for(agents: usize, steps: u32, budget: usize) -> u32 {
+    let total = agents.saturating_mul(steps as usize + 1);
+    total.div_ceil(budget.max(1)).clamp(1, u32::MAX as usize) as u32
 }
 
 /// Collects a [`Recording`] while a simulation runs.

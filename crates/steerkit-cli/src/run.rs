@@ -25,8 +25,8 @@
 //! only the overlaps the constraint could not remove within its passes.
 
 use crate::recording::{
-    Group as RecGroup, Meta, PathShape, RecordOptions, Recorder, Recording, RecordingError, World,
-    PALETTE,
+    stride_for, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder, Recording,
+    RecordingError, World, PALETTE,
 };
 use serde::Serialize;
 use std::collections::HashSet;
@@ -35,7 +35,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use steerkit::{AgentHandle, CrowdEvent, NeighbourQuery, Neighbours, Obstacle, Vec2};
-use steerkit_scenario::{Bounds, Metric, Scenario, ScenarioError};
+use steerkit_scenario::{Bounds, Metric, MetricsPlan, Scenario, ScenarioError};
 
 /// Agent-frames kept in a replay (about 10 MB of JSON at most).
 pub const REPLAY_BUDGET: usize = 300_000;
@@ -423,178 +423,11 @@ fn simulate(
     options: &RunOptions,
     threads: usize,
 ) -> Result<RunOutcome, RunError> {
-    let mut world = scenario.build()?;
-    let steps = world.settings.steps;
-    let steps32 = u32::try_from(steps).map_err(|_| RunError::TooManySteps(steps))?;
-    let dt = world.settings.dt;
-    let plan = world.settings.metrics.clone();
-    let n = world.crowd.len();
-
-    // agent numbers in file order
-    let slots = world.groups.iter().flat_map(|g| &g.agents).map(|h| h.index as usize + 1).max();
-    let mut numbers = vec![u32::MAX; slots.unwrap_or(0)];
-    let mut arrived_at: Vec<Option<u64>> = vec![None; n];
-    let mut path_done = vec![false; n];
-    let mut agent_groups = Vec::with_capacity(n);
-    for (gi, g) in world.groups.iter().enumerate() {
-        for h in &g.agents {
-            numbers[h.index as usize] = agent_groups.len() as u32;
-            agent_groups.push(gi as u32);
-        }
-    }
-    let number = |h: AgentHandle| tally_number(&numbers, h);
-
-    let recording_world = recording_world(&world);
-    let rec_groups: Vec<RecGroup> = world
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let radius = scenario.groups()[i].radius;
-            let colour = g.colour.clone().unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_owned());
-            RecGroup::new(g.name.clone(), colour, radius)
-        })
-        .collect();
-    let meta = Meta::new(world.settings.name.clone(), world.settings.seed, dt, steps32)
-        .with_description(scenario.description().trim());
-    let mut recorder = Recorder::<Vec2>::new(
-        meta,
-        recording_world,
-        rec_groups,
-        agent_groups.clone(),
-        RecordOptions::for_size(n, steps32, REPLAY_BUDGET),
-    )?;
-    let traj_every = options.trajectory_every.unwrap_or_else(|| {
-        let total = n.saturating_mul(steps as usize + 1);
-        total.div_ceil(TRAJECTORY_BUDGET).clamp(1, u32::MAX as usize) as u32
-    });
-    let traj_every = traj_every.max(1);
-    let mut trajectories = Vec::new();
-
-    let collects = |m: Metric| plan.collects(m);
-    let pairwise = collects(Metric::AgentOverlaps) || collects(Metric::MinSeparation);
-    let neighbour_radius = world.crowd.config().neighbour_radius;
-    let tolerance = plan.overlap_tolerance;
-
-    let mut overlapping: HashSet<(u32, u32)> = HashSet::new();
-    let mut overlapping_now: HashSet<(u32, u32)> = HashSet::new();
-    let mut overlaps = 0u64;
-    let mut max_overlap = 0.0f32;
-    let mut min_gap = f32::INFINITY;
-    let (mut obstacle_contacts, mut wall_crossings, mut quarantined, mut stuck) =
-        (0u64, 0u64, 0u64, 0u64);
-    let groups_n = world.groups.len();
-    let mut slot_sum = vec![0.0f64; groups_n];
-    let mut slot_count = vec![0u64; groups_n];
-    let mut slot_max = vec![0.0f32; groups_n];
-    let mut arrived_total = 0usize;
-
-    let bar = progress_bar(options.progress, steps);
+    let mut sim = Simulation::new(scenario, options)?;
+    let bar = progress_bar(options.progress, sim.steps);
     let start = Instant::now();
-    for step in 0..=steps32 {
-        if step > 0 {
-            let events = world
-                .crowd
-                .step(dt)
-                .map_err(|e| RunError::Step { step: u64::from(step), message: e.to_string() })?;
-            for e in events {
-                let who = number(e.agent());
-                match *e {
-                    CrowdEvent::Arrived { .. } => {
-                        if let Some(a) = who {
-                            if arrived_at[a as usize].is_none() {
-                                arrived_at[a as usize] = Some(u64::from(step));
-                                arrived_total += 1;
-                            }
-                        }
-                    }
-                    CrowdEvent::PathFinished { .. } => {
-                        if let Some(a) = who {
-                            path_done[a as usize] = true;
-                        }
-                    }
-                    CrowdEvent::ObstacleCollision { .. } => obstacle_contacts += 1,
-                    CrowdEvent::WallCrossing { .. } => wall_crossings += 1,
-                    CrowdEvent::Quarantined { .. } => quarantined += 1,
-                    CrowdEvent::Stuck { .. } => stuck += 1,
-                    CrowdEvent::AgentCollision { .. } => {}
-                }
-                if recorder.records(step) || !matches!(e, CrowdEvent::AgentCollision { .. }) {
-                    let kind = event_kind(e);
-                    if !kind.is_empty() {
-                        recorder.event(step, kind, who);
-                    }
-                }
-            }
-        }
-        let mut frame_min_gap = f32::INFINITY;
-        if pairwise && step > 0 {
-            overlapping_now.clear();
-            // the grid query re-sorts the storage when agents moved: read everything after it
-            let _ = world.crowd.neighbours();
-            let handles: Vec<AgentHandle> = world.crowd.handles().collect();
-            let skip: Vec<bool> = handles.iter().map(|&h| world.crowd.is_quarantined(h)).collect();
-            let radii = world.crowd.radii().to_vec();
-            let positions = world.crowd.positions().to_vec();
-            let max_r = radii.iter().copied().fold(0.0f32, f32::max);
-            let grid = world.crowd.neighbours();
-            for (i, &p) in positions.iter().enumerate() {
-                if skip[i] {
-                    continue;
-                }
-                let ri = radii[i];
-                let q = NeighbourQuery::around(i, p, ri + max_r + neighbour_radius);
-                grid.for_each_within(&q, |nb| {
-                    if nb.index < i || skip[nb.index] {
-                        return; // each pair once; frozen agents are out of the world
-                    }
-                    let gap = nb.distance_squared.sqrt() - ri - nb.radius;
-                    frame_min_gap = frame_min_gap.min(gap);
-                    if -gap > tolerance {
-                        max_overlap = max_overlap.max(-gap);
-                        let (a, b) = (handles[i].index, handles[nb.index].index);
-                        overlapping_now.insert((a.min(b), a.max(b)));
-                    }
-                });
-            }
-            for pair in &overlapping_now {
-                if !overlapping.contains(pair) {
-                    overlaps += 1;
-                }
-            }
-            std::mem::swap(&mut overlapping, &mut overlapping_now);
-            min_gap = min_gap.min(frame_min_gap);
-        }
-        // formation slots, second half of the run
-        let late = u64::from(step) * 2 >= steps;
-        let positions = world.crowd.positions();
-        let any_formation = late && !world.formations.is_empty();
-        if any_formation {
-            for (i, h) in world.crowd.handles().enumerate() {
-                if let (Some(t), Some(a)) = (world.crowd.slot_target(h), number(h)) {
-                    let g = agent_groups[a as usize] as usize;
-                    let e = (positions[i] - t.position).length();
-                    slot_sum[g] += f64::from(e);
-                    slot_count[g] += 1;
-                    slot_max[g] = slot_max[g].max(e);
-                }
-            }
-        }
-        if step % traj_every == 0 || step == steps32 {
-            push_rows(&world.crowd, &number, step, &mut trajectories);
-        }
-        if recorder.records(step) {
-            record_frame(
-                &mut recorder,
-                &world.crowd,
-                &number,
-                step,
-                neighbour_radius,
-                frame_min_gap,
-                collects(Metric::Arrivals).then_some(arrived_total),
-                pairwise,
-            )?;
-        }
+    for step in 0..=sim.steps32 {
+        sim.advance(step)?;
         if let Some(bar) = &bar {
             if step % 16 == 0 {
                 bar.set_position(u64::from(step));
@@ -605,110 +438,481 @@ fn simulate(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    Ok(sim.finish(scenario, threads, wall_seconds))
+}
 
-    // per group
-    let mut groups = Vec::with_capacity(groups_n);
-    let positions_of: Vec<(u32, Vec2)> = world
-        .crowd
-        .handles()
-        .zip(world.crowd.velocities())
-        .filter_map(|(h, &v)| number(h).map(|a| (a, v)))
-        .collect();
-    for (gi, g) in world.groups.iter().enumerate() {
-        let members = || agent_groups.iter().enumerate().filter(move |(_, &x)| x as usize == gi);
-        let times: Vec<f64> = members()
-            .filter_map(|(a, _)| arrived_at[a])
-            .map(|s| s as f64 * f64::from(dt))
-            .collect();
-        let done = members().filter(|(a, _)| path_done[*a]).count();
-        let vels: Vec<Vec2> = positions_of
-            .iter()
-            .filter(|(a, _)| agent_groups[*a as usize] as usize == gi)
-            .map(|(_, v)| *v)
-            .collect();
-        let speed = if vels.is_empty() {
-            0.0
-        } else {
-            vels.iter().map(|v| f64::from(v.length())).sum::<f64>() / vels.len() as f64
-        };
-        let moving: Vec<Vec2> =
-            vels.iter().filter(|v| v.length() > 1e-3).map(|v| v.normalize()).collect();
-        let polar = (!moving.is_empty()).then(|| {
-            let s: Vec2 = moving.iter().copied().sum();
-            f64::from(s.length()) / moving.len() as f64
-        });
-        groups.push(GroupMetrics {
-            name: g.name.clone(),
-            agents: g.agents.len(),
-            arrived: collects(Metric::Arrivals).then_some(times.len()),
-            mean_arrival_time: (collects(Metric::Arrivals) && !times.is_empty())
-                .then(|| times.iter().sum::<f64>() / times.len() as f64),
-            paths_completed: collects(Metric::PathsCompleted).then_some(done),
-            final_mean_speed: round6(speed),
-            final_polarisation: polar.map(round6),
-            slot_error_mean: (slot_count[gi] > 0)
-                .then(|| round6(slot_sum[gi] / slot_count[gi] as f64)),
-            slot_error_max: (slot_count[gi] > 0).then(|| round6(f64::from(slot_max[gi]))),
-        });
+/// A run in progress: the world, how its agents are numbered, what is kept and what has been
+/// measured so far.
+struct Simulation {
+    world: steerkit_scenario::World,
+    steps: u64,
+    steps32: u32,
+    dt: f32,
+    plan: MetricsPlan,
+    /// Agents at the start.
+    n: usize,
+    numbering: Numbering,
+    recorder: Recorder<Vec2>,
+    traj_every: u32,
+    trajectories: Vec<TrajectoryRow>,
+    /// True when the plan wants the pairwise scan (overlaps or the minimum separation).
+    pairwise: bool,
+    events: EventTally,
+    pairs: PairScan,
+    slots: SlotErrors,
+}
+
+impl Simulation {
+    fn new(scenario: &Scenario, options: &RunOptions) -> Result<Self, RunError> {
+        let world = scenario.build()?;
+        let steps = world.settings.steps;
+        let steps32 = u32::try_from(steps).map_err(|_| RunError::TooManySteps(steps))?;
+        let dt = world.settings.dt;
+        let plan = world.settings.metrics.clone();
+        let n = world.crowd.len();
+        let numbering = Numbering::new(&world, n);
+        let recorder = recorder(scenario, &world, &numbering, n, steps32)?;
+        let traj_every = options
+            .trajectory_every
+            .unwrap_or_else(|| stride_for(n, steps32, TRAJECTORY_BUDGET))
+            .max(1);
+        let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
+        let pairs = PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
+        let groups_n = world.groups.len();
+        Ok(Self {
+            steps,
+            steps32,
+            dt,
+            plan,
+            n,
+            numbering,
+            recorder,
+            traj_every,
+            trajectories: Vec::new(),
+            pairwise,
+            events: EventTally::new(n),
+            pairs,
+            slots: SlotErrors::new(groups_n),
+            world,
+        })
     }
-    let agent_updates = n as f64 * steps as f64;
-    let metrics = Metrics {
-        format: "steerkit-metrics",
-        version: 1,
-        scenario: world.settings.name.clone(),
-        description: scenario.description().trim().to_owned(),
-        seed: world.settings.seed,
-        steps,
-        dt,
-        agents: n,
-        threads,
-        wall_seconds,
-        updates_per_s: if wall_seconds > 0.0 { agent_updates / wall_seconds } else { 0.0 },
-        collected: plan.collect.iter().map(|m| m.name()).collect(),
-        overlap_tolerance: tolerance,
-        agent_overlaps: collects(Metric::AgentOverlaps).then_some(overlaps),
-        max_overlap: collects(Metric::AgentOverlaps).then_some(round6(f64::from(max_overlap))),
-        obstacle_penetrations: collects(Metric::ObstaclePenetrations).then_some(obstacle_contacts),
-        wall_crossings: collects(Metric::WallCrossings).then_some(wall_crossings),
-        min_separation: (collects(Metric::MinSeparation) && min_gap.is_finite())
-            .then(|| round6(f64::from(min_gap))),
-        arrived: collects(Metric::Arrivals).then_some(arrived_total),
-        paths_completed: collects(Metric::PathsCompleted)
-            .then(|| path_done.iter().filter(|d| **d).count()),
-        quarantined: collects(Metric::Quarantined).then_some(quarantined),
-        stuck: collects(Metric::Stuck).then_some(stuck),
-        groups,
-    };
-    trajectories.sort_by_key(|r| (r.step, r.agent));
-    Ok(RunOutcome {
-        metrics,
-        recording: recorder.finish(),
-        trajectories,
-        trajectory_every: traj_every,
-        output_name: world.settings.output_name.clone(),
-        world,
-        agent_groups,
-    })
+
+    fn collects(&self, m: Metric) -> bool {
+        self.plan.collects(m)
+    }
+
+    /// One step of the run: moves the crowd and counts its events (from step 1 on; step 0 is
+    /// the spawn layout), measures, and keeps trajectory rows and the replay frame when due.
+    fn advance(&mut self, step: u32) -> Result<(), RunError> {
+        if step > 0 {
+            self.step_and_count_events(step)?;
+        }
+        // the spawn layout itself is not scanned
+        let frame_min_gap = if self.pairwise && step > 0 {
+            self.pairs.scan(&mut self.world.crowd)
+        } else {
+            f32::INFINITY
+        };
+        // formation slots, second half of the run
+        if u64::from(step) * 2 >= self.steps && !self.world.formations.is_empty() {
+            self.slots.add(&self.world.crowd, &self.numbering);
+        }
+        if step % self.traj_every == 0 || step == self.steps32 {
+            push_rows(&self.world.crowd, &self.numbering, step, &mut self.trajectories);
+        }
+        if self.recorder.records(step) {
+            self.record_frame(step, frame_min_gap)?;
+        }
+        Ok(())
+    }
+
+    /// Keeps the frame at `step`: every agent in file order (NaN for one no longer in the
+    /// crowd), its steering, target, neighbour radius and slot, and the frame's metrics.
+    fn record_frame(&mut self, step: u32, min_gap: f32) -> Result<(), RunError> {
+        let arrived = self.collects(Metric::Arrivals).then_some(self.events.arrived_total);
+        let crowd = &self.world.crowd;
+        let n = self.recorder.agent_count();
+        let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
+        // storage order → file order
+        let mut order = vec![usize::MAX; n];
+        for (i, h) in crowd.handles().enumerate() {
+            if let Some(a) = self.numbering.number(h) {
+                order[a as usize] = i;
+            }
+        }
+        let agents = order.iter().map(|&i| {
+            if i == usize::MAX {
+                (Vec2::NAN, Vec2::NAN, f32::NAN)
+            } else {
+                (p[i], v[i], o[i])
+            }
+        });
+        let mut frame = self.recorder.push_frame(step, agents)?;
+        let debug = crowd.debug_info();
+        let mut speed = 0.0f64;
+        for (a, &i) in order.iter().enumerate() {
+            if i == usize::MAX {
+                continue;
+            }
+            let a32 = a as u32;
+            speed += f64::from(v[i].length());
+            frame.steering(a32, debug[i].steering.linear);
+            if let Some(t) = debug[i].target {
+                frame.target(a32, t);
+            }
+            frame.neighbour_radius(a32, self.pairs.neighbour_radius);
+            if let Some(slot) = crowd.slot_target(crowd.handle_at(i)) {
+                frame.slot(a32, slot.position);
+            }
+        }
+        frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });
+        if self.pairwise {
+            frame.metric(
+                "min separation",
+                "m",
+                if min_gap.is_finite() { min_gap } else { f32::NAN },
+            );
+        }
+        if let Some(arrived) = arrived {
+            frame.metric("arrived", "", arrived as f32);
+        }
+        Ok(())
+    }
+
+    fn step_and_count_events(&mut self, step: u32) -> Result<(), RunError> {
+        let events = self
+            .world
+            .crowd
+            .step(self.dt)
+            .map_err(|e| RunError::Step { step: u64::from(step), message: e.to_string() })?;
+        for e in events {
+            let who = self.numbering.number(e.agent());
+            self.events.count(e, who, step);
+            if let Some(kind) = event_kind(e) {
+                self.recorder.event(step, kind, who);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, scenario: &Scenario, threads: usize, wall_seconds: f64) -> RunOutcome {
+        let groups = self.group_metrics();
+        let collects = |m: Metric| self.plan.collects(m);
+        let (events, pairs) = (&self.events, &self.pairs);
+        let agent_updates = self.n as f64 * self.steps as f64;
+        let metrics = Metrics {
+            format: "steerkit-metrics",
+            version: 1,
+            scenario: self.world.settings.name.clone(),
+            description: scenario.description().trim().to_owned(),
+            seed: self.world.settings.seed,
+            steps: self.steps,
+            dt: self.dt,
+            agents: self.n,
+            threads,
+            wall_seconds,
+            updates_per_s: if wall_seconds > 0.0 { agent_updates / wall_seconds } else { 0.0 },
+            collected: self.plan.collect.iter().map(|m| m.name()).collect(),
+            overlap_tolerance: pairs.tolerance,
+            agent_overlaps: collects(Metric::AgentOverlaps).then_some(pairs.overlaps),
+            max_overlap: collects(Metric::AgentOverlaps)
+                .then_some(round6(f64::from(pairs.max_overlap))),
+            obstacle_penetrations: collects(Metric::ObstaclePenetrations)
+                .then_some(events.obstacle_contacts),
+            wall_crossings: collects(Metric::WallCrossings).then_some(events.wall_crossings),
+            min_separation: (collects(Metric::MinSeparation) && pairs.min_gap.is_finite())
+                .then(|| round6(f64::from(pairs.min_gap))),
+            arrived: collects(Metric::Arrivals).then_some(events.arrived_total),
+            paths_completed: collects(Metric::PathsCompleted)
+                .then(|| events.path_done.iter().filter(|d| **d).count()),
+            quarantined: collects(Metric::Quarantined).then_some(events.quarantined),
+            stuck: collects(Metric::Stuck).then_some(events.stuck),
+            groups,
+        };
+        let mut trajectories = self.trajectories;
+        trajectories.sort_by_key(|r| (r.step, r.agent));
+        RunOutcome {
+            metrics,
+            recording: self.recorder.finish(),
+            trajectories,
+            trajectory_every: self.traj_every,
+            output_name: self.world.settings.output_name.clone(),
+            world: self.world,
+            agent_groups: self.numbering.agent_groups,
+        }
+    }
+
+    /// Arrivals, paths, final speed and polarisation, and slot errors of each group.
+    fn group_metrics(&self) -> Vec<GroupMetrics> {
+        let crowd = &self.world.crowd;
+        let agent_groups = &self.numbering.agent_groups;
+        let arrivals = self.collects(Metric::Arrivals);
+        let velocities_of: Vec<(u32, Vec2)> = crowd
+            .handles()
+            .zip(crowd.velocities())
+            .filter_map(|(h, &v)| self.numbering.number(h).map(|a| (a, v)))
+            .collect();
+        let mut groups = Vec::with_capacity(self.world.groups.len());
+        for (gi, g) in self.world.groups.iter().enumerate() {
+            let members =
+                || agent_groups.iter().enumerate().filter(move |(_, &x)| x as usize == gi);
+            let times: Vec<f64> = members()
+                .filter_map(|(a, _)| self.events.arrived_at[a])
+                .map(|s| s as f64 * f64::from(self.dt))
+                .collect();
+            let done = members().filter(|(a, _)| self.events.path_done[*a]).count();
+            let vels: Vec<Vec2> = velocities_of
+                .iter()
+                .filter(|(a, _)| agent_groups[*a as usize] as usize == gi)
+                .map(|(_, v)| *v)
+                .collect();
+            let speed = if vels.is_empty() {
+                0.0
+            } else {
+                vels.iter().map(|v| f64::from(v.length())).sum::<f64>() / vels.len() as f64
+            };
+            let moving: Vec<Vec2> =
+                vels.iter().filter(|v| v.length() > 1e-3).map(|v| v.normalize()).collect();
+            let polar = (!moving.is_empty()).then(|| {
+                let s: Vec2 = moving.iter().copied().sum();
+                f64::from(s.length()) / moving.len() as f64
+            });
+            let (slot_error_mean, slot_error_max) = self.slots.of_group(gi);
+            groups.push(GroupMetrics {
+                name: g.name.clone(),
+                agents: g.agents.len(),
+                arrived: arrivals.then_some(times.len()),
+                mean_arrival_time: (arrivals && !times.is_empty())
+                    .then(|| times.iter().sum::<f64>() / times.len() as f64),
+                paths_completed: self.collects(Metric::PathsCompleted).then_some(done),
+                final_mean_speed: round6(speed),
+                final_polarisation: polar.map(round6),
+                slot_error_mean,
+                slot_error_max,
+            });
+        }
+        groups
+    }
+}
+
+/// Agent numbers in file order (groups first to last) and the group of each.
+struct Numbering {
+    /// Agent number by handle index; `u32::MAX` for a handle no group names.
+    numbers: Vec<u32>,
+    /// Group index by agent number.
+    agent_groups: Vec<u32>,
+}
+
+impl Numbering {
+    fn new(world: &steerkit_scenario::World, n: usize) -> Self {
+        let slots = world.groups.iter().flat_map(|g| &g.agents).map(|h| h.index as usize + 1).max();
+        let mut numbers = vec![u32::MAX; slots.unwrap_or(0)];
+        let mut agent_groups = Vec::with_capacity(n);
+        for (gi, g) in world.groups.iter().enumerate() {
+            for h in &g.agents {
+                numbers[h.index as usize] = agent_groups.len() as u32;
+                agent_groups.push(gi as u32);
+            }
+        }
+        Self { numbers, agent_groups }
+    }
+
+    fn number(&self, h: AgentHandle) -> Option<u32> {
+        self.numbers.get(h.index as usize).copied().filter(|&a| a != u32::MAX)
+    }
+}
+
+/// What the step events told, by agent number.
+#[derive(Default)]
+struct EventTally {
+    /// Step of each agent's first arrival.
+    arrived_at: Vec<Option<u64>>,
+    arrived_total: usize,
+    path_done: Vec<bool>,
+    obstacle_contacts: u64,
+    wall_crossings: u64,
+    quarantined: u64,
+    stuck: u64,
+}
+
+impl EventTally {
+    fn new(n: usize) -> Self {
+        Self { arrived_at: vec![None; n], path_done: vec![false; n], ..Self::default() }
+    }
+
+    fn count(&mut self, e: &CrowdEvent, who: Option<u32>, step: u32) {
+        match *e {
+            CrowdEvent::Arrived { .. } => {
+                if let Some(a) = who {
+                    if self.arrived_at[a as usize].is_none() {
+                        self.arrived_at[a as usize] = Some(u64::from(step));
+                        self.arrived_total += 1;
+                    }
+                }
+            }
+            CrowdEvent::PathFinished { .. } => {
+                if let Some(a) = who {
+                    self.path_done[a as usize] = true;
+                }
+            }
+            CrowdEvent::ObstacleCollision { .. } => self.obstacle_contacts += 1,
+            CrowdEvent::WallCrossing { .. } => self.wall_crossings += 1,
+            CrowdEvent::Quarantined { .. } => self.quarantined += 1,
+            CrowdEvent::Stuck { .. } => self.stuck += 1,
+            CrowdEvent::AgentCollision { .. } => {}
+        }
+    }
+}
+
+/// The pairwise scan of gaps and overlaps between bodies (see the module docs).
+struct PairScan {
+    neighbour_radius: f32,
+    tolerance: f32,
+    /// Pairs (storage handle indices, smaller first) overlapping after the last scan.
+    overlapping: HashSet<(u32, u32)>,
+    /// Scratch for this scan's pairs, swapped with `overlapping`.
+    overlapping_now: HashSet<(u32, u32)>,
+    overlaps: u64,
+    max_overlap: f32,
+    min_gap: f32,
+}
+
+impl PairScan {
+    fn new(neighbour_radius: f32, tolerance: f32) -> Self {
+        Self {
+            neighbour_radius,
+            tolerance,
+            overlapping: HashSet::new(),
+            overlapping_now: HashSet::new(),
+            overlaps: 0,
+            max_overlap: 0.0,
+            min_gap: f32::INFINITY,
+        }
+    }
+
+    /// Scans the committed state and returns this step's smallest gap (infinite when no two
+    /// agents are within reach).
+    fn scan(&mut self, crowd: &mut steerkit::Crowd2) -> f32 {
+        let mut frame_min_gap = f32::INFINITY;
+        self.overlapping_now.clear();
+        // the grid query re-sorts the storage when agents moved: read everything after it
+        let _ = crowd.neighbours();
+        let handles: Vec<AgentHandle> = crowd.handles().collect();
+        let skip: Vec<bool> = handles.iter().map(|&h| crowd.is_quarantined(h)).collect();
+        let radii = crowd.radii().to_vec();
+        let positions = crowd.positions().to_vec();
+        let max_r = radii.iter().copied().fold(0.0f32, f32::max);
+        let grid = crowd.neighbours();
+        for (i, &p) in positions.iter().enumerate() {
+            if skip[i] {
+                continue;
+            }
+            let ri = radii[i];
+            let q = NeighbourQuery::around(i, p, ri + max_r + self.neighbour_radius);
+            grid.for_each_within(&q, |nb| {
+                if nb.index < i || skip[nb.index] {
+                    return; // each pair once; frozen agents are out of the world
+                }
+                let gap = nb.distance_squared.sqrt() - ri - nb.radius;
+                frame_min_gap = frame_min_gap.min(gap);
+                if -gap > self.tolerance {
+                    self.max_overlap = self.max_overlap.max(-gap);
+                    let (a, b) = (handles[i].index, handles[nb.index].index);
+                    self.overlapping_now.insert((a.min(b), a.max(b)));
+                }
+            });
+        }
+        for pair in &self.overlapping_now {
+            if !self.overlapping.contains(pair) {
+                self.overlaps += 1;
+            }
+        }
+        std::mem::swap(&mut self.overlapping, &mut self.overlapping_now);
+        self.min_gap = self.min_gap.min(frame_min_gap);
+        frame_min_gap
+    }
+}
+
+/// Distances between formation members and their slots, per group.
+struct SlotErrors {
+    sum: Vec<f64>,
+    count: Vec<u64>,
+    max: Vec<f32>,
+}
+
+impl SlotErrors {
+    fn new(groups: usize) -> Self {
+        Self { sum: vec![0.0; groups], count: vec![0; groups], max: vec![0.0; groups] }
+    }
+
+    fn add(&mut self, crowd: &steerkit::Crowd2, numbering: &Numbering) {
+        let positions = crowd.positions();
+        for (i, h) in crowd.handles().enumerate() {
+            if let (Some(t), Some(a)) = (crowd.slot_target(h), numbering.number(h)) {
+                let g = numbering.agent_groups[a as usize] as usize;
+                let e = (positions[i] - t.position).length();
+                self.sum[g] += f64::from(e);
+                self.count[g] += 1;
+                self.max[g] = self.max[g].max(e);
+            }
+        }
+    }
+
+    /// Mean and largest error of group `g`; `None` when it had no agent in a formation.
+    fn of_group(&self, g: usize) -> (Option<f64>, Option<f64>) {
+        let any = self.count[g] > 0;
+        (
+            any.then(|| round6(self.sum[g] / self.count[g] as f64)),
+            any.then(|| round6(f64::from(self.max[g]))),
+        )
+    }
+}
+
+fn recorder(
+    scenario: &Scenario,
+    world: &steerkit_scenario::World,
+    numbering: &Numbering,
+    n: usize,
+    steps32: u32,
+) -> Result<Recorder<Vec2>, RunError> {
+    let rec_groups: Vec<RecGroup> = world
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let radius = scenario.groups()[i].radius;
+            let colour = g.colour.clone().unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_owned());
+            RecGroup::new(g.name.clone(), colour, radius)
+        })
+        .collect();
+    let meta =
+        Meta::new(world.settings.name.clone(), world.settings.seed, world.settings.dt, steps32)
+            .with_description(scenario.description().trim());
+    Ok(Recorder::<Vec2>::new(
+        meta,
+        recording_world(world),
+        rec_groups,
+        numbering.agent_groups.clone(),
+        RecordOptions::for_size(n, steps32, REPLAY_BUDGET),
+    )?)
 }
 
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
-fn tally_number(numbers: &[u32], h: AgentHandle) -> Option<u32> {
-    numbers.get(h.index as usize).copied().filter(|&a| a != u32::MAX)
-}
-
-fn event_kind(e: &CrowdEvent) -> &'static str {
-    match e {
+/// The replay's name for an event; `None` for agent contacts, which the replay does not list
+/// (a dense crowd has them every step).
+fn event_kind(e: &CrowdEvent) -> Option<&'static str> {
+    Some(match e {
         CrowdEvent::Arrived { .. } => "arrived",
         CrowdEvent::PathFinished { .. } => "path finished",
         CrowdEvent::Stuck { .. } => "stuck",
         CrowdEvent::Quarantined { .. } => "quarantined",
         CrowdEvent::ObstacleCollision { .. } => "obstacle contact",
         CrowdEvent::WallCrossing { .. } => "wall crossing refused",
-        CrowdEvent::AgentCollision { .. } => "",
-    }
+        CrowdEvent::AgentCollision { .. } => return None,
+    })
 }
 
 fn progress_bar(wanted: bool, steps: u64) -> Option<indicatif::ProgressBar> {
@@ -727,13 +931,13 @@ fn progress_bar(wanted: bool, steps: u64) -> Option<indicatif::ProgressBar> {
 
 fn push_rows(
     crowd: &steerkit::Crowd2,
-    number: &impl Fn(AgentHandle) -> Option<u32>,
+    numbering: &Numbering,
     step: u32,
     rows: &mut Vec<TrajectoryRow>,
 ) {
     let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
     for (i, h) in crowd.handles().enumerate() {
-        if let Some(agent) = number(h) {
+        if let Some(agent) = numbering.number(h) {
             rows.push(TrajectoryRow {
                 step,
                 agent,
@@ -743,61 +947,6 @@ fn push_rows(
             });
         }
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn record_frame(
-    recorder: &mut Recorder<Vec2>,
-    crowd: &steerkit::Crowd2,
-    number: &impl Fn(AgentHandle) -> Option<u32>,
-    step: u32,
-    neighbour_radius: f32,
-    min_gap: f32,
-    arrived: Option<usize>,
-    pairwise: bool,
-) -> Result<(), RunError> {
-    let n = recorder.agent_count();
-    let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
-    // storage order → file order
-    let mut order = vec![usize::MAX; n];
-    for (i, h) in crowd.handles().enumerate() {
-        if let Some(a) = number(h) {
-            order[a as usize] = i;
-        }
-    }
-    let agents = order.iter().map(|&i| {
-        if i == usize::MAX {
-            (Vec2::NAN, Vec2::NAN, f32::NAN)
-        } else {
-            (p[i], v[i], o[i])
-        }
-    });
-    let mut frame = recorder.push_frame(step, agents)?;
-    let debug = crowd.debug_info();
-    let mut speed = 0.0f64;
-    for (a, &i) in order.iter().enumerate() {
-        if i == usize::MAX {
-            continue;
-        }
-        let a32 = a as u32;
-        speed += f64::from(v[i].length());
-        frame.steering(a32, debug[i].steering.linear);
-        if let Some(t) = debug[i].target {
-            frame.target(a32, t);
-        }
-        frame.neighbour_radius(a32, neighbour_radius);
-        if let Some(slot) = crowd.slot_target(crowd.handle_at(i)) {
-            frame.slot(a32, slot.position);
-        }
-    }
-    frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });
-    if pairwise {
-        frame.metric("min separation", "m", if min_gap.is_finite() { min_gap } else { f32::NAN });
-    }
-    if let Some(arrived) = arrived {
-        frame.metric("arrived", "", arrived as f32);
-    }
-    Ok(())
 }
 
 fn recording_world(world: &steerkit_scenario::World) -> World {

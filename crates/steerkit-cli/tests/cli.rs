@@ -17,6 +17,14 @@ fn temp(name: &str) -> PathBuf {
     dir
 }
 
+/// `steerkit run NAME --out DIR --steps STEPS --seed SEED`, then `more`.
+fn run(name: &str, dir: &Path, steps: &str, seed: &str, more: &[&str]) -> Output {
+    let out = dir.to_str().unwrap();
+    let mut args = vec!["run", name, "--out", out, "--steps", steps, "--seed", seed];
+    args.extend_from_slice(more);
+    steerkit(&args)
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -24,16 +32,7 @@ fn json(path: &Path) -> serde_json::Value {
 #[test]
 fn run_writes_the_four_files_with_the_documented_fields_and_columns() {
     let dir = temp("four");
-    let out = steerkit(&[
-        "run",
-        "crossing",
-        "--out",
-        dir.to_str().unwrap(),
-        "--steps",
-        "50",
-        "--seed",
-        "3",
-    ]);
+    let out = run("crossing", &dir, "50", "3", &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("replay: "), "{stdout}");
@@ -127,24 +126,13 @@ fn comparable(path: &Path) -> serde_json::Value {
 
 #[test]
 fn the_same_seed_gives_identical_metrics_and_trajectories_on_one_and_two_threads() {
-    let run = |threads: &str| {
+    let on_threads = |threads: &str| {
         let dir = temp(&format!("threads{threads}"));
-        let out = steerkit(&[
-            "run",
-            "doorway",
-            "--out",
-            dir.to_str().unwrap(),
-            "--steps",
-            "400",
-            "--seed",
-            "99",
-            "--threads",
-            threads,
-        ]);
+        let out = run("doorway", &dir, "400", "99", &["--threads", threads]);
         assert!(out.status.success(), "{}", text(&out.stderr));
         dir
     };
-    let (one, two) = (run("1"), run("2"));
+    let (one, two) = (on_threads("1"), on_threads("2"));
     assert_eq!(json(&one.join("metrics.json"))["threads"], 1);
     assert_eq!(json(&two.join("metrics.json"))["threads"], 2);
     assert_eq!(comparable(&one.join("metrics.json")), comparable(&two.join("metrics.json")));
@@ -152,16 +140,7 @@ fn the_same_seed_gives_identical_metrics_and_trajectories_on_one_and_two_threads
     assert!(csv(&one) == csv(&two), "trajectories differ between 1 and 2 threads");
     // and another seed places the crowd elsewhere
     let dir = temp("seed7");
-    let out = steerkit(&[
-        "run",
-        "doorway",
-        "--out",
-        dir.to_str().unwrap(),
-        "--steps",
-        "400",
-        "--seed",
-        "7",
-    ]);
+    let out = run("doorway", &dir, "400", "7", &[]);
     assert!(out.status.success());
     assert!(csv(&dir) != csv(&one));
     for d in [one, two, dir] {

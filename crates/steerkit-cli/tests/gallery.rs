@@ -31,6 +31,11 @@ fn time(o: &RunOutcome, r: &TrajectoryRow) -> f32 {
     r.step as f32 * o.metrics.dt
 }
 
+/// The mean of `values`.
+fn average(values: &[f32]) -> f32 {
+    values.iter().sum::<f32>() / values.len() as f32
+}
+
 /// The first finite and the last value of a metric series of the replay.
 fn series_ends(o: &RunOutcome, name: &str) -> (f32, f32) {
     let s = o.recording.metrics.iter().find(|m| m.name == name).expect("series");
@@ -80,7 +85,7 @@ fn seek_overshoots_and_swings_while_arrive_stops_on_the_spot() {
                 .filter(|r| time(&o, r) >= last_seconds)
                 .map(|r| r.velocity.length())
                 .collect();
-            let speed = late.iter().sum::<f32>() / late.len() as f32;
+            let speed = average(&late);
             eprintln!("{name} {i}: swings {swing} m at {speed} m/s in the last 4 s");
             assert!(swing > 0.5, "{name} {i}: swings only {swing} m about its spot");
             assert!(speed > 1.0, "{name} {i}: {speed} m/s in the last 4 s");
@@ -326,7 +331,7 @@ fn the_bodyguard_stays_between_the_vip_and_the_assassin() {
         .filter(|&i| v[i].step >= half)
         .map(|i| (b[i].position - (v[i].position + a[i].position) / 2.0).length())
         .collect();
-    let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+    let mean = average(&errors);
     eprintln!("interpose: mean {mean} m from the midpoint");
     assert!(mean < 1.0, "mean {mean} m from the midpoint");
 }
@@ -351,7 +356,7 @@ fn followers_hold_their_offsets_in_the_leader_frame() {
                 (f.position - slot).length()
             })
             .collect();
-        let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+        let mean = average(&errors);
         eprintln!("offset pursuit {name}: mean {mean} m");
         assert!(mean < 0.8, "{name}: mean {mean} m from its offset");
     }

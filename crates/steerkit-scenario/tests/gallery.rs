@@ -1,7 +1,7 @@
 //! Every shipped scenario loads, builds and runs; the gallery scenarios show what they say.
 
 use steerkit::{CrowdEvent, Vec2};
-use steerkit_scenario::Scenario;
+use steerkit_scenario::{Scenario, World};
 
 fn scenarios_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios")
@@ -30,17 +30,7 @@ fn every_shipped_scenario_loads_builds_and_runs_briefly() {
 #[test]
 fn arrive_every_walker_arrives_and_rests_without_overlap() {
     let s = Scenario::load(scenarios_dir().join("arrive.toml")).unwrap();
-    let mut w = s.build().unwrap();
-    let (mut arrived, mut overlaps) = (0, 0);
-    for _ in 0..s.steps() {
-        for e in w.crowd.step(s.dt()).unwrap() {
-            match e {
-                CrowdEvent::Arrived { .. } => arrived += 1,
-                CrowdEvent::AgentCollision { .. } => overlaps += 1,
-                _ => {}
-            }
-        }
-    }
+    let (w, arrived, overlaps) = run(&s);
     assert_eq!(arrived, 8);
     assert_eq!(overlaps, 0);
     for (h, plan) in w.groups[0].agents.iter().zip(&s.groups()[0].agents) {
@@ -74,8 +64,8 @@ fn flocking_boids_align() {
     assert!(after > 0.8, "aligned after 20 s: {after}");
 }
 
-/// Runs a scenario to the end: (arrivals, agent–agent contact events).
-fn run(s: &Scenario) -> (usize, usize) {
+/// Runs a scenario to the end: (the world, arrivals, agent–agent contact events).
+fn run(s: &Scenario) -> (World, usize, usize) {
     let mut w = s.build().unwrap();
     let (mut arrived, mut contacts) = (0, 0);
     for _ in 0..s.steps() {
@@ -87,21 +77,21 @@ fn run(s: &Scenario) -> (usize, usize) {
             }
         }
     }
-    (arrived, contacts)
+    (w, arrived, contacts)
 }
 
 #[test]
 fn crossing_both_crowds_get_across_with_fewer_contacts_than_without_avoidance() {
     let path = scenarios_dir().join("crossing.toml");
     let s = Scenario::load(&path).unwrap();
-    let (arrived, contacts) = run(&s);
+    let (_, arrived, contacts) = run(&s);
     let src = std::fs::read_to_string(&path).unwrap();
     let naive = src.replace(
         "{ kind = \"collision_avoidance\", margin = 0.3, horizon = 2.0 },",
         "{ kind = \"velocity_match\", velocity = [0.0, 0.0], time_to_target = 1000.0 },",
     );
     assert_ne!(naive, src);
-    let (naive_arrived, naive_contacts) =
+    let (_, naive_arrived, naive_contacts) =
         run(&Scenario::from_toml_str(&naive, "naive.toml").unwrap());
     println!("crossing: arrived {arrived}/32, contacts {contacts}; without avoidance {naive_arrived}/32, {naive_contacts}");
     assert_eq!(arrived, 32);

@@ -336,15 +336,7 @@ impl FixedPattern {
     /// # Errors
     /// If the number of roles differs from the number of slots.
     pub fn with_roles(mut self, roles: impl Into<Vec<SlotRole>>) -> Result<Self, ParamError> {
-        let roles = roles.into();
-        if roles.len() != self.slots.len() {
-            return Err(ParamError::OutOfRange {
-                name: "roles",
-                value: roles.len() as f32,
-                range: "one role per slot",
-            });
-        }
-        self.roles = roles;
+        self.roles = one_role_per_slot(roles.into(), self.slots.len())?;
         Ok(self)
     }
 
@@ -364,6 +356,18 @@ impl FixedPattern {
     pub fn slots(&self) -> impl ExactSizeIterator<Item = Static> + '_ {
         self.slots.iter().map(|&l| l.into())
     }
+}
+
+/// `roles` when it holds one role for each of `slots` slots.
+fn one_role_per_slot(roles: Vec<SlotRole>, slots: usize) -> Result<Vec<SlotRole>, ParamError> {
+    if roles.len() != slots {
+        return Err(ParamError::OutOfRange {
+            name: "roles",
+            value: roles.len() as f32,
+            range: "one role per slot",
+        });
+    }
+    Ok(roles)
 }
 
 impl FormationPattern for FixedPattern {
@@ -452,15 +456,7 @@ impl Play {
     /// # Errors
     /// If the number of roles differs from the number of slots.
     pub fn with_roles(mut self, roles: impl Into<Vec<SlotRole>>) -> Result<Self, ParamError> {
-        let roles = roles.into();
-        if roles.len() != self.slots {
-            return Err(ParamError::OutOfRange {
-                name: "roles",
-                value: roles.len() as f32,
-                range: "one role per slot",
-            });
-        }
-        self.roles = roles;
+        self.roles = one_role_per_slot(roles.into(), self.slots)?;
         Ok(self)
     }
 

@@ -6,6 +6,7 @@ use crate::error::{positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, orientation_of, wrap_angle};
 use crate::pipeline::{Actuator, Goal, Plan};
+use crate::steering::VelocityMatch;
 use glam::Vec2;
 
 /// The car's actuator for the steering pipeline: plans routes a car can drive and drops the
@@ -200,7 +201,7 @@ impl Actuator<Vec2> for CarActuator {
         let goal = &plan.goal;
         if goal.position.is_none() {
             if let Some(gv) = goal.velocity {
-                let linear = ((gv - v) / self.time_to_target).clamp_length_max(max_a);
+                let linear = VelocityMatch::acceleration(v, gv, self.time_to_target, limits);
                 return super::sanitize(&SteeringOutput::linear(linear));
             }
         }

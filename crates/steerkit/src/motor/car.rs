@@ -17,6 +17,15 @@ const STALL_FRACTION: f32 = 0.25;
 /// Response time (s) of the manoeuvring-speed rule.
 const MANOEUVRE_TIME: f32 = 0.5;
 
+/// `value` if it is an angle in (0, π/2) (rad), else the error naming `name`.
+fn acute(name: &'static str, value: f32) -> Result<f32, ParamError> {
+    positive(name, value)?;
+    if value >= FRAC_PI_2 {
+        return Err(ParamError::OutOfRange { name, value, range: "in (0, π/2)" });
+    }
+    Ok(value)
+}
+
 /// The controls of a [`Car`] or [`Motorbike`], each in [−1, 1].
 ///
 /// - `throttle > 0`: accelerate forward at `throttle · acceleration`; while reversing, brake at
@@ -127,14 +136,7 @@ impl Car {
     /// negative (`max_reverse_speed`, `reverse_acceleration`), or a `max_steer` outside (0, π/2).
     pub fn new(params: CarParams) -> Result<Self, ParamError> {
         positive("wheelbase", params.wheelbase)?;
-        positive("max_steer", params.max_steer)?;
-        if params.max_steer >= FRAC_PI_2 {
-            return Err(ParamError::OutOfRange {
-                name: "max_steer",
-                value: params.max_steer,
-                range: "in (0, π/2)",
-            });
-        }
+        acute("max_steer", params.max_steer)?;
         positive("max_speed", params.max_speed)?;
         non_negative("max_reverse_speed", params.max_reverse_speed)?;
         positive("acceleration", params.acceleration)?;
@@ -183,25 +185,28 @@ impl Car {
         speed * speed / self.min_turn_radius(speed)
     }
 
-    /// The longitudinal acceleration (m/s²) of a throttle value at signed speed `s`.
-    fn longitudinal(&self, s: f32, throttle: f32) -> f32 {
-        if throttle > 0.0 {
-            if s < 0.0 {
-                throttle * self.p.brake
-            } else {
-                throttle * self.p.acceleration
-            }
-        } else if throttle < 0.0 {
+    /// The full-control rate (m/s²) behind a longitudinal push of the sign of `push` at signed
+    /// speed `s`: the brake against the motion, else the acceleration forward or in reverse;
+    /// `None` for no push or a reverse the car cannot make.
+    fn longitudinal_rate(&self, s: f32, push: f32) -> Option<f32> {
+        if push > 0.0 {
+            Some(if s < 0.0 { self.p.brake } else { self.p.acceleration })
+        } else if push < 0.0 {
             if s > 0.0 {
-                throttle * self.p.brake
+                Some(self.p.brake)
             } else if self.can_reverse() {
-                throttle * self.p.reverse_acceleration
+                Some(self.p.reverse_acceleration)
             } else {
-                0.0
+                None
             }
         } else {
-            0.0
+            None
         }
+    }
+
+    /// The longitudinal acceleration (m/s²) of a throttle value at signed speed `s`.
+    fn longitudinal(&self, s: f32, throttle: f32) -> f32 {
+        self.longitudinal_rate(s, throttle).map_or(0.0, |rate| throttle * rate)
     }
 
     /// The range of longitudinal accelerations (m/s²) available at signed speed `s`.
@@ -225,24 +230,7 @@ impl Car {
 
     /// The throttle that asks for longitudinal acceleration `a` at speed `s`.
     fn throttle_for(&self, s: f32, a: f32) -> f32 {
-        let t = if a > 0.0 {
-            if s < 0.0 {
-                a / self.p.brake
-            } else {
-                a / self.p.acceleration
-            }
-        } else if a < 0.0 {
-            if s > 0.0 {
-                a / self.p.brake
-            } else if self.can_reverse() {
-                a / self.p.reverse_acceleration
-            } else {
-                0.0
-            }
-        } else {
-            0.0
-        };
-        unit(t)
+        unit(self.longitudinal_rate(s, a).map_or(0.0, |rate| a / rate))
     }
 }
 
@@ -400,6 +388,22 @@ impl Default for MotorbikeParams {
     }
 }
 
+impl MotorbikeParams {
+    /// The equivalent car's parameters: no reverse, grip `g·tan φ_max`.
+    fn as_car(&self) -> CarParams {
+        CarParams {
+            wheelbase: self.wheelbase,
+            max_steer: self.max_steer,
+            max_speed: self.max_speed,
+            max_reverse_speed: 0.0,
+            acceleration: self.acceleration,
+            brake: self.brake,
+            reverse_acceleration: 0.0,
+            max_lateral_acceleration: STANDARD_GRAVITY * self.max_lean.tan(),
+        }
+    }
+}
+
 /// A motorbike: a [`Car`] that cannot reverse and whose grip comes from leaning.
 ///
 /// In a steady turn a bike leans by `φ = atan(v²/(g·R)) = atan(s·ω / g)`, so the lean limit
@@ -420,24 +424,8 @@ impl Motorbike {
     /// # Errors
     /// As [`Car::new`] for the shared parameters; `max_lean` must be in (0, π/2).
     pub fn new(params: MotorbikeParams) -> Result<Self, ParamError> {
-        positive("max_lean", params.max_lean)?;
-        if params.max_lean >= FRAC_PI_2 {
-            return Err(ParamError::OutOfRange {
-                name: "max_lean",
-                value: params.max_lean,
-                range: "in (0, π/2)",
-            });
-        }
-        let car = Car::new(CarParams {
-            wheelbase: params.wheelbase,
-            max_steer: params.max_steer,
-            max_speed: params.max_speed,
-            max_reverse_speed: 0.0,
-            acceleration: params.acceleration,
-            brake: params.brake,
-            reverse_acceleration: 0.0,
-            max_lateral_acceleration: STANDARD_GRAVITY * params.max_lean.tan(),
-        })?;
+        acute("max_lean", params.max_lean)?;
+        let car = Car::new(params.as_car())?;
         Ok(Motorbike { car, max_lean: params.max_lean })
     }
 
@@ -475,21 +463,7 @@ impl Motorbike {
 impl Default for Motorbike {
     fn default() -> Self {
         let p = MotorbikeParams::default();
-        Motorbike {
-            car: Car {
-                p: CarParams {
-                    wheelbase: p.wheelbase,
-                    max_steer: p.max_steer,
-                    max_speed: p.max_speed,
-                    max_reverse_speed: 0.0,
-                    acceleration: p.acceleration,
-                    brake: p.brake,
-                    reverse_acceleration: 0.0,
-                    max_lateral_acceleration: STANDARD_GRAVITY * p.max_lean.tan(),
-                },
-            },
-            max_lean: p.max_lean,
-        }
+        Motorbike { car: Car { p: p.as_car() }, max_lean: p.max_lean }
     }
 }
 

@@ -121,9 +121,19 @@ impl Human {
         Vec2::to_local(state.orientation, state.velocity)
     }
 
+    /// The speed limit (m/s) along the body's x axis for motion of the sign of `x`: forward
+    /// when `x ≥ 0`, else backward.
+    fn speed_limit_along(&self, x: f32) -> f32 {
+        if x >= 0.0 {
+            self.p.max_forward_speed
+        } else {
+            self.p.max_backward_speed
+        }
+    }
+
     /// `(x/f)² + (y/l)²` of a body-frame velocity: ≤ 1 inside the limits.
     fn ellipse(&self, local: Vec2) -> f32 {
-        let f = if local.x >= 0.0 { self.p.max_forward_speed } else { self.p.max_backward_speed };
+        let f = self.speed_limit_along(local.x);
         let (x, y) = (local.x / f, local.y / self.p.max_sideways_speed);
         x * x + y * y
     }
@@ -159,8 +169,7 @@ impl Vehicle for Human {
         let local_v = self.local_velocity(state);
         if self.ellipse(local_v) >= 1.0 - 1e-4 {
             // outward normal of the ellipse at the velocity, in the world frame
-            let f =
-                if local_v.x >= 0.0 { self.p.max_forward_speed } else { self.p.max_backward_speed };
+            let f = self.speed_limit_along(local_v.x);
             let l = self.p.max_sideways_speed;
             let n = Vec2::to_world(
                 state.orientation,
@@ -190,7 +199,7 @@ impl Vehicle for Human {
         let dt = sanitize_dt(dt);
         let desired = state.velocity + r.linear * dt;
         let local = Vec2::to_local(state.orientation, desired);
-        let f = if local.x >= 0.0 { self.p.max_forward_speed } else { self.p.max_backward_speed };
+        let f = self.speed_limit_along(local.x);
         let omega = if r.angular != 0.0 || r.linear == Vec2::ZERO {
             state.rotation + r.angular * dt
         } else if desired.length_squared() > REST_SPEED * REST_SPEED {
@@ -213,8 +222,7 @@ impl Vehicle for Human {
         }
         let forward = unit(controls.forward);
         let target_local = Vec2::new(
-            forward
-                * if forward >= 0.0 { self.p.max_forward_speed } else { self.p.max_backward_speed },
+            forward * self.speed_limit_along(forward),
             unit(controls.strafe) * self.p.max_sideways_speed,
         );
         let target = Vec2::to_world(state.orientation, target_local);

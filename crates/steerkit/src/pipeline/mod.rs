@@ -23,7 +23,7 @@ pub use graph::{AStar, Graph, GridGraph, WaypointGraph};
 
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{orientation_of, Vector};
-use crate::steering::{Align, Arrive, Wander, WanderJitter};
+use crate::steering::{Align, Arrive, VelocityMatch, Wander, WanderJitter};
 use glam::Vec2;
 
 /// What a character should achieve (§3.4.5): four channels, each optional ("don't care").
@@ -236,8 +236,7 @@ impl Actuator<Vec2> for HeadFor {
         let linear = if let Some(target) = goal.position {
             self.arrive.steer(character, target, limits).map_or(Vec2::ZERO, |s| s.linear)
         } else if let Some(v) = goal.velocity {
-            ((v - character.velocity) / self.arrive.time_to_target())
-                .clamp_length_max(limits.max_acceleration())
+            VelocityMatch::acceleration(character.velocity, v, self.arrive.time_to_target(), limits)
         } else {
             self.arrive.steer(character, p, limits).map_or(Vec2::ZERO, |s| s.linear)
         };

@@ -207,9 +207,7 @@ impl Cohesion {
     pub fn center<'a, V: Vector>(
         neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
     ) -> Option<V> {
-        let (sum, n) =
-            neighbours.into_iter().fold((V::ZERO, 0u32), |(s, n), x| (s + x.position, n + 1));
-        (n > 0).then(|| sum / n as f32)
+        mean(neighbours.into_iter().map(|x| x.position))
     }
 
     /// The acceleration toward the centre of mass; `None` without neighbours (Buckland's zero;
@@ -271,13 +269,10 @@ impl Alignment {
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
         let heading = self.uses_headings();
-        let (sum, n) = neighbours.into_iter().fold((V::ZERO, 0u32), |(s, n), x| {
-            (s + if heading { x.velocity.normalize_or_zero() } else { x.velocity }, n + 1)
-        });
-        if n == 0 {
-            return None;
-        }
-        self.steer_toward_mean(character, sum / n as f32, limits)
+        let each =
+            |x: &Neighbour<V>| if heading { x.velocity.normalize_or_zero() } else { x.velocity };
+        let average = mean(neighbours.into_iter().map(each))?;
+        self.steer_toward_mean(character, average, limits)
     }
 
     /// True for the heading form (it averages unit velocities).
@@ -378,8 +373,7 @@ impl CollisionAvoidance {
             }
         }
         let (_, relative) = first?;
-        let away = -relative.normalize_or_zero();
-        (away != V::ZERO).then(|| SteeringOutput::linear(away * limits.max_acceleration()))
+        full_acceleration(-relative.normalize_or_zero(), limits)
     }
 }
 
@@ -426,19 +420,23 @@ impl ConeCheck {
         if heading == V::ZERO {
             return None;
         }
-        let (sum, count) = neighbours.into_iter().fold((V::ZERO, 0u32), |(s, c), n| {
+        let in_cone = |n: &&Neighbour<V>| {
             let dp = n.position - character.position;
             let d = dp.length();
-            if d > 0.0 && d <= self.range && dp.dot(heading) > self.cos_half_angle * d {
-                (s + n.position, c + 1)
-            } else {
-                (s, c)
-            }
-        });
-        if count == 0 {
-            return None;
-        }
-        let away = (character.position - sum / count as f32).normalize_or_zero();
-        (away != V::ZERO).then(|| SteeringOutput::linear(away * limits.max_acceleration()))
+            d > 0.0 && d <= self.range && dp.dot(heading) > self.cos_half_angle * d
+        };
+        let centre = mean(neighbours.into_iter().filter(in_cone).map(|n| n.position))?;
+        full_acceleration((character.position - centre).normalize_or_zero(), limits)
     }
+}
+
+/// The mean of `values`, summed in order; `None` when there are none.
+fn mean<V: Vector>(values: impl IntoIterator<Item = V>) -> Option<V> {
+    let (sum, n) = values.into_iter().fold((V::ZERO, 0u32), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f32)
+}
+
+/// Full acceleration along the unit vector `direction`; `None` when it is zero (no direction).
+fn full_acceleration<V: Vector>(direction: V, limits: &Limits) -> Option<SteeringOutput<V>> {
+    (direction != V::ZERO).then(|| SteeringOutput::linear(direction * limits.max_acceleration()))
 }

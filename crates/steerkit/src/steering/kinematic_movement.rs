@@ -24,10 +24,7 @@ impl KinematicSeek {
         target: V,
         limits: &Limits,
     ) -> KinematicSteeringOutput<V> {
-        KinematicSteeringOutput {
-            velocity: (target - character.position).normalize_or_zero() * limits.max_speed(),
-            rotation: V::ANGULAR_ZERO,
-        }
+        full_speed(target - character.position, limits)
     }
 }
 
@@ -46,10 +43,15 @@ impl KinematicFlee {
         threat: V,
         limits: &Limits,
     ) -> KinematicSteeringOutput<V> {
-        KinematicSteeringOutput {
-            velocity: (character.position - threat).normalize_or_zero() * limits.max_speed(),
-            rotation: V::ANGULAR_ZERO,
-        }
+        full_speed(character.position - threat, limits)
+    }
+}
+
+/// Full speed along `direction` with no rotation; standing still for a zero direction.
+fn full_speed<V: Vector>(direction: V, limits: &Limits) -> KinematicSteeringOutput<V> {
+    KinematicSteeringOutput {
+        velocity: direction.normalize_or_zero() * limits.max_speed(),
+        rotation: V::ANGULAR_ZERO,
     }
 }
 

@@ -111,12 +111,7 @@ impl Prediction {
             Estimate::MaxSpeed => limits.max_speed(),
             Estimate::ClosingSpeed => limits.max_speed() + target.velocity.length(),
         };
-        // speed ≤ d / max_prediction ⇔ d / speed ≥ max_prediction, written without dividing by 0
-        let mut t = if speed * self.max_prediction <= distance {
-            self.max_prediction
-        } else {
-            distance / speed
-        };
+        let mut t = capped_time(distance, speed, self.max_prediction);
         if self.turnaround_coefficient > 0.0 {
             t += (1.0 - heading.dot(to.normalize_or_zero())) * self.turnaround_coefficient;
         }
@@ -132,6 +127,16 @@ impl Prediction {
         limits: &Limits,
     ) -> V {
         target.position + target.velocity * self.time(character, target, limits)
+    }
+}
+
+/// The time (s) to cover `distance` at `speed`, at most `max_prediction`.
+fn capped_time(distance: f32, speed: f32, max_prediction: f32) -> f32 {
+    // speed ≤ d / max_prediction ⇔ d / speed ≥ max_prediction, written without dividing by 0
+    if speed * max_prediction <= distance {
+        max_prediction
+    } else {
+        distance / speed
     }
 }
 
@@ -359,8 +364,7 @@ impl Interpose {
         let lerp = |x: V, y: V| x + (y - x) * self.ratio;
         let now = lerp(a.position, b.position);
         let d = (now - character.position).length();
-        let speed = limits.max_speed();
-        let t = if speed * self.max_prediction <= d { self.max_prediction } else { d / speed };
+        let t = capped_time(d, limits.max_speed(), self.max_prediction);
         lerp(a.position + a.velocity * t, b.position + b.velocity * t)
     }
 

@@ -36,10 +36,12 @@ impl SeekMode {
     fn accelerate<V: Vector>(self, dir: V, character: &Kinematic<V>, limits: &Limits) -> V {
         match self {
             SeekMode::FullAcceleration => dir * limits.max_acceleration(),
-            SeekMode::DesiredVelocity { time_to_target } => {
-                ((dir * limits.max_speed() - character.velocity) / time_to_target)
-                    .clamp_length_max(limits.max_acceleration())
-            }
+            SeekMode::DesiredVelocity { time_to_target } => VelocityMatch::acceleration(
+                character.velocity,
+                dir * limits.max_speed(),
+                time_to_target,
+                limits,
+            ),
         }
     }
 }
@@ -359,10 +361,12 @@ impl Arrive {
             offset * (self.approach_speed(distance, limits) / distance) + target_velocity
         };
         let desired = desired.clamp_length_max(limits.max_speed());
-        Some(SteeringOutput::linear(
-            ((desired - character.velocity) / self.time_to_target)
-                .clamp_length_max(limits.max_acceleration()),
-        ))
+        Some(SteeringOutput::linear(VelocityMatch::acceleration(
+            character.velocity,
+            desired,
+            self.time_to_target,
+            limits,
+        )))
     }
 }
 
@@ -397,9 +401,24 @@ impl VelocityMatch {
         target_velocity: V,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        Some(SteeringOutput::linear(
-            ((target_velocity - character.velocity) / self.time_to_target)
-                .clamp_length_max(limits.max_acceleration()),
-        ))
+        Some(SteeringOutput::linear(Self::acceleration(
+            character.velocity,
+            target_velocity,
+            self.time_to_target,
+            limits,
+        )))
+    }
+
+    /// The acceleration for any response time: `(target_velocity − velocity) / time_to_target`,
+    /// clipped to `max_acceleration`. Arrive, the desired-velocity seek and the pipeline's
+    /// actuators end in it.
+    #[inline]
+    pub(crate) fn acceleration<V: Vector>(
+        velocity: V,
+        target_velocity: V,
+        time_to_target: f32,
+        limits: &Limits,
+    ) -> V {
+        ((target_velocity - velocity) / time_to_target).clamp_length_max(limits.max_acceleration())
     }
 }
