@@ -1,0 +1,267 @@
+//! Shapes and the exact geometric queries the world-query layer is built on: circles, walls
+//! (segments), convex polygons and boxes in 2D; spheres and boxes in 3D; rays cast against each.
+//!
+//! # Conventions
+//! - Units are metres; 2D lives in the x–y plane, 3D is y-up and right-handed.
+//! - A [`Ray`] (and [`Ray3`]) has a **unit** direction (or zero) and a maximum distance, so every
+//!   hit distance is in metres along the ray. The constructors normalise the direction.
+//! - A [`RayHit`] normal is a **unit vector facing the side the ray came from**: for a wall
+//!   that is whichever face the ray approached, so steering `hit.point + hit.normal · d` never
+//!   pushes a character through a wall it approaches from behind.
+//! - **A ray that starts inside (or on the boundary of) a solid shape** (circle, polygon, box,
+//!   sphere) hits it at distance 0, at the origin, with the outward normal of the nearest
+//!   boundary: the shortest way out. Obstacle avoidance therefore always gets a normal that
+//!   pushes a character already inside an obstacle back out. At the exact centre of a circle
+//!   or sphere every way out is equally short: the normal is then `−direction` (back the way
+//!   the ray came), or +x for a zero direction.
+//! - A ray with a zero direction (a character standing still) is a point probe: it hits only
+//!   shapes that contain its origin, at distance 0.
+//! - Boundaries are closed: touching counts as a hit or an overlap.
+//!
+//! # Degenerate and extreme input
+//! Zero radii, zero-length segments and zero-size boxes are valid shapes (a point). No
+//! function here panics or returns NaN for finite input. Results are exact to a few ulps for
+//! coordinates up to about 10⁶ m from the origin; far beyond that (squares above ~10³⁸)
+//! intermediate products overflow and a query may miss, but it still returns no NaN.
+
+// Negated comparisons such as `!(t <= max)` are deliberate throughout: NaN fails them and so
+// takes the "no hit" branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+mod aabb;
+mod circle;
+mod polygon;
+mod ray;
+mod segment;
+mod sphere;
+#[cfg(test)]
+pub(crate) mod tests;
+
+pub use aabb::{Aabb, Aabb3};
+pub use circle::Circle;
+pub use polygon::Polygon;
+pub use ray::{Ray, Ray3, RayHit, RayHit3};
+pub use segment::Segment;
+pub use sphere::Sphere;
+
+use crate::math::Vector;
+use glam::{Vec2, Vec3};
+
+/// Unit vector and length of `v`, computed in f64 so that tiny (subnormal-squared) and huge
+/// (overflowing-squared) vectors still normalise. Zero (or non-finite) gives `(0, 0)`.
+#[inline]
+fn unit_and_length2(v: Vec2) -> (Vec2, f32) {
+    let len_sq = v.length_squared();
+    if len_sq.is_finite() && len_sq > f32::MIN_POSITIVE {
+        let len = len_sq.sqrt();
+        return (v / len, len);
+    }
+    let d = v.as_dvec2();
+    let len = d.length();
+    if len > 0.0 && len.is_finite() {
+        ((d / len).as_vec2(), len as f32)
+    } else {
+        (Vec2::ZERO, 0.0)
+    }
+}
+
+/// 3D twin of [`unit_and_length2`].
+#[inline]
+fn unit_and_length3(v: Vec3) -> (Vec3, f32) {
+    let len_sq = v.length_squared();
+    if len_sq.is_finite() && len_sq > f32::MIN_POSITIVE {
+        let len = len_sq.sqrt();
+        return (v / len, len);
+    }
+    let d = v.as_dvec3();
+    let len = d.length();
+    if len > 0.0 && len.is_finite() {
+        ((d / len).as_vec3(), len as f32)
+    } else {
+        (Vec3::ZERO, 0.0)
+    }
+}
+
+/// A ray length: negative or NaN becomes 0, +∞ is kept (an unbounded ray).
+#[inline]
+fn sanitize_max_distance(max_distance: f32) -> f32 {
+    if max_distance > 0.0 {
+        max_distance
+    } else {
+        0.0
+    }
+}
+
+/// The point of segment `a→b` closest to `point`, and its parameter `t ∈ [0, 1]`
+/// (`closest = a + t·(b − a)`).
+///
+/// `t = clamp((point − a)·(b − a) / |b − a|², 0, 1)` (the lecture notes' formula, with their
+/// `|ÂB|` slip fixed). A zero-length segment returns `(a, 0)`. Works in 2D and 3D.
+///
+/// ```
+/// use steerkit::{closest_point_on_segment, Vec2};
+/// let (p, t) = closest_point_on_segment(Vec2::new(5.0, 3.0), Vec2::ZERO, Vec2::new(10.0, 0.0));
+/// assert_eq!((p, t), (Vec2::new(5.0, 0.0), 0.5));
+/// ```
+#[must_use]
+#[inline]
+pub fn closest_point_on_segment<V: Vector>(point: V, a: V, b: V) -> (V, f32) {
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    if !(len_sq > 0.0) {
+        return (a, 0.0);
+    }
+    let t = (point - a).dot(ab) / len_sq;
+    // Written so that NaN (from overflowing products) falls to the `a` end.
+    if t > 0.0 {
+        if t < 1.0 {
+            (a + ab * t, t)
+        } else {
+            (b, 1.0)
+        }
+    } else {
+        (a, 0.0)
+    }
+}
+
+/// Point in a **simple** (possibly concave) polygon given by its vertices in order, either
+/// winding, by the even–odd crossing rule.
+///
+/// Use it for areas such as rooms or zones; [`Polygon`] is the convex obstacle shape.
+/// Points exactly on an edge may be reported either way. Fewer than 3 vertices: always false.
+#[must_use]
+pub fn point_in_polygon(vertices: &[Vec2], point: Vec2) -> bool {
+    if vertices.len() < 3 {
+        return false;
+    }
+    let mut inside = false;
+    let mut j = vertices.len() - 1;
+    for (i, &vi) in vertices.iter().enumerate() {
+        let vj = vertices[j];
+        if (vi.y > point.y) != (vj.y > point.y) {
+            // x of the edge at height point.y; the division is safe since vi.y != vj.y.
+            let x = vi.x + (point.y - vi.y) * (vj.x - vi.x) / (vj.y - vi.y);
+            if point.x < x {
+                inside = !inside;
+            }
+        }
+        j = i;
+    }
+    inside
+}
+
+/// Result of a generic slab test on an axis-aligned box: the entry distance and the index of
+/// the entry face (`axis * 2 + (0 for the min face, 1 for the max face)`), or `None` for a miss.
+/// Also used by the spatial index, with `inclusive_tolerance` > 0 to stay conservative.
+#[inline]
+pub(crate) fn slab_cast<const N: usize>(
+    min: [f32; N],
+    max: [f32; N],
+    origin: [f32; N],
+    dir: [f32; N],
+    max_distance: f32,
+) -> Option<(f32, usize)> {
+    let mut t_enter = 0.0f32;
+    let mut t_exit = max_distance;
+    let mut face = usize::MAX;
+    for k in 0..N {
+        if !(min[k] <= max[k]) {
+            return None; // an empty (inverted or NaN) box
+        }
+        if dir[k] == 0.0 {
+            if !(origin[k] >= min[k] && origin[k] <= max[k]) {
+                return None;
+            }
+            continue;
+        }
+        let t_min = (min[k] - origin[k]) / dir[k];
+        let t_max = (max[k] - origin[k]) / dir[k];
+        let (near, far, f) =
+            if dir[k] > 0.0 { (t_min, t_max, 2 * k) } else { (t_max, t_min, 2 * k + 1) };
+        if near > t_enter {
+            t_enter = near;
+            face = f;
+        }
+        if far < t_exit {
+            t_exit = far;
+        }
+        if !(t_enter <= t_exit) {
+            return None;
+        }
+    }
+    Some((t_enter, face))
+}
+
+/// For a point inside a box: the face nearest to it (`axis * 2 + side`), ties to the lowest.
+#[inline]
+fn nearest_box_face<const N: usize>(min: [f32; N], max: [f32; N], p: [f32; N]) -> usize {
+    let mut best = f32::INFINITY;
+    let mut face = 0;
+    for k in 0..N {
+        let lo = p[k] - min[k];
+        let hi = max[k] - p[k];
+        if lo < best {
+            best = lo;
+            face = 2 * k;
+        }
+        if hi < best {
+            best = hi;
+            face = 2 * k + 1;
+        }
+    }
+    face
+}
+
+/// Ray against a ball (circle or sphere) with a unit or zero `dir`. Returns the distance and
+/// outward unit normal. `fallback` is the unit +x of the space (normal at the exact centre with
+/// a zero direction).
+#[inline]
+fn cast_ball<V: Vector>(
+    center: V,
+    radius: f32,
+    origin: V,
+    dir: V,
+    max_distance: f32,
+    fallback: V,
+) -> Option<(f32, V)> {
+    let r = if radius > 0.0 { radius } else { 0.0 };
+    let r_sq = r * r;
+    let m = origin - center;
+    let m_sq = m.length_squared();
+    let outward = |v: V| {
+        // scale tiny offsets up first: their squared length is subnormal and normalises badly
+        let v = if v.length_squared() < 1e-20 { v * 1e20 } else { v };
+        let n = v.normalize_or_zero();
+        if n != V::ZERO {
+            n
+        } else if dir != V::ZERO {
+            -dir
+        } else {
+            fallback
+        }
+    };
+    if m_sq <= r_sq {
+        return Some((0.0, outward(m)));
+    }
+    let b = m.dot(dir);
+    if !(b < 0.0) {
+        return None; // moving away, zero direction, or overflow
+    }
+    // Closest approach, computed directly from the perpendicular offset: this avoids the
+    // cancellation of the textbook `b² − c` discriminant for distant or small balls.
+    let t_closest = -b;
+    let q = m + dir * t_closest;
+    let h_sq = r_sq - q.length_squared();
+    if !(h_sq >= 0.0) {
+        return None;
+    }
+    let h = h_sq.sqrt();
+    let t = (t_closest - h).max(0.0);
+    if !(t <= max_distance) {
+        return None;
+    }
+    // The hit relative to the centre, `q − d·h`, is small and accurate even when the ray
+    // travelled far (`origin + d·t − center` would carry the rounding of the long distance).
+    let n = (q - dir * h).normalize_or_zero();
+    Some((t, if n != V::ZERO { n } else { outward(m) }))
+}
