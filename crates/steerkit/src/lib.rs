@@ -55,8 +55,8 @@ struct ReadmeDoctests;
 
 mod geometry;
 pub use geometry::{
-    closest_point_on_segment, point_in_polygon, Aabb, Aabb3, Circle, Polygon, Ray, Ray3, RayHit,
-    RayHit3, Segment, Sphere,
+    closest_point_on_segment, point_in_polygon, Aabb, Circle, Polygon, Ray, Ray3, RayHit, RayHit3,
+    Segment, Sphere,
 };
 
 mod obstacle;

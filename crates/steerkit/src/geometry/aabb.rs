@@ -1,43 +1,58 @@
-//! Axis-aligned boxes, 2D and 3D.
+//! Axis-aligned boxes, in 2D and 3D.
 
-use super::{nearest_box_face, slab_cast, Ray, Ray3, RayHit, RayHit3};
-use glam::{Vec2, Vec3};
+use super::{Axes, Ray, RayHit};
+use crate::math::Vector;
+use glam::Vec2;
 
-/// An axis-aligned box `[min, max]`.
+/// An axis-aligned box `[min, max]`; 2D by default, `Aabb<Vec3>` in 3D.
 ///
 /// `min ≤ max` componentwise is expected ([`Aabb::from_corners`] guarantees it); a box with
 /// `min > max` on some axis (or NaN) is **empty**: it contains nothing and no ray hits it. A box
 /// with `min == max` is a point or a segment and is valid.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Aabb {
+pub struct Aabb<V: Vector = Vec2> {
     /// Lower corner (m).
-    pub min: Vec2,
+    pub min: V,
     /// Upper corner (m).
-    pub max: Vec2,
+    pub max: V,
 }
 
-const FACE_NORMALS_2D: [Vec2; 4] = [Vec2::NEG_X, Vec2::X, Vec2::NEG_Y, Vec2::Y];
-
-impl Aabb {
+impl<V: Vector> Aabb<V> {
     /// A box from its corners as given (see the type docs for `min > max`).
     #[must_use]
     #[inline]
-    pub const fn new(min: Vec2, max: Vec2) -> Self {
+    pub const fn new(min: V, max: V) -> Self {
         Aabb { min, max }
     }
 
+    /// Centre `(min + max)/2`.
+    #[must_use]
+    #[inline]
+    pub fn center(&self) -> V {
+        self.min * 0.5 + self.max * 0.5
+    }
+
+    /// Half extents `(max − min)/2`.
+    #[must_use]
+    #[inline]
+    pub fn half_extents(&self) -> V {
+        self.max * 0.5 - self.min * 0.5
+    }
+}
+
+impl<V: Axes> Aabb<V> {
     /// The box spanned by two opposite corners in any order.
     #[must_use]
     #[inline]
-    pub fn from_corners(a: Vec2, b: Vec2) -> Self {
+    pub fn from_corners(a: V, b: V) -> Self {
         Aabb { min: a.min(b), max: a.max(b) }
     }
 
     /// The box `center ± half_extents` (negative half extents are taken as their absolute value).
     #[must_use]
     #[inline]
-    pub fn from_center_half_extents(center: Vec2, half_extents: Vec2) -> Self {
+    pub fn from_center_half_extents(center: V, half_extents: V) -> Self {
         let h = half_extents.abs();
         Aabb { min: center - h, max: center + h }
     }
@@ -46,48 +61,28 @@ impl Aabb {
     #[must_use]
     #[inline]
     pub fn is_empty(&self) -> bool {
-        !(self.min.x <= self.max.x && self.min.y <= self.max.y)
-    }
-
-    /// Centre `(min + max)/2`.
-    #[must_use]
-    #[inline]
-    pub fn center(&self) -> Vec2 {
-        self.min * 0.5 + self.max * 0.5
-    }
-
-    /// Half extents `(max − min)/2`.
-    #[must_use]
-    #[inline]
-    pub fn half_extents(&self) -> Vec2 {
-        self.max * 0.5 - self.min * 0.5
+        !(0..V::DIM).all(|k| self.min[k] <= self.max[k])
     }
 
     /// The smallest box containing both.
     #[must_use]
     #[inline]
-    pub fn union(&self, other: &Aabb) -> Aabb {
+    pub fn union(&self, other: &Self) -> Self {
         Aabb { min: self.min.min(other.min), max: self.max.max(other.max) }
     }
 
     /// True when `point` is inside or on the boundary.
     #[must_use]
     #[inline]
-    pub fn contains_point(&self, point: Vec2) -> bool {
-        point.x >= self.min.x
-            && point.x <= self.max.x
-            && point.y >= self.min.y
-            && point.y <= self.max.y
+    pub fn contains_point(&self, point: V) -> bool {
+        (0..V::DIM).all(|k| point[k] >= self.min[k] && point[k] <= self.max[k])
     }
 
     /// True when the boxes touch or overlap (empty boxes overlap nothing).
     #[must_use]
     #[inline]
-    pub fn overlaps(&self, other: &Aabb) -> bool {
-        self.min.x <= other.max.x
-            && other.min.x <= self.max.x
-            && self.min.y <= other.max.y
-            && other.min.y <= self.max.y
+    pub fn overlaps(&self, other: &Self) -> bool {
+        (0..V::DIM).all(|k| self.min[k] <= other.max[k] && other.min[k] <= self.max[k])
             && !self.is_empty()
             && !other.is_empty()
     }
@@ -96,7 +91,7 @@ impl Aabb {
     /// when inside). For an empty box, the result is `point`, unchanged.
     #[must_use]
     #[inline]
-    pub fn closest_point(&self, point: Vec2) -> Vec2 {
+    pub fn closest_point(&self, point: V) -> V {
         if self.is_empty() {
             return point;
         }
@@ -106,7 +101,7 @@ impl Aabb {
     /// Squared distance from `point` to the solid box: 0 inside; +∞ for an empty box.
     #[must_use]
     #[inline]
-    pub fn distance_squared_to_point(&self, point: Vec2) -> f32 {
+    pub fn distance_squared_to_point(&self, point: V) -> f32 {
         if self.is_empty() {
             return f32::INFINITY;
         }
@@ -115,86 +110,86 @@ impl Aabb {
 
     /// First hit of `ray` on the solid box (slab method). A ray starting inside or on the
     /// boundary hits at distance 0 with the outward normal of the nearest face (ties: −x, +x,
-    /// −y, +y in that order).
+    /// −y, +y, then −z, +z in 3D, in that order).
     #[must_use]
-    pub fn cast_ray(&self, ray: &Ray) -> Option<RayHit> {
+    pub fn cast_ray(&self, ray: &Ray<V>) -> Option<RayHit<V>> {
         if self.is_empty() {
             return None;
         }
-        let (min, max) = (self.min.to_array(), self.max.to_array());
-        let o = ray.origin().to_array();
         if self.contains_point(ray.origin()) {
-            let face = nearest_box_face(min, max, o);
+            let face = nearest_box_face(self.min, self.max, ray.origin());
             return Some(RayHit {
                 distance: 0.0,
                 point: ray.origin(),
-                normal: FACE_NORMALS_2D[face],
+                normal: V::FACE_NORMALS[face],
             });
         }
-        let (t, face) = slab_cast(min, max, o, ray.direction().to_array(), ray.max_distance())?;
+        let (t, face) =
+            slab_cast(self.min, self.max, ray.origin(), ray.direction(), ray.max_distance())?;
         if face == usize::MAX {
             return None; // unreachable from outside; kept as a guard
         }
-        Some(RayHit { distance: t, point: ray.at(t), normal: FACE_NORMALS_2D[face] })
+        Some(ray.hit(t, V::FACE_NORMALS[face]))
     }
 }
 
-/// A 3D axis-aligned box; same conventions as [`Aabb`].
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Aabb3 {
-    /// Lower corner (m).
-    pub min: Vec3,
-    /// Upper corner (m).
-    pub max: Vec3,
+/// Slab test of a ray against the box `[min, max]`: the entry distance and the index of the
+/// entry face (`axis * 2 + (0 for the min face, 1 for the max face)`), or `None` for a miss.
+#[inline]
+fn slab_cast<V: Axes>(
+    min: V,
+    max: V,
+    origin: V,
+    dir: V,
+    max_distance: f32,
+) -> Option<(f32, usize)> {
+    let mut t_enter = 0.0f32;
+    let mut t_exit = max_distance;
+    let mut face = usize::MAX;
+    for k in 0..V::DIM {
+        if !(min[k] <= max[k]) {
+            return None; // an empty (inverted or NaN) box
+        }
+        if dir[k] == 0.0 {
+            if !(origin[k] >= min[k] && origin[k] <= max[k]) {
+                return None;
+            }
+            continue;
+        }
+        let t_min = (min[k] - origin[k]) / dir[k];
+        let t_max = (max[k] - origin[k]) / dir[k];
+        let (near, far, f) =
+            if dir[k] > 0.0 { (t_min, t_max, 2 * k) } else { (t_max, t_min, 2 * k + 1) };
+        if near > t_enter {
+            t_enter = near;
+            face = f;
+        }
+        if far < t_exit {
+            t_exit = far;
+        }
+        if !(t_enter <= t_exit) {
+            return None;
+        }
+    }
+    Some((t_enter, face))
 }
 
-const FACE_NORMALS_3D: [Vec3; 6] =
-    [Vec3::NEG_X, Vec3::X, Vec3::NEG_Y, Vec3::Y, Vec3::NEG_Z, Vec3::Z];
-
-impl Aabb3 {
-    /// The box spanned by two opposite corners in any order.
-    #[must_use]
-    #[inline]
-    pub fn from_corners(a: Vec3, b: Vec3) -> Self {
-        Aabb3 { min: a.min(b), max: a.max(b) }
-    }
-
-    /// True when `min > max` on some axis (or a bound is NaN).
-    #[must_use]
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        !(self.min.cmple(self.max).all())
-    }
-
-    /// True when `point` is inside or on the boundary.
-    #[must_use]
-    #[inline]
-    pub fn contains_point(&self, point: Vec3) -> bool {
-        point.cmpge(self.min).all() && point.cmple(self.max).all()
-    }
-
-    /// First hit of `ray` on the solid box (slab method); a ray starting inside hits at 0 with
-    /// the nearest face's outward normal (ties: −x, +x, −y, +y, −z, +z).
-    #[must_use]
-    pub fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
-        if self.is_empty() {
-            return None;
+/// For a point inside a box: the face nearest to it (`axis * 2 + side`), ties to the lowest.
+#[inline]
+fn nearest_box_face<V: Axes>(min: V, max: V, p: V) -> usize {
+    let mut best = f32::INFINITY;
+    let mut face = 0;
+    for k in 0..V::DIM {
+        let lo = p[k] - min[k];
+        let hi = max[k] - p[k];
+        if lo < best {
+            best = lo;
+            face = 2 * k;
         }
-        let (min, max) = (self.min.to_array(), self.max.to_array());
-        let o = ray.origin().to_array();
-        if self.contains_point(ray.origin()) {
-            let face = nearest_box_face(min, max, o);
-            return Some(RayHit3 {
-                distance: 0.0,
-                point: ray.origin(),
-                normal: FACE_NORMALS_3D[face],
-            });
+        if hi < best {
+            best = hi;
+            face = 2 * k + 1;
         }
-        let (t, face) = slab_cast(min, max, o, ray.direction().to_array(), ray.max_distance())?;
-        if face == usize::MAX {
-            return None;
-        }
-        Some(RayHit3 { distance: t, point: ray.at(t), normal: FACE_NORMALS_3D[face] })
     }
+    face
 }

@@ -1,6 +1,6 @@
 //! The solid disc.
 
-use super::{cast_ball, Aabb, Polygon, Ray, RayHit, Segment};
+use super::{at_least_zero, cast_ball, Aabb, Polygon, Ray, RayHit, Segment};
 use glam::Vec2;
 
 /// A solid disc: the classic steering obstacle (Green/Buckland obstacles, hide spots).
@@ -25,11 +25,7 @@ impl Circle {
 
     #[inline]
     fn r(&self) -> f32 {
-        if self.radius > 0.0 {
-            self.radius
-        } else {
-            0.0
-        }
+        at_least_zero(self.radius)
     }
 
     /// True when `|point − center| ≤ radius` (boundary included).
@@ -89,14 +85,6 @@ impl Circle {
     /// (stable for distant circles). The normal is `(hit − c)/r`.
     #[must_use]
     pub fn cast_ray(&self, ray: &Ray) -> Option<RayHit> {
-        let (distance, normal) = cast_ball(
-            self.center,
-            self.radius,
-            ray.origin(),
-            ray.direction(),
-            ray.max_distance(),
-            Vec2::X,
-        )?;
-        Some(RayHit { distance, point: ray.at(distance), normal })
+        cast_ball(self.center, self.radius, ray, Vec2::X)
     }
 }

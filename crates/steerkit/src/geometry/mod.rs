@@ -3,7 +3,7 @@
 //!
 //! # Conventions
 //! - Units are metres; 2D lives in the x–y plane, 3D is y-up and right-handed.
-//! - A [`Ray`] (and [`Ray3`]) has a **unit** direction (or zero) and a maximum distance, so every
+//! - A [`Ray`] (2D, or 3D as [`Ray3`]) has a **unit** direction (or zero) and a maximum distance, so every
 //!   hit distance is in metres along the ray. The constructors normalise the direction.
 //! - A [`RayHit`] normal is a **unit vector facing the side the ray came from**: for a wall
 //!   that is whichever face the ray approached, so steering `hit.point + hit.normal · d` never
@@ -37,7 +37,7 @@ mod sphere;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use aabb::{Aabb, Aabb3};
+pub use aabb::Aabb;
 pub use circle::Circle;
 pub use polygon::Polygon;
 pub use ray::{Ray, Ray3, RayHit, RayHit3};
@@ -45,48 +45,102 @@ pub use segment::Segment;
 pub use sphere::Sphere;
 
 use crate::math::Vector;
+use core::ops::Index;
 use glam::{Vec2, Vec3};
 
-/// Unit vector and length of `v`, computed in f64 so that tiny (subnormal-squared) and huge
-/// (overflowing-squared) vectors still normalise. Zero (or non-finite) gives `(0, 0)`.
+/// A [`Vector`] seen axis by axis: what boxes and ray normalisation need beyond [`Vector`].
+/// Implemented for `Vec2` and `Vec3`; it cannot be named outside the crate.
+pub trait Axes: Vector + Index<usize, Output = f32> {
+    /// Number of axes (2 or 3).
+    const DIM: usize;
+    /// The outward unit normals of a box's faces, indexed `axis·2 + side` (side 0 is the min
+    /// face): −x, +x, −y, +y, then −z, +z in 3D.
+    const FACE_NORMALS: &'static [Self];
+    /// Componentwise minimum.
+    fn min(self, other: Self) -> Self;
+    /// Componentwise maximum.
+    fn max(self, other: Self) -> Self;
+    /// Componentwise absolute value.
+    fn abs(self) -> Self;
+    /// Unit vector and length evaluated in f64, for vectors whose squared length under- or
+    /// overflows f32. Zero (or non-finite) gives `(0, 0)`.
+    fn unit_and_length_f64(self) -> (Self, f32);
+}
+
+impl Axes for Vec2 {
+    const DIM: usize = 2;
+    const FACE_NORMALS: &'static [Vec2] = &[Vec2::NEG_X, Vec2::X, Vec2::NEG_Y, Vec2::Y];
+    #[inline]
+    fn min(self, other: Self) -> Self {
+        Vec2::min(self, other)
+    }
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        Vec2::max(self, other)
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        Vec2::abs(self)
+    }
+    #[inline]
+    fn unit_and_length_f64(self) -> (Self, f32) {
+        let d = self.as_dvec2();
+        let len = d.length();
+        if len > 0.0 && len.is_finite() {
+            ((d / len).as_vec2(), len as f32)
+        } else {
+            (Vec2::ZERO, 0.0)
+        }
+    }
+}
+
+impl Axes for Vec3 {
+    const DIM: usize = 3;
+    const FACE_NORMALS: &'static [Vec3] =
+        &[Vec3::NEG_X, Vec3::X, Vec3::NEG_Y, Vec3::Y, Vec3::NEG_Z, Vec3::Z];
+    #[inline]
+    fn min(self, other: Self) -> Self {
+        Vec3::min(self, other)
+    }
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        Vec3::max(self, other)
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        Vec3::abs(self)
+    }
+    #[inline]
+    fn unit_and_length_f64(self) -> (Self, f32) {
+        let d = self.as_dvec3();
+        let len = d.length();
+        if len > 0.0 && len.is_finite() {
+            ((d / len).as_vec3(), len as f32)
+        } else {
+            (Vec3::ZERO, 0.0)
+        }
+    }
+}
+
+/// Unit vector and length of `v`. Tiny (subnormal-squared) and huge (overflowing-squared)
+/// vectors are normalised in f64, so they still come out unit. Zero (or non-finite) gives
+/// `(0, 0)`.
 #[inline]
-fn unit_and_length2(v: Vec2) -> (Vec2, f32) {
+fn unit_and_length<V: Axes>(v: V) -> (V, f32) {
     let len_sq = v.length_squared();
     if len_sq.is_finite() && len_sq > f32::MIN_POSITIVE {
         let len = len_sq.sqrt();
         return (v / len, len);
     }
-    let d = v.as_dvec2();
-    let len = d.length();
-    if len > 0.0 && len.is_finite() {
-        ((d / len).as_vec2(), len as f32)
-    } else {
-        (Vec2::ZERO, 0.0)
-    }
+    v.unit_and_length_f64()
 }
 
-/// 3D twin of [`unit_and_length2`].
+/// How a radius or a ray length is read: `x` when positive (+∞ included), else 0 (negative or
+/// NaN).
 #[inline]
-fn unit_and_length3(v: Vec3) -> (Vec3, f32) {
-    let len_sq = v.length_squared();
-    if len_sq.is_finite() && len_sq > f32::MIN_POSITIVE {
-        let len = len_sq.sqrt();
-        return (v / len, len);
-    }
-    let d = v.as_dvec3();
-    let len = d.length();
-    if len > 0.0 && len.is_finite() {
-        ((d / len).as_vec3(), len as f32)
-    } else {
-        (Vec3::ZERO, 0.0)
-    }
-}
-
-/// A ray length: negative or NaN becomes 0, +∞ is kept (an unbounded ray).
-#[inline]
-fn sanitize_max_distance(max_distance: f32) -> f32 {
-    if max_distance > 0.0 {
-        max_distance
+fn at_least_zero(x: f32) -> f32 {
+    if x > 0.0 {
+        x
     } else {
         0.0
     }
@@ -150,81 +204,12 @@ pub fn point_in_polygon(vertices: &[Vec2], point: Vec2) -> bool {
     inside
 }
 
-/// Result of a generic slab test on an axis-aligned box: the entry distance and the index of
-/// the entry face (`axis * 2 + (0 for the min face, 1 for the max face)`), or `None` for a miss.
-/// Also used by the spatial index, with `inclusive_tolerance` > 0 to stay conservative.
+/// The first hit of `ray` on a ball (circle or sphere), with the outward unit normal.
+/// `fallback` is the unit +x of the space: the normal at the exact centre for a zero direction.
 #[inline]
-pub(crate) fn slab_cast<const N: usize>(
-    min: [f32; N],
-    max: [f32; N],
-    origin: [f32; N],
-    dir: [f32; N],
-    max_distance: f32,
-) -> Option<(f32, usize)> {
-    let mut t_enter = 0.0f32;
-    let mut t_exit = max_distance;
-    let mut face = usize::MAX;
-    for k in 0..N {
-        if !(min[k] <= max[k]) {
-            return None; // an empty (inverted or NaN) box
-        }
-        if dir[k] == 0.0 {
-            if !(origin[k] >= min[k] && origin[k] <= max[k]) {
-                return None;
-            }
-            continue;
-        }
-        let t_min = (min[k] - origin[k]) / dir[k];
-        let t_max = (max[k] - origin[k]) / dir[k];
-        let (near, far, f) =
-            if dir[k] > 0.0 { (t_min, t_max, 2 * k) } else { (t_max, t_min, 2 * k + 1) };
-        if near > t_enter {
-            t_enter = near;
-            face = f;
-        }
-        if far < t_exit {
-            t_exit = far;
-        }
-        if !(t_enter <= t_exit) {
-            return None;
-        }
-    }
-    Some((t_enter, face))
-}
-
-/// For a point inside a box: the face nearest to it (`axis * 2 + side`), ties to the lowest.
-#[inline]
-fn nearest_box_face<const N: usize>(min: [f32; N], max: [f32; N], p: [f32; N]) -> usize {
-    let mut best = f32::INFINITY;
-    let mut face = 0;
-    for k in 0..N {
-        let lo = p[k] - min[k];
-        let hi = max[k] - p[k];
-        if lo < best {
-            best = lo;
-            face = 2 * k;
-        }
-        if hi < best {
-            best = hi;
-            face = 2 * k + 1;
-        }
-    }
-    face
-}
-
-/// Ray against a ball (circle or sphere) with a unit or zero `dir`. Returns the distance and
-/// outward unit normal. `fallback` is the unit +x of the space (normal at the exact centre with
-/// a zero direction).
-#[inline]
-fn cast_ball<V: Vector>(
-    center: V,
-    radius: f32,
-    origin: V,
-    dir: V,
-    max_distance: f32,
-    fallback: V,
-) -> Option<(f32, V)> {
-    let r = if radius > 0.0 { radius } else { 0.0 };
+fn cast_ball<V: Vector>(center: V, radius: f32, ray: &Ray<V>, fallback: V) -> Option<RayHit<V>> {
+    let (origin, dir) = (ray.origin(), ray.direction());
+    let r = at_least_zero(radius);
     let r_sq = r * r;
     let m = origin - center;
     let m_sq = m.length_squared();
@@ -241,7 +226,7 @@ fn cast_ball<V: Vector>(
         }
     };
     if m_sq <= r_sq {
-        return Some((0.0, outward(m)));
+        return Some(ray.hit(0.0, outward(m)));
     }
     let b = m.dot(dir);
     if !(b < 0.0) {
@@ -257,11 +242,11 @@ fn cast_ball<V: Vector>(
     }
     let h = h_sq.sqrt();
     let t = (t_closest - h).max(0.0);
-    if !(t <= max_distance) {
+    if !(t <= ray.max_distance()) {
         return None;
     }
     // The hit relative to the centre, `q − d·h`, is small and accurate even when the ray
     // travelled far (`origin + d·t − center` would carry the rounding of the long distance).
     let n = (q - dir * h).normalize_or_zero();
-    Some((t, if n != V::ZERO { n } else { outward(m) }))
+    Some(ray.hit(t, if n != V::ZERO { n } else { outward(m) }))
 }

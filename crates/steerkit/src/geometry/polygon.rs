@@ -250,7 +250,7 @@ impl Polygon {
         if enter_edge == usize::MAX {
             return None;
         }
-        Some(RayHit { distance: t_enter, point: ray.at(t_enter), normal: self.normals[enter_edge] })
+        Some(ray.hit(t_enter, self.normals[enter_edge]))
     }
 }
 

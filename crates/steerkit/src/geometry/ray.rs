@@ -1,30 +1,34 @@
-//! Rays and their hits, 2D and 3D.
+//! Rays and their hits, in 2D and 3D.
 
-use super::{sanitize_max_distance, unit_and_length2, unit_and_length3};
+use super::{at_least_zero, unit_and_length, Axes};
+use crate::math::Vector;
 use glam::{Vec2, Vec3};
 
-/// A 2D ray: `origin + t·direction` for `0 ≤ t ≤ max_distance`, with a unit (or zero) direction
-/// so `t` is a distance in metres.
+/// A ray: `origin + t·direction` for `0 ≤ t ≤ max_distance`, with a unit (or zero) direction
+/// so `t` is a distance in metres. 2D by default; [`Ray3`] is the 3D ray.
 ///
 /// The constructors normalise the direction; a zero direction gives a point probe (see the
 /// module docs). `max_distance` may be `f32::INFINITY`; negative or NaN becomes 0.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Ray {
-    origin: Vec2,
-    direction: Vec2,
+pub struct Ray<V: Vector = Vec2> {
+    origin: V,
+    direction: V,
     max_distance: f32,
 }
 
-impl Ray {
+/// A 3D ray.
+pub type Ray3 = Ray<Vec3>;
+
+impl<V: Axes> Ray<V> {
     /// A ray from `origin` along `direction` (any length; normalised here) for `max_distance` m.
     #[must_use]
     #[inline]
-    pub fn new(origin: Vec2, direction: Vec2, max_distance: f32) -> Self {
+    pub fn new(origin: V, direction: V, max_distance: f32) -> Self {
         Ray {
             origin,
-            direction: unit_and_length2(direction).0,
-            max_distance: sanitize_max_distance(max_distance),
+            direction: unit_and_length(direction).0,
+            max_distance: at_least_zero(max_distance),
         }
     }
 
@@ -33,22 +37,24 @@ impl Ray {
     /// `|move_amount|`. A zero move gives a point probe at `start`.
     #[must_use]
     #[inline]
-    pub fn from_segment(start: Vec2, move_amount: Vec2) -> Self {
-        let (direction, len) = unit_and_length2(move_amount);
+    pub fn from_segment(start: V, move_amount: V) -> Self {
+        let (direction, len) = unit_and_length(move_amount);
         Ray { origin: start, direction, max_distance: len }
     }
+}
 
+impl<V: Vector> Ray<V> {
     /// Origin (m).
     #[must_use]
     #[inline]
-    pub fn origin(&self) -> Vec2 {
+    pub fn origin(&self) -> V {
         self.origin
     }
 
     /// Unit direction, or zero for a point probe.
     #[must_use]
     #[inline]
-    pub fn direction(&self) -> Vec2 {
+    pub fn direction(&self) -> V {
         self.direction
     }
 
@@ -62,7 +68,7 @@ impl Ray {
     /// The point `origin + t·direction`.
     #[must_use]
     #[inline]
-    pub fn at(&self, t: f32) -> Vec2 {
+    pub fn at(&self, t: f32) -> V {
         self.origin + self.direction * t
     }
 
@@ -70,94 +76,33 @@ impl Ray {
     /// zero direction; for an unbounded ray with a direction this is infinite).
     #[must_use]
     #[inline]
-    pub fn end(&self) -> Vec2 {
-        if self.direction == Vec2::ZERO {
+    pub fn end(&self) -> V {
+        if self.direction == V::ZERO {
             self.origin
         } else {
             self.at(self.max_distance)
         }
     }
+
+    /// The hit at `distance` along the ray, at `at(distance)`.
+    #[inline]
+    pub(super) fn hit(&self, distance: f32, normal: V) -> RayHit<V> {
+        RayHit { distance, point: self.at(distance), normal }
+    }
 }
 
-/// Where a ray first meets a shape.
+/// Where a ray first meets a shape. 2D by default; [`RayHit3`] is the 3D hit.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RayHit {
+pub struct RayHit<V: Vector = Vec2> {
     /// Distance along the ray (m), `0 ≤ distance ≤ max_distance`.
     pub distance: f32,
     /// The hit point, `origin + distance·direction`.
-    pub point: Vec2,
+    pub point: V,
     /// Unit surface normal facing the side the ray came from (outward for solids; toward the
     /// origin for walls).
-    pub normal: Vec2,
+    pub normal: V,
 }
 
-/// A 3D ray with a unit (or zero) direction; same conventions as [`Ray`].
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Ray3 {
-    origin: Vec3,
-    direction: Vec3,
-    max_distance: f32,
-}
-
-impl Ray3 {
-    /// A ray from `origin` along `direction` (normalised here) for `max_distance` m.
-    #[must_use]
-    #[inline]
-    pub fn new(origin: Vec3, direction: Vec3, max_distance: f32) -> Self {
-        Ray3 {
-            origin,
-            direction: unit_and_length3(direction).0,
-            max_distance: sanitize_max_distance(max_distance),
-        }
-    }
-
-    /// The ray covering the move `start → start + move_amount`.
-    #[must_use]
-    #[inline]
-    pub fn from_segment(start: Vec3, move_amount: Vec3) -> Self {
-        let (direction, len) = unit_and_length3(move_amount);
-        Ray3 { origin: start, direction, max_distance: len }
-    }
-
-    /// Origin (m).
-    #[must_use]
-    #[inline]
-    pub fn origin(&self) -> Vec3 {
-        self.origin
-    }
-
-    /// Unit direction, or zero.
-    #[must_use]
-    #[inline]
-    pub fn direction(&self) -> Vec3 {
-        self.direction
-    }
-
-    /// Maximum distance (m).
-    #[must_use]
-    #[inline]
-    pub fn max_distance(&self) -> f32 {
-        self.max_distance
-    }
-
-    /// The point `origin + t·direction`.
-    #[must_use]
-    #[inline]
-    pub fn at(&self, t: f32) -> Vec3 {
-        self.origin + self.direction * t
-    }
-}
-
-/// Where a 3D ray first meets a shape; same conventions as [`RayHit`].
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RayHit3 {
-    /// Distance along the ray (m).
-    pub distance: f32,
-    /// The hit point.
-    pub point: Vec3,
-    /// Unit outward normal at the hit.
-    pub normal: Vec3,
-}
+/// Where a 3D ray first meets a shape.
+pub type RayHit3 = RayHit<Vec3>;

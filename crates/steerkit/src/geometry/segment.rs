@@ -1,6 +1,6 @@
 //! The wall: a two-sided segment.
 
-use super::{closest_point_on_segment, unit_and_length2, Aabb, Ray, RayHit};
+use super::{closest_point_on_segment, unit_and_length, Aabb, Ray, RayHit};
 use glam::Vec2;
 
 /// A wall: the segment from `a` to `b`.
@@ -43,7 +43,7 @@ impl Segment {
     #[must_use]
     #[inline]
     pub fn length(&self) -> f32 {
-        unit_and_length2(self.b - self.a).1
+        unit_and_length(self.b - self.a).1
     }
 
     /// The front-facing unit normal `perp(b − a) / |b − a|`, or `Vec2::ZERO` for a zero-length
@@ -51,7 +51,7 @@ impl Segment {
     #[must_use]
     #[inline]
     pub fn normal(&self) -> Vec2 {
-        unit_and_length2(self.b - self.a).0.perp()
+        unit_and_length(self.b - self.a).0.perp()
     }
 
     /// Signed distance of `point` from the wall's supporting line, positive in front
@@ -81,7 +81,7 @@ impl Segment {
     #[must_use]
     #[inline]
     pub fn distance_to_point(&self, point: Vec2) -> f32 {
-        unit_and_length2(self.closest_point(point).0 - point).1
+        unit_and_length(self.closest_point(point).0 - point).1
     }
 
     /// True when `point` lies exactly on the segment (`(p − a) × (b − a) = 0` and
@@ -154,7 +154,7 @@ impl Segment {
             } else {
                 -wall_normal
             };
-            return Some(RayHit { distance: t, point: ray.at(t), normal });
+            return Some(ray.hit(t, normal));
         }
         // Parallel: only a ray on the wall's own line (or through a point-wall) can hit.
         if qp.perp_dot(d) != 0.0 {
@@ -170,6 +170,6 @@ impl Segment {
         if !(t <= ray.max_distance()) {
             return None;
         }
-        Some(RayHit { distance: t, point: ray.at(t), normal: -d })
+        Some(ray.hit(t, -d))
     }
 }

@@ -1,6 +1,6 @@
 //! The solid ball.
 
-use super::{cast_ball, Ray3, RayHit3};
+use super::{at_least_zero, cast_ball, Ray3, RayHit3};
 use glam::Vec3;
 
 /// A solid ball. A negative or NaN radius is treated as 0.
@@ -25,7 +25,7 @@ impl Sphere {
     #[must_use]
     #[inline]
     pub fn contains_point(&self, point: Vec3) -> bool {
-        let r = self.radius.max(0.0);
+        let r = at_least_zero(self.radius);
         (point - self.center).length_squared() <= r * r
     }
 
@@ -33,21 +33,14 @@ impl Sphere {
     #[must_use]
     #[inline]
     pub fn overlaps_sphere(&self, other: &Sphere) -> bool {
-        let r = self.radius.max(0.0) + other.radius.max(0.0);
+        let r = at_least_zero(self.radius) + at_least_zero(other.radius);
         (self.center - other.center).length_squared() <= r * r
     }
 
-    /// First hit of `ray` (same rules as [`Circle::cast_ray`], including rays starting inside).
+    /// First hit of `ray` (same rules as [`Circle::cast_ray`](super::Circle::cast_ray), including
+    /// rays starting inside).
     #[must_use]
     pub fn cast_ray(&self, ray: &Ray3) -> Option<RayHit3> {
-        let (distance, normal) = cast_ball(
-            self.center,
-            self.radius,
-            ray.origin(),
-            ray.direction(),
-            ray.max_distance(),
-            Vec3::X,
-        )?;
-        Some(RayHit3 { distance, point: ray.at(distance), normal })
+        cast_ball(self.center, self.radius, ray, Vec3::X)
     }
 }

@@ -348,7 +348,7 @@ fn sphere_and_box_3d() {
     assert!((h.normal - Vec3::Y).length() < EPS);
     assert!(s.cast_ray(&Ray3::new(Vec3::new(0.0, 1.5, 0.0), Vec3::NEG_Z, 20.0)).is_none());
     assert!(s.overlaps_sphere(&Sphere::new(Vec3::new(0.0, 2.0, -10.0), 1.0)));
-    let b = Aabb3::from_corners(Vec3::new(1.0, -1.0, -1.0), Vec3::new(3.0, 1.0, 1.0));
+    let b = Aabb::from_corners(Vec3::new(1.0, -1.0, -1.0), Vec3::new(3.0, 1.0, 1.0));
     let h = b.cast_ray(&Ray3::from_segment(Vec3::ZERO, Vec3::X * 5.0)).unwrap();
     assert_eq!((h.distance, h.normal), (1.0, Vec3::NEG_X));
     let h = b.cast_ray(&Ray3::new(Vec3::new(2.0, 0.0, 0.9), Vec3::X, 5.0)).unwrap();
@@ -421,7 +421,7 @@ proptest! {
         if let Some(h) = Sphere::new(c.extend(a.x), r).cast_ray(&r3) {
             prop_assert!(!h.normal.is_nan() && !h.point.is_nan() && !h.distance.is_nan());
         }
-        if let Some(h) = Aabb3::from_corners(a.extend(c.x), b.extend(c.y)).cast_ray(&r3) {
+        if let Some(h) = Aabb::from_corners(a.extend(c.x), b.extend(c.y)).cast_ray(&r3) {
             prop_assert!(!h.normal.is_nan() && !h.distance.is_nan());
         }
     }
