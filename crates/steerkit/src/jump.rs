@@ -13,6 +13,7 @@
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::math::horizontal;
 use crate::predict::{finite_vec, quadratic_roots, trajectory_position, Arc};
 use crate::steering::VelocityMatch;
 use glam::Vec3;
@@ -41,10 +42,6 @@ pub enum JumpError {
     /// A parameter is invalid (not finite, negative, or gravity not pulling down).
     #[error(transparent)]
     Invalid(#[from] ParamError),
-}
-
-fn horizontal(v: Vec3) -> Vec3 {
-    Vec3::new(v.x, 0.0, v.z)
 }
 
 fn check_gravity(gravity: Vec3) -> Result<Vec3, ParamError> {

@@ -352,6 +352,12 @@ pub mod ground {
     }
 }
 
+/// The horizontal (x–z) part of a y-up 3D vector: `(x, 0, z)`.
+#[inline]
+pub(crate) fn horizontal(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, 0.0, v.z)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

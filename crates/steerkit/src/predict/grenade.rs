@@ -1,6 +1,7 @@
 //! Reacting to an incoming grenade: carry on, catch it or flee.
 
-use super::{horizontal, landing_point, trajectory_position};
+use super::{landing_point, trajectory_position};
+use crate::math::horizontal;
 use glam::Vec3;
 
 /// What a character should do about an incoming grenade; see [`react_to_grenade`].

@@ -74,7 +74,3 @@ pub(crate) fn quadratic_roots(a: f64, b: f64, c: f64) -> Option<(f64, f64)> {
     let (lo, hi) = if r1 <= r2 { (r1, r2) } else { (r2, r1) };
     (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
 }
-
-fn horizontal(v: Vec3) -> Vec3 {
-    Vec3::new(v.x, 0.0, v.z)
-}

@@ -2,8 +2,9 @@
 //! bearing, in a crosswind) until one hits.
 
 use super::firing::validate_shot;
-use super::{firing_solution, horizontal, AimError, Arc, ForwardModel};
+use super::{firing_solution, AimError, Arc, ForwardModel};
 use crate::error::{non_negative, positive, ParamError};
+use crate::math::horizontal;
 use core::f32::consts::FRAC_PI_2;
 use glam::Vec3;
 
@@ -82,6 +83,10 @@ impl Miss {
     }
 }
 
+/// The point of segment `a→b` closest to `p`, and its parameter `s ∈ [0, 1]`, always as
+/// `a + (b − a)·s`. Geometry's [`closest_point_on_segment`](crate::closest_point_on_segment)
+/// returns the end points themselves (`b` rather than `a + (b − a)·1`, and `a` for a NaN
+/// parameter), which can differ in the last bit; the measured misses are defined by this form.
 pub(super) fn closest_on_segment(a: Vec3, b: Vec3, p: Vec3) -> (Vec3, f32) {
     let ab = b - a;
     let len_sq = ab.length_squared();
@@ -238,7 +243,9 @@ pub(super) fn bisect(
     Bisection::Collapsed
 }
 
-struct Targeter<'a, M: ?Sized> {
+/// One iterative targeting request in progress: what to fire, the shots flown so far (capped
+/// at `options.max_simulations`) and the best of them.
+struct ShotSearch<'a, M: ?Sized> {
     model: &'a M,
     start: Vec3,
     end: Vec3,
@@ -256,7 +263,7 @@ enum Elevation {
     Exhausted,
 }
 
-impl<M: ForwardModel + ?Sized> Targeter<'_, M> {
+impl<M: ForwardModel + ?Sized> ShotSearch<'_, M> {
     fn shoot(&mut self, direction: Vec3) -> Option<Miss> {
         if self.simulations >= self.options.max_simulations {
             return None;
@@ -472,9 +479,9 @@ pub fn refine_targeting<M: ForwardModel + ?Sized>(
     if delta == Vec3::ZERO {
         return Err(AimError::TargetAtStart);
     }
-    let mut targeter =
-        Targeter { model, start, end, speed: muzzle_speed, options, simulations: 0, best: None };
-    let not_converged = |t: &Targeter<'_, M>| {
+    let mut shots =
+        ShotSearch { model, start, end, speed: muzzle_speed, options, simulations: 0, best: None };
+    let not_converged = |t: &ShotSearch<'_, M>| {
         t.best.map_or(AimError::OutOfRange, |(direction, m)| AimError::NotConverged {
             direction,
             miss: m.distance.abs(),
@@ -483,9 +490,9 @@ pub fn refine_targeting<M: ForwardModel + ?Sized>(
     let range = horizontal(delta).length();
     if range <= 1e-5 * delta.length() {
         let dir = if delta.y > 0.0 { Vec3::Y } else { -Vec3::Y };
-        let m = targeter.shoot(dir).ok_or(AimError::OutOfRange)?;
+        let m = shots.shoot(dir).ok_or(AimError::OutOfRange)?;
         return if m.hits(options.margin) {
-            Ok(targeter.done(dir, m))
+            Ok(shots.done(dir, m))
         } else {
             Err(AimError::OutOfRange)
         };
@@ -497,15 +504,15 @@ pub fn refine_targeting<M: ForwardModel + ?Sized>(
         Err(e) => return Err(e),
     };
     for round in 0..=options.bearing_rounds {
-        match targeter.search(bearing, elevation) {
+        match shots.search(bearing, elevation) {
             Elevation::Hit(a, m) => {
-                return Ok(targeter.done(direction_from_elevation(bearing, a), m));
+                return Ok(shots.done(direction_from_elevation(bearing, a), m));
             }
             Elevation::OutOfRange if round == 0 => return Err(AimError::OutOfRange),
             Elevation::OutOfRange | Elevation::Exhausted => break,
             Elevation::Stuck(a) => {
                 elevation = a;
-                let Some((dir, m)) = targeter.best else { break };
+                let Some((dir, m)) = shots.best else { break };
                 let side = Vec3::Y.cross(bearing);
                 let lateral = (m.point - end).dot(side);
                 if lateral.abs() < 0.5 * options.margin {
@@ -520,5 +527,5 @@ pub fn refine_targeting<M: ForwardModel + ?Sized>(
             }
         }
     }
-    Err(not_converged(&targeter))
+    Err(not_converged(&shots))
 }
