@@ -11,7 +11,7 @@ use glam::Vec3;
 /// the shorter root of the jump equation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Arc {
+pub enum BallisticArc {
     /// The shorter flight time (the default).
     #[default]
     Low,
@@ -144,7 +144,7 @@ pub fn firing_solutions(
 
 /// The drag-free firing solution on the chosen arc (§3.5.3): a unit direction `u` such that a
 /// projectile fired from `start` at `u·muzzle_speed` under `gravity` passes through `end`, and
-/// its flight time. [`Arc::Low`] (the default choice) is the shorter flight, [`Arc::High`] the
+/// its flight time. [`BallisticArc::Low`] (the default choice) is the shorter flight, [`BallisticArc::High`] the
 /// lob. See [`firing_solutions`] for the formula and the degenerate cases.
 ///
 /// # Errors
@@ -154,12 +154,12 @@ pub fn firing_solution(
     end: Vec3,
     muzzle_speed: f32,
     gravity: Vec3,
-    arc: Arc,
+    arc: BallisticArc,
 ) -> Result<FiringSolution, AimError> {
     let [low, high] = firing_solutions(start, end, muzzle_speed, gravity)?;
     Ok(match arc {
-        Arc::Low => low,
-        Arc::High => high,
+        BallisticArc::Low => low,
+        BallisticArc::High => high,
     })
 }
 
@@ -215,7 +215,7 @@ pub fn aim_at_moving_target(
     target_velocity: Vec3,
     muzzle_speed: f32,
     gravity: Vec3,
-    arc: Arc,
+    arc: BallisticArc,
     options: &MovingTargetOptions,
 ) -> Result<Interception, AimError> {
     finite_vec("target_position", target_position)?;

@@ -21,8 +21,8 @@ mod trajectory;
 
 pub use drag::{ForwardModel, LinearDrag, NoDrag, QuadraticDrag};
 pub use firing::{
-    aim_at_moving_target, firing_solution, firing_solutions, AimError, Arc, FiringSolution,
-    Interception, MovingTargetOptions,
+    aim_at_moving_target, firing_solution, firing_solutions, AimError, BallisticArc,
+    FiringSolution, Interception, MovingTargetOptions,
 };
 pub use grenade::{react_to_grenade, Catcher, Grenade, Reaction};
 pub use targeting::{

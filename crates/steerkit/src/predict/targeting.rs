@@ -2,7 +2,7 @@
 //! bearing, in a crosswind) until one hits.
 
 use super::firing::validate_shot;
-use super::{firing_solution, AimError, Arc, ForwardModel};
+use super::{firing_solution, AimError, BallisticArc, ForwardModel};
 use crate::error::{non_negative, positive, ParamError};
 use crate::math::horizontal;
 use core::f32::consts::FRAC_PI_2;
@@ -498,11 +498,12 @@ pub fn refine_targeting<M: ForwardModel + ?Sized>(
         };
     }
     let mut bearing = horizontal(delta) / range;
-    let mut elevation = match firing_solution(start, end, muzzle_speed, model.gravity(), Arc::Low) {
-        Ok(s) => s.direction.y.atan2(horizontal(s.direction).length()),
-        Err(AimError::OutOfRange) => delta.y.atan2(range),
-        Err(e) => return Err(e),
-    };
+    let mut elevation =
+        match firing_solution(start, end, muzzle_speed, model.gravity(), BallisticArc::Low) {
+            Ok(s) => s.direction.y.atan2(horizontal(s.direction).length()),
+            Err(AimError::OutOfRange) => delta.y.atan2(range),
+            Err(e) => return Err(e),
+        };
     for round in 0..=options.bearing_rounds {
         match shots.search(bearing, elevation) {
             Elevation::Hit(a, m) => {

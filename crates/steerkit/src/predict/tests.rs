@@ -170,12 +170,12 @@ fn firing_solution_fixtures_from_the_spec() {
         assert!(close(high.time, t_high, 1e-4), "{high:?}");
         assert_vec(low.direction, u_low, 1e-4);
         assert_vec(high.direction, u_high, 1e-4);
-        assert_eq!(firing_solution(Vec3::ZERO, end, s, G, Arc::Low).unwrap(), low);
-        assert_eq!(firing_solution(Vec3::ZERO, end, s, G, Arc::High).unwrap(), high);
+        assert_eq!(firing_solution(Vec3::ZERO, end, s, G, BallisticArc::Low).unwrap(), low);
+        assert_eq!(firing_solution(Vec3::ZERO, end, s, G, BallisticArc::High).unwrap(), high);
     }
     // out of range: (100, 0, 0) at 10 m/s
     assert_eq!(
-        firing_solution(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), 10.0, G, Arc::Low),
+        firing_solution(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), 10.0, G, BallisticArc::Low),
         Err(AimError::OutOfRange)
     );
     // at the maximum level range s²/|g| = 10.19368 (f32 rounding puts it a hair beyond):
@@ -212,7 +212,7 @@ fn firing_solution_lecture_vectors_section_14_item_5() {
 fn firing_solution_aims_at_target_not_away() {
     // erratum: the book's listing uses delta = start − end
     let (s, e, speed) = (Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0), 15.0);
-    let sol = firing_solution(s, e, speed, G, Arc::Low).unwrap();
+    let sol = firing_solution(s, e, speed, G, BallisticArc::Low).unwrap();
     assert!(sol.direction.x > 0.0);
     let hit = trajectory_position(s, sol.velocity(speed), G, sol.time);
     assert_vec(hit, e, 1e-4);
@@ -384,14 +384,14 @@ fn refine_targeting_overshoot_is_not_out_of_range() {
     // the straight-down probe always falls short. With lift the drag-free guess overshoots.
     let (s, e, speed) = (Vec3::ZERO, Vec3::new(40.0, 0.0, 0.0), 25.0);
     let opts = TargetingOptions::default();
-    let guess = firing_solution(s, e, speed, G, Arc::Low).unwrap();
+    let guess = firing_solution(s, e, speed, G, BallisticArc::Low).unwrap();
     let first = distance_to_target(&Floaty, s, guess.velocity(speed), e, &opts);
     assert!(first.distance > opts.margin, "{first:?}");
     let sol = refine_targeting(&Floaty, s, e, speed, &opts).unwrap();
     assert!(sol.direction.y < guess.direction.y);
     assert!(fine_miss(&Floaty, s, sol.direction * speed, e) < opts.margin + 0.01);
     // the exact answer under the weaker gravity
-    let exact = firing_solution(s, e, speed, G * 0.6, Arc::Low).unwrap();
+    let exact = firing_solution(s, e, speed, G * 0.6, BallisticArc::Low).unwrap();
     assert!(sol.direction.angle_between(exact.direction) < 5e-3);
 }
 
@@ -401,7 +401,7 @@ fn refine_targeting_searches_above_45_degrees_for_a_high_target() {
     let model = LinearDrag::new(G, 0.1).unwrap();
     let (s, e, speed) = (Vec3::ZERO, Vec3::new(10.0, 20.0, 0.0), 25.0);
     let opts = TargetingOptions::default();
-    let guess = firing_solution(s, e, speed, G, Arc::Low).unwrap();
+    let guess = firing_solution(s, e, speed, G, BallisticArc::Low).unwrap();
     let first = distance_to_target(&model, s, guess.velocity(speed), e, &opts);
     let at_45 = distance_to_target(
         &model,
@@ -423,7 +423,7 @@ fn refine_targeting_reports_out_of_range_when_the_best_shot_falls_short() {
     let opts = TargetingOptions::default();
     // drag-free range at 30 m/s is 91.7 m; with drag 80 m is out of reach
     let e = Vec3::new(80.0, 0.0, 0.0);
-    assert!(firing_solution(Vec3::ZERO, e, 30.0, G, Arc::Low).is_ok());
+    assert!(firing_solution(Vec3::ZERO, e, 30.0, G, BallisticArc::Low).is_ok());
     assert_eq!(refine_targeting(&model, Vec3::ZERO, e, 30.0, &opts), Err(AimError::OutOfRange));
     // beyond even the drag-free range: the guess is missing, still a clean answer
     assert_eq!(
@@ -433,7 +433,7 @@ fn refine_targeting_reports_out_of_range_when_the_best_shot_falls_short() {
     // while a nearer target is hit, with more elevation than the drag-free guess
     let near = Vec3::new(40.0, 0.0, 10.0);
     let sol = refine_targeting(&model, Vec3::ZERO, near, 30.0, &opts).unwrap();
-    let guess = firing_solution(Vec3::ZERO, near, 30.0, G, Arc::Low).unwrap();
+    let guess = firing_solution(Vec3::ZERO, near, 30.0, G, BallisticArc::Low).unwrap();
     assert!(sol.direction.y > guess.direction.y);
     assert!(fine_miss(&model, Vec3::ZERO, sol.direction * 30.0, near) < opts.margin + 0.01);
 }
@@ -453,7 +453,7 @@ fn refine_targeting_without_drag_accepts_the_first_guess() {
     let e = Vec3::new(12.0, 3.0, -7.0);
     let sol = refine_targeting(&model, Vec3::ZERO, e, 20.0, &TargetingOptions::default()).unwrap();
     assert_eq!(sol.simulations, 1);
-    let exact = firing_solution(Vec3::ZERO, e, 20.0, G, Arc::Low).unwrap();
+    let exact = firing_solution(Vec3::ZERO, e, 20.0, G, BallisticArc::Low).unwrap();
     assert_vec(sol.direction, exact.direction, 1e-5);
 }
 
@@ -521,7 +521,7 @@ fn aim_at_moving_target_meets_the_target() {
     let (s, p, v, speed) =
         (Vec3::new(0.0, 1.5, 0.0), Vec3::new(30.0, 0.0, 10.0), Vec3::new(-2.0, 0.0, 3.0), 25.0);
     let opts = MovingTargetOptions::default();
-    for arc in [Arc::Low, Arc::High] {
+    for arc in [BallisticArc::Low, BallisticArc::High] {
         let aim = aim_at_moving_target(s, p, v, speed, G, arc, &opts).unwrap();
         let shot = trajectory_position(s, aim.direction * speed, G, aim.time);
         let target = p + v * aim.time;
@@ -529,14 +529,18 @@ fn aim_at_moving_target_meets_the_target() {
         assert!(shot.distance(aim.point) < 1e-3);
     }
     // a still target: the plain firing solution
-    let still = aim_at_moving_target(s, p, Vec3::ZERO, speed, G, Arc::Low, &opts).unwrap();
-    assert_eq!(still.direction, firing_solution(s, p, speed, G, Arc::Low).unwrap().direction);
+    let still = aim_at_moving_target(s, p, Vec3::ZERO, speed, G, BallisticArc::Low, &opts).unwrap();
+    assert_eq!(
+        still.direction,
+        firing_solution(s, p, speed, G, BallisticArc::Low).unwrap().direction
+    );
     // running out of range, and a target faster than the shot: clean errors
     assert_eq!(
-        aim_at_moving_target(s, p, Vec3::new(50.0, 0.0, 0.0), speed, G, Arc::Low, &opts),
+        aim_at_moving_target(s, p, Vec3::new(50.0, 0.0, 0.0), speed, G, BallisticArc::Low, &opts),
         Err(AimError::OutOfRange)
     );
-    let fast = aim_at_moving_target(s, p, Vec3::new(-40.0, 0.0, 0.0), speed, G, Arc::Low, &opts);
+    let fast =
+        aim_at_moving_target(s, p, Vec3::new(-40.0, 0.0, 0.0), speed, G, BallisticArc::Low, &opts);
     assert!(fast.is_err(), "{fast:?}");
 }
 
