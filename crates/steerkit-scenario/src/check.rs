@@ -87,7 +87,9 @@ fn lib(path: &str, fields: &[&str], e: &ParamError) -> Problem {
         | ParamError::Negative { name, .. }
         | ParamError::NotPositive { name, .. }
         | ParamError::Contradictory { name, .. }
-        | ParamError::OutOfRange { name, .. } => Some(*name),
+        | ParamError::OutOfRange { name, .. }
+        | ParamError::Invalid { name, .. }
+        | ParamError::Count { name, .. } => Some(*name),
         _ => None,
     };
     let name = match name {

@@ -31,9 +31,11 @@ impl Polygon {
     ///
     /// # Errors
     /// [`ParamError::NotFinite`] (`"polygon point"`) for a NaN or infinite coordinate;
-    /// [`ParamError::OutOfRange`] for fewer than 3 distinct points (`"polygon points"`, the
-    /// count), all points collinear (`"polygon area"`), or a non-convex or self-intersecting
-    /// outline (`"polygon vertex"`, the index of the first offending vertex).
+    /// [`ParamError::Count`] for fewer than 3 distinct points (`"polygon points"`, the count) or
+    /// a non-convex outline (`"polygon vertex"`, the index of the first offending vertex);
+    /// [`ParamError::OutOfRange`] (`"polygon area"`) when all points are collinear;
+    /// [`ParamError::Invalid`] (`"polygon vertex"`) for an outline that winds round more than
+    /// once.
     pub fn new(points: impl Into<Vec<Vec2>>) -> Result<Self, ParamError> {
         let mut pts: Vec<Vec2> = points.into();
         for p in &pts {
@@ -47,10 +49,10 @@ impl Polygon {
         }
         let n = pts.len();
         if n < 3 {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "polygon points",
-                value: n as f32,
-                range: "at least 3 distinct points",
+                count: n,
+                expected: "at least 3 distinct points",
             });
         }
         let area2: f64 = (0..n)
@@ -85,19 +87,18 @@ impl Polygon {
             let e1 = edge((i + 1) % n);
             let cross = e0.perp_dot(e1);
             if cross < -1e-6 * e0.length() * e1.length() {
-                return Err(ParamError::OutOfRange {
+                return Err(ParamError::Count {
                     name: "polygon vertex",
-                    value: ((i + 1) % n) as f32,
-                    range: "a convex outline (no turn the other way)",
+                    count: (i + 1) % n,
+                    expected: "a convex outline (no turn the other way)",
                 });
             }
             turning += cross.atan2(e0.dot(e1));
         }
         if turning > 3.0 * core::f64::consts::PI {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Invalid {
                 name: "polygon vertex",
-                value: 0.0,
-                range: "a simple outline (it winds round more than once)",
+                expected: "a simple outline (it winds round more than once)",
             });
         }
         let normals: Vec<Vec2> = (0..n)

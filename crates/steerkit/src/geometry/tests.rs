@@ -204,7 +204,7 @@ fn polygon_validation() {
     let err = |pts: Vec<Vec2>| Polygon::new(pts).unwrap_err();
     assert!(matches!(
         err(vec![Vec2::ZERO, Vec2::X, Vec2::X, Vec2::ZERO]),
-        ParamError::OutOfRange { name: "polygon points", .. }
+        ParamError::Count { name: "polygon points", .. }
     ));
     assert!(matches!(
         err(vec![Vec2::ZERO, Vec2::X, Vec2::X * 2.0]),
@@ -217,12 +217,12 @@ fn polygon_validation() {
     // an arrowhead (concave)
     let arrow =
         vec![Vec2::new(0.0, 0.0), Vec2::new(4.0, 2.0), Vec2::new(0.0, 4.0), Vec2::new(1.0, 2.0)];
-    assert!(matches!(err(arrow), ParamError::OutOfRange { name: "polygon vertex", .. }));
+    assert!(matches!(err(arrow), ParamError::Count { name: "polygon vertex", .. }));
     // a pentagram turns the same way at every vertex but winds twice
     let star: Vec<Vec2> = (0..5)
         .map(|k| Vec2::from_angle(k as f32 * 2.0 * core::f32::consts::TAU / 5.0) * 3.0)
         .collect();
-    assert!(matches!(err(star), ParamError::OutOfRange { name: "polygon vertex", .. }));
+    assert!(matches!(err(star), ParamError::Invalid { name: "polygon vertex", .. }));
     // repeats and a closing duplicate are dropped; collinear points kept
     let p = Polygon::new(vec![
         Vec2::ZERO,

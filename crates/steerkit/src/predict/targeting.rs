@@ -3,7 +3,7 @@
 
 use super::firing::validate_shot;
 use super::{firing_solution, AimError, BallisticArc, ForwardModel};
-use crate::error::{non_negative, positive, ParamError};
+use crate::error::{at_least_one, non_negative, positive, ParamError};
 use crate::math::horizontal;
 use core::f32::consts::FRAC_PI_2;
 use glam::Vec3;
@@ -51,13 +51,7 @@ impl TargetingOptions {
         positive("sample_interval", self.sample_interval)?;
         positive("max_flight_time", self.max_flight_time)?;
         non_negative("drop_limit", self.drop_limit)?;
-        if self.max_simulations == 0 {
-            return Err(ParamError::OutOfRange {
-                name: "max_simulations",
-                value: 0.0,
-                range: "at least 1",
-            });
-        }
+        at_least_one("max_simulations", self.max_simulations as usize, "at least 1")?;
         Ok(())
     }
 }

@@ -2,7 +2,7 @@
 //! terrain) and the closest approach to a point.
 
 use super::{d, finite_vec, quadratic_roots};
-use crate::error::{finite, positive, ParamError};
+use crate::error::{at_least_one, finite, positive, ParamError};
 use glam::Vec3;
 
 /// Why a landing prediction over terrain failed.
@@ -138,14 +138,7 @@ pub fn predict_landing<F: FnMut(f32, f32) -> f32>(
     finite_vec("gravity", gravity)?;
     finite("height_offset", options.height_offset)?;
     positive("tolerance", options.tolerance)?;
-    if options.max_iterations == 0 {
-        return Err(ParamError::OutOfRange {
-            name: "max_iterations",
-            value: 0.0,
-            range: "at least 1",
-        }
-        .into());
-    }
+    at_least_one("max_iterations", options.max_iterations as usize, "at least 1")?;
     let mut ground = |x: f32, z: f32| -> Result<f32, ParamError> {
         finite("ground_height", ground_height(x, z) + options.height_offset)
     };
