@@ -128,9 +128,9 @@ impl ForwardModel for LinearDrag {
 /// General drag, `p̈ = g − k·(ṗ − w) − c·(ṗ − w)·|ṗ − w|` with wind `w`, integrated numerically.
 ///
 /// The quadratic ("aerodynamic") term couples the axes and has no closed-form firing solution, so
-/// this model is for simulation and [`refine_targeting`]. Each `step` is split into classical
-/// fourth-order Runge–Kutta sub-steps no longer than `max_step` (default 1/120 s) nor
-/// `0.5 / (k + c·|ṗ − w|)` (which keeps a stiff, high-drag flight stable).
+/// this model is for simulation and [`refine_targeting`](super::refine_targeting). Each `step` is
+/// split into classical fourth-order Runge–Kutta sub-steps no longer than `max_step` (default
+/// 1/120 s) nor `0.5 / (k + c·|ṗ − w|)` (which keeps a stiff, high-drag flight stable).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QuadraticDrag {
