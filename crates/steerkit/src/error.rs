@@ -59,12 +59,13 @@ pub enum ParamError {
         /// What it must be, in words ("a finite point", "a recipe of its own").
         expected: &'static str,
     },
-    /// A count (of items, members, leaves) outside what is allowed.
+    /// A count (of items, members, leaves) or an index (of a vertex, a node) outside what is
+    /// allowed.
     #[error("`{name}` must be {expected}, got {count}")]
     Count {
         /// Parameter name.
         name: &'static str,
-        /// The rejected count.
+        /// The rejected count or index.
         count: usize,
         /// The allowed counts, in words.
         expected: &'static str,
@@ -94,6 +95,19 @@ pub(crate) fn positive(name: &'static str, value: f32) -> Result<f32, ParamError
         Ok(value)
     } else {
         Err(ParamError::NotPositive { name, value })
+    }
+}
+
+/// `count` when it is at least 1, else [`ParamError::Count`] with `expected` in words.
+pub(crate) fn at_least_one(
+    name: &'static str,
+    count: usize,
+    expected: &'static str,
+) -> Result<usize, ParamError> {
+    if count == 0 {
+        Err(ParamError::Count { name, count, expected })
+    } else {
+        Ok(count)
     }
 }
 

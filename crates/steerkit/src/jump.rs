@@ -13,7 +13,8 @@
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
-use crate::predict::{finite_vec, quadratic_roots, trajectory_position, Arc};
+use crate::math::horizontal;
+use crate::predict::{finite_vec, quadratic_roots, trajectory_position, BallisticArc};
 use crate::steering::VelocityMatch;
 use glam::Vec3;
 
@@ -41,10 +42,6 @@ pub enum JumpError {
     /// A parameter is invalid (not finite, negative, or gravity not pulling down).
     #[error(transparent)]
     Invalid(#[from] ParamError),
-}
-
-fn horizontal(v: Vec3) -> Vec3 {
-    Vec3::new(v.x, 0.0, v.z)
 }
 
 fn check_gravity(gravity: Vec3) -> Result<Vec3, ParamError> {
@@ -112,9 +109,9 @@ impl JumpSolution {
 /// to `landing` when the character leaves the ground at vertical speed `jump_speed` (m/s, ≥ 0).
 ///
 /// The vertical motion fixes the flight time ([`jump_times`]); then, per horizontal axis,
-/// `v_h = (Δ_h − ½·g_h·t²) / t` (just `Δ_h / t` for vertical gravity). [`Arc::Low`] prefers the
+/// `v_h = (Δ_h − ½·g_h·t²) / t` (just `Δ_h / t` for vertical gravity). [`BallisticArc::Low`] prefers the
 /// shorter flight (the book's choice) and falls back to the longer one when the shorter needs a
-/// run-up of `max_run_speed` (m/s, > 0) or more; [`Arc::High`] uses only the longer, which lands
+/// run-up of `max_run_speed` (m/s, > 0) or more; [`BallisticArc::High`] uses only the longer, which lands
 /// on the way down. Flight times ≤ 0 are skipped: a level jump's `t_short = 0` (it would divide
 /// by zero) and a downward jump's negative `t_short`.
 ///
@@ -128,7 +125,7 @@ pub fn jump_velocity(
     jump_speed: f32,
     gravity: Vec3,
     max_run_speed: f32,
-    arc: Arc,
+    arc: BallisticArc,
 ) -> Result<JumpSolution, JumpError> {
     finite_vec("takeoff", takeoff)?;
     finite_vec("landing", landing)?;
@@ -140,8 +137,8 @@ pub fn jump_velocity(
         JumpError::TooHigh { max_rise: jump_speed * jump_speed / (-2.0 * gravity.y) }
     })?;
     let candidates: &[f32] = match arc {
-        Arc::Low => &[short, long],
-        Arc::High => &[long],
+        BallisticArc::Low => &[short, long],
+        BallisticArc::High => &[long],
     };
     let (dh, gh) = (horizontal(delta), horizontal(gravity));
     let mut slowest: Option<f32> = None;
@@ -214,7 +211,12 @@ impl JumpCapability {
     ///
     /// # Errors
     /// As [`jump_velocity`].
-    pub fn jump(&self, takeoff: Vec3, landing: Vec3, arc: Arc) -> Result<JumpSolution, JumpError> {
+    pub fn jump(
+        &self,
+        takeoff: Vec3,
+        landing: Vec3,
+        arc: BallisticArc,
+    ) -> Result<JumpSolution, JumpError> {
         jump_velocity(takeoff, landing, self.jump_speed, self.gravity, self.max_run_speed, arc)
     }
 }
@@ -315,7 +317,7 @@ impl JumpPair {
         takeoff: Vec3,
         landing: Vec3,
         capability: &JumpCapability,
-        arc: Arc,
+        arc: BallisticArc,
     ) -> Result<Self, JumpError> {
         let solution = capability.jump(takeoff, landing, arc)?;
         Ok(JumpPair { takeoff, landing, gravity: capability.gravity, solution })
@@ -378,7 +380,7 @@ pub fn pair_landing_pads(
             if horizontal(p - t).length() > max_distance {
                 continue;
             }
-            if let Ok(pair) = JumpPair::new(t, p, capability, Arc::Low) {
+            if let Ok(pair) = JumpPair::new(t, p, capability, BallisticArc::Low) {
                 out.push((i, j, pair));
             }
         }
@@ -406,7 +408,11 @@ impl JumpLink {
     ///
     /// # Errors
     /// As [`jump_velocity`]: the character cannot make this jump.
-    pub fn plan(&self, capability: &JumpCapability, arc: Arc) -> Result<JumpPair, JumpError> {
+    pub fn plan(
+        &self,
+        capability: &JumpCapability,
+        arc: BallisticArc,
+    ) -> Result<JumpPair, JumpError> {
         JumpPair::new(self.takeoff, self.landing, capability, arc)
     }
 }
@@ -577,7 +583,7 @@ impl Jump {
         conditions: TakeoffConditions,
         velocity_match: VelocityMatch,
     ) -> Result<Self, JumpError> {
-        let pair = JumpPair::new(takeoff, landing, capability, Arc::Low)?;
+        let pair = JumpPair::new(takeoff, landing, capability, BallisticArc::Low)?;
         Ok(Jump::new(pair.jump_point(), conditions, velocity_match))
     }
 
@@ -876,7 +882,8 @@ mod tests {
         let sqrt_term = (2.0 * gy * dy + v * v).sqrt();
         let listing = (v - sqrt_term) / gy;
         assert!(listing < 0.0);
-        let sol = jump_velocity(Vec3::ZERO, Vec3::new(2.0, dy, 0.0), v, G, 10.0, Arc::Low).unwrap();
+        let sol = jump_velocity(Vec3::ZERO, Vec3::new(2.0, dy, 0.0), v, G, 10.0, BallisticArc::Low)
+            .unwrap();
         assert!(close(sol.time, -listing, 1e-5));
         // the run-up points at the landing, not away from it
         assert!(sol.run_up_velocity.x > 0.0);
@@ -889,7 +896,7 @@ mod tests {
         // erratum: for a level jump t_short = 0 and Δx/t divides by zero. Exercise 3.17:
         // (10, 3, 12) → (12, 3, 20), v_y = 2: t = 0.40775 s, v = (4.905, 0, 19.62), speed 20.224
         let (s, e) = (Vec3::new(10.0, 3.0, 12.0), Vec3::new(12.0, 3.0, 20.0));
-        let sol = jump_velocity(s, e, 2.0, G, 25.0, Arc::Low).unwrap();
+        let sol = jump_velocity(s, e, 2.0, G, 25.0, BallisticArc::Low).unwrap();
         assert!(close(sol.time, 0.407_75, 1e-5), "{sol:?}");
         // the velocity's z is set (not its y, as one listing has it); tolerance 1e-3 m/s
         let v = sol.run_up_velocity;
@@ -897,7 +904,7 @@ mod tests {
         assert!(close(sol.run_up_speed(), 20.224, 1e-3));
         // a character slower than that cannot make it (strict, as the book: < max speed)
         assert_eq!(
-            jump_velocity(s, e, 2.0, G, 20.0, Arc::Low),
+            jump_velocity(s, e, 2.0, G, 20.0, BallisticArc::Low),
             Err(JumpError::TooFast { required: sol.run_up_speed() })
         );
     }
@@ -905,7 +912,7 @@ mod tests {
     #[test]
     fn exercise_3_16_level_jump_time_is_2_vy_over_g() {
         for vy in [1.0f32, 3.0, 7.5] {
-            let sol = jump_velocity(Vec3::ZERO, Vec3::X, vy, G, 100.0, Arc::Low).unwrap();
+            let sol = jump_velocity(Vec3::ZERO, Vec3::X, vy, G, 100.0, BallisticArc::Low).unwrap();
             assert!(close(sol.time, 0.2039 * vy, 1e-3 * vy), "{sol:?}");
         }
     }
@@ -914,17 +921,18 @@ mod tests {
     fn jump_down_uses_the_only_positive_root() {
         // erratum: for a jump down t_short < 0; only t_long is a flight
         let e = Vec3::new(4.0, -2.0, 0.0);
-        let sol = jump_velocity(Vec3::ZERO, e, 5.0, G, 10.0, Arc::Low).unwrap();
+        let sol = jump_velocity(Vec3::ZERO, e, 5.0, G, 10.0, BallisticArc::Low).unwrap();
         assert!(close(sol.time, 1.3267, 1e-4), "{sol:?}");
         // walking off a ledge: no jump speed at all
-        let sol = jump_velocity(Vec3::ZERO, e, 0.0, G, 10.0, Arc::Low).unwrap();
+        let sol = jump_velocity(Vec3::ZERO, e, 0.0, G, 10.0, BallisticArc::Low).unwrap();
         assert!(close(sol.time, (4.0f32 / 9.81).sqrt(), 1e-5));
     }
 
     #[test]
     fn jump_to_an_unreachable_height_is_an_error_not_nan() {
         // erratum: v_y² − 2·G·Δy < 0 was fed to sqrt
-        let r = jump_velocity(Vec3::ZERO, Vec3::new(1.0, 2.0, 0.0), 5.0, G, 10.0, Arc::Low);
+        let r =
+            jump_velocity(Vec3::ZERO, Vec3::new(1.0, 2.0, 0.0), 5.0, G, 10.0, BallisticArc::Low);
         match r {
             Err(JumpError::TooHigh { max_rise }) => assert!(close(max_rise, 25.0 / 19.62, 1e-5)),
             other => panic!("{other:?}"),
@@ -932,15 +940,15 @@ mod tests {
         assert_eq!(jump_times(2.0, 5.0, -9.81), None);
         // level with no jump speed: no flight at all
         assert_eq!(
-            jump_velocity(Vec3::ZERO, Vec3::X, 0.0, G, 10.0, Arc::Low),
+            jump_velocity(Vec3::ZERO, Vec3::X, 0.0, G, 10.0, BallisticArc::Low),
             Err(JumpError::NoFlightTime)
         );
         // invalid input
         for bad in [
-            jump_velocity(Vec3::ZERO, Vec3::X, 5.0, Vec3::Y * 9.81, 10.0, Arc::Low),
-            jump_velocity(Vec3::ZERO, Vec3::X, -1.0, G, 10.0, Arc::Low),
-            jump_velocity(Vec3::ZERO, Vec3::X, 5.0, G, 0.0, Arc::Low),
-            jump_velocity(Vec3::NAN, Vec3::X, 5.0, G, 10.0, Arc::Low),
+            jump_velocity(Vec3::ZERO, Vec3::X, 5.0, Vec3::Y * 9.81, 10.0, BallisticArc::Low),
+            jump_velocity(Vec3::ZERO, Vec3::X, -1.0, G, 10.0, BallisticArc::Low),
+            jump_velocity(Vec3::ZERO, Vec3::X, 5.0, G, 0.0, BallisticArc::Low),
+            jump_velocity(Vec3::NAN, Vec3::X, 5.0, G, 10.0, BallisticArc::Low),
         ] {
             assert!(matches!(bad, Err(JumpError::Invalid(_))), "{bad:?}");
         }
@@ -951,16 +959,16 @@ mod tests {
         // up 1 m and 3 m across at v_y = 5: the short flight (0.2732 s) needs 10.98 m/s, the
         // long (0.7461 s) 4.02 m/s
         let e = Vec3::new(3.0, 1.0, 0.0);
-        let fast = jump_velocity(Vec3::ZERO, e, 5.0, G, 12.0, Arc::Low).unwrap();
+        let fast = jump_velocity(Vec3::ZERO, e, 5.0, G, 12.0, BallisticArc::Low).unwrap();
         assert!(close(fast.time, 0.2732, 1e-4));
-        let slow = jump_velocity(Vec3::ZERO, e, 5.0, G, 8.0, Arc::Low).unwrap();
+        let slow = jump_velocity(Vec3::ZERO, e, 5.0, G, 8.0, BallisticArc::Low).unwrap();
         assert!(close(slow.time, 0.7461, 1e-4));
-        let high = jump_velocity(Vec3::ZERO, e, 5.0, G, 12.0, Arc::High).unwrap();
+        let high = jump_velocity(Vec3::ZERO, e, 5.0, G, 12.0, BallisticArc::High).unwrap();
         assert_eq!(high, slow);
         // the descending landing: vertical velocity negative on arrival
         assert!(trajectory_velocity(slow.launch_velocity(), G, slow.time).y < 0.0);
         assert!(matches!(
-            jump_velocity(Vec3::ZERO, e, 5.0, G, 3.0, Arc::Low),
+            jump_velocity(Vec3::ZERO, e, 5.0, G, 3.0, BallisticArc::Low),
             Err(JumpError::TooFast { required }) if close(required, 3.0 / 0.7461, 1e-3)
         ));
     }
@@ -969,7 +977,7 @@ mod tests {
     fn sideways_gravity_is_compensated() {
         let g = Vec3::new(1.5, -9.81, -0.5);
         let e = Vec3::new(3.0, 0.5, 2.0);
-        let sol = jump_velocity(Vec3::ZERO, e, 6.0, g, 20.0, Arc::Low).unwrap();
+        let sol = jump_velocity(Vec3::ZERO, e, 6.0, g, 20.0, BallisticArc::Low).unwrap();
         let landed = trajectory_position(Vec3::ZERO, sol.launch_velocity(), g, sol.time);
         assert!(landed.distance(e) < 1e-4, "{landed}");
         assert_eq!(sol.run_up_velocity.y, 0.0);
@@ -982,8 +990,8 @@ mod tests {
         let light = JumpCapability::new(6.0, 8.0, G).unwrap();
         let laden = JumpCapability::new(4.5, 8.0, G).unwrap();
         let (s, e) = (Vec3::ZERO, Vec3::new(4.0, 0.5, 0.0));
-        let a = JumpPair::new(s, e, &light, Arc::Low).unwrap();
-        let b = JumpPair::new(s, e, &laden, Arc::Low).unwrap();
+        let a = JumpPair::new(s, e, &light, BallisticArc::Low).unwrap();
+        let b = JumpPair::new(s, e, &laden, BallisticArc::Low).unwrap();
         assert!(a.position_at(a.flight_time()).distance(e) < 1e-4);
         assert!(b.position_at(b.flight_time()).distance(e) < 1e-4);
         // the laden character jumps lower and needs... the shorter root here is slower
@@ -1028,7 +1036,7 @@ mod tests {
         assert_eq!((i, link.from, link.to), (1, 2, 3));
         assert_eq!(next_jump_link(&[3, 2, 1], &links), None);
         let cap = JumpCapability::new(5.0, 7.0, G).unwrap();
-        let pair = link.plan(&cap, Arc::Low).unwrap();
+        let pair = link.plan(&cap, BallisticArc::Low).unwrap();
         assert!(pair.position_at(pair.flight_time()).distance(link.landing) < 1e-4);
     }
 
@@ -1062,7 +1070,8 @@ mod tests {
 
     fn scenario() -> (JumpPair, Kinematic3, Limits) {
         let cap = JumpCapability::new(5.0, 8.0, G).unwrap();
-        let pair = JumpPair::new(Vec3::ZERO, Vec3::new(5.0, 0.5, 2.0), &cap, Arc::Low).unwrap();
+        let pair =
+            JumpPair::new(Vec3::ZERO, Vec3::new(5.0, 0.5, 2.0), &cap, BallisticArc::Low).unwrap();
         let d = pair.jump_point().direction();
         let side = Vec3::Y.cross(d);
         let start = Kinematic3 { position: -d * 15.0 + side * 2.0, ..Default::default() };
@@ -1300,7 +1309,7 @@ mod tests {
             let s = Vec3::from(takeoff);
             let e = s + Vec3::from(delta);
             let gravity = Vec3::new(g.1, -g.0, g.2);
-            let arc = if high { Arc::High } else { Arc::Low };
+            let arc = if high { BallisticArc::High } else { BallisticArc::Low };
             match jump_velocity(s, e, jump_speed, gravity, max_run, arc) {
                 Ok(sol) => {
                     prop_assert!(sol.time > 0.0 && sol.time.is_finite());

@@ -55,8 +55,8 @@ struct ReadmeDoctests;
 
 mod geometry;
 pub use geometry::{
-    closest_point_on_segment, point_in_polygon, Aabb, Aabb3, Circle, Polygon, Ray, Ray3, RayHit,
-    RayHit3, Segment, Sphere,
+    closest_point_on_segment, point_in_polygon, Aabb, Circle, Polygon, Ray, Ray3, RayHit, RayHit3,
+    Segment, Sphere,
 };
 
 mod obstacle;
@@ -81,9 +81,9 @@ pub use predict::{
     aim_at_moving_target, direction_from_elevation, distance_to_target, firing_solution,
     firing_solutions, landing_point, predict_landing, react_to_grenade, refine_targeting,
     time_to_height, trajectory_closest_approach, trajectory_position, trajectory_velocity,
-    AimError, Arc, Catcher, ClosestApproach, FiringSolution, ForwardModel, Grenade, Interception,
-    Landing, LandingError, LandingOptions, LinearDrag, Miss, MovingTargetOptions, NoDrag,
-    QuadraticDrag, Reaction, TargetingOptions, TargetingSolution,
+    AimError, BallisticArc, Catcher, ClosestApproach, FiringSolution, ForwardModel, Grenade,
+    Interception, Landing, LandingError, LandingOptions, LinearDrag, Miss, MovingTargetOptions,
+    NoDrag, QuadraticDrag, Reaction, TargetingOptions, TargetingSolution,
 };
 
 mod jump;

@@ -9,7 +9,7 @@
 
 use core::f32::consts::{PI, TAU};
 use core::fmt::Debug;
-use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+use core::ops::{Add, AddAssign, Div, Index, Mul, MulAssign, Neg, Sub, SubAssign};
 use glam::{Quat, Vec2, Vec3};
 
 /// A character's local forward axis in 3D.
@@ -46,6 +46,7 @@ pub trait Vector:
     + AddAssign
     + SubAssign
     + MulAssign<f32>
+    + Index<usize, Output = f32>
 {
     /// Orientation: `f32` radians in 2D, unit `Quat` in 3D.
     type Orientation: Copy + Debug + PartialEq + Default + Send + Sync + 'static;
@@ -102,12 +103,27 @@ pub trait Vector:
     /// True when every component of the angular quantity is finite.
     fn angular_is_finite(angular: Self::Angular) -> bool;
     /// Component `i` (`i < DIM`).
-    fn axis(self, i: usize) -> f32;
+    #[inline]
+    fn axis(self, i: usize) -> f32 {
+        self[i]
+    }
     /// A vector from the first `DIM` components of `a`.
     fn from_axes(a: [f32; 3]) -> Self;
     /// A random vector with every component uniform on [−1, 1) (Buckland's `RandomClamped` per
     /// axis), drawn in axis order.
     fn random_clamped(rng: &mut crate::rng::Rng) -> Self;
+    /// The outward unit normals of a box's faces, indexed `axis·2 + side` (side 0 is the min
+    /// face): −x, +x, −y, +y, then −z, +z in 3D.
+    const FACE_NORMALS: &'static [Self];
+    /// Componentwise minimum.
+    fn min(self, other: Self) -> Self;
+    /// Componentwise maximum.
+    fn max(self, other: Self) -> Self;
+    /// Componentwise absolute value.
+    fn abs(self) -> Self;
+    /// Unit vector and length evaluated in f64, for vectors whose squared length under- or
+    /// overflows f32. Zero (or non-finite) gives `(0, 0)`.
+    fn unit_and_length_f64(self) -> (Self, f32);
 }
 
 impl Vector for Vec2 {
@@ -117,13 +133,32 @@ impl Vector for Vec2 {
     const ZERO: Self = Vec2::ZERO;
     const ANGULAR_ZERO: f32 = 0.0;
 
-    #[inline]
-    fn axis(self, i: usize) -> f32 {
-        self[i]
-    }
+    const FACE_NORMALS: &'static [Vec2] = &[Vec2::NEG_X, Vec2::X, Vec2::NEG_Y, Vec2::Y];
     #[inline]
     fn from_axes(a: [f32; 3]) -> Self {
         Vec2::new(a[0], a[1])
+    }
+    #[inline]
+    fn min(self, other: Self) -> Self {
+        Vec2::min(self, other)
+    }
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        Vec2::max(self, other)
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        Vec2::abs(self)
+    }
+    #[inline]
+    fn unit_and_length_f64(self) -> (Self, f32) {
+        let d = self.as_dvec2();
+        let len = d.length();
+        if len > 0.0 && len.is_finite() {
+            ((d / len).as_vec2(), len as f32)
+        } else {
+            (Vec2::ZERO, 0.0)
+        }
     }
     #[inline]
     fn random_clamped(rng: &mut crate::rng::Rng) -> Self {
@@ -196,13 +231,33 @@ impl Vector for Vec3 {
     const ZERO: Self = Vec3::ZERO;
     const ANGULAR_ZERO: Vec3 = Vec3::ZERO;
 
-    #[inline]
-    fn axis(self, i: usize) -> f32 {
-        self[i]
-    }
+    const FACE_NORMALS: &'static [Vec3] =
+        &[Vec3::NEG_X, Vec3::X, Vec3::NEG_Y, Vec3::Y, Vec3::NEG_Z, Vec3::Z];
     #[inline]
     fn from_axes(a: [f32; 3]) -> Self {
         Vec3::from_array(a)
+    }
+    #[inline]
+    fn min(self, other: Self) -> Self {
+        Vec3::min(self, other)
+    }
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        Vec3::max(self, other)
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        Vec3::abs(self)
+    }
+    #[inline]
+    fn unit_and_length_f64(self) -> (Self, f32) {
+        let d = self.as_dvec3();
+        let len = d.length();
+        if len > 0.0 && len.is_finite() {
+            ((d / len).as_vec3(), len as f32)
+        } else {
+            (Vec3::ZERO, 0.0)
+        }
     }
     #[inline]
     fn random_clamped(rng: &mut crate::rng::Rng) -> Self {
@@ -390,6 +445,12 @@ pub mod ground {
             0.0
         }
     }
+}
+
+/// The horizontal (x–z) part of a y-up 3D vector: `(x, 0, z)`.
+#[inline]
+pub(crate) fn horizontal(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, 0.0, v.z)
 }
 
 #[cfg(test)]

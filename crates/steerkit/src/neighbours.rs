@@ -256,10 +256,10 @@ impl<'a, V: Vector> BruteForceNeighbours<'a, V> {
     /// negative or not finite.
     pub fn with_radii(agents: &'a [Kinematic<V>], radii: &'a [f32]) -> Result<Self, ParamError> {
         if radii.len() != agents.len() {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "radii",
-                value: radii.len() as f32,
-                range: "one radius per agent",
+                count: radii.len(),
+                expected: "one radius per agent",
             });
         }
         for &r in radii {

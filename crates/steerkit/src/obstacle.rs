@@ -318,10 +318,10 @@ impl ObstacleSet {
     pub fn new(obstacles: impl IntoIterator<Item = Obstacle>) -> Result<Self, ParamError> {
         let obstacles: Vec<Obstacle> = obstacles.into_iter().collect();
         if obstacles.len() > u32::MAX as usize {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "obstacle count",
-                value: obstacles.len() as f32,
-                range: "at most 2³² − 1",
+                count: obstacles.len(),
+                expected: "at most 2³² − 1",
             });
         }
         for o in &obstacles {

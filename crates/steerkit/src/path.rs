@@ -11,7 +11,7 @@
 //! into `[0, length)`, and [`Path::param_difference`] gives the signed shortest difference
 //! across the seam (for monotonic-target checks and lap counting).
 
-use crate::error::{non_negative, ParamError};
+use crate::error::{at_least_one, non_negative, ParamError};
 use crate::geometry::closest_point_on_segment;
 use crate::math::Vector;
 use glam::{Vec2, Vec3};
@@ -114,20 +114,14 @@ impl<V: Vector> Polyline<V> {
     /// [`with_search_window`](Self::with_search_window).
     ///
     /// # Errors
-    /// [`ParamError::OutOfRange`] (`"path points"`) for no points, [`ParamError::NotFinite`]
+    /// [`ParamError::Count`] (`"path points"`) for no points, [`ParamError::Invalid`]
     /// (`"path point"`) for a NaN or infinite coordinate, and [`ParamError::OutOfRange`]
     /// (`"path length"`) when the total length overflows f32.
     pub fn new(points: impl Into<Vec<V>>, looping: bool) -> Result<Self, ParamError> {
         let points: Vec<V> = points.into();
-        if points.is_empty() {
-            return Err(ParamError::OutOfRange {
-                name: "path points",
-                value: 0.0,
-                range: "at least one point",
-            });
-        }
-        if let Some(p) = points.iter().find(|p| !p.is_finite()) {
-            return Err(ParamError::NotFinite { name: "path point", value: p.dot(*p) });
+        at_least_one("path points", points.len(), "at least one point")?;
+        if points.iter().any(|p| !p.is_finite()) {
+            return Err(ParamError::Invalid { name: "path point", expected: "a finite point" });
         }
         let n = points.len();
         let segments = match (n, looping) {
@@ -566,11 +560,11 @@ mod tests {
         // errors
         assert!(matches!(
             Polyline::<Vec2>::open(vec![]),
-            Err(ParamError::OutOfRange { name: "path points", .. })
+            Err(ParamError::Count { name: "path points", .. })
         ));
         assert!(matches!(
             Polyline::open(vec![Vec2::ZERO, Vec2::new(f32::NAN, 1.0)]),
-            Err(ParamError::NotFinite { name: "path point", .. })
+            Err(ParamError::Invalid { name: "path point", .. })
         ));
         assert!(matches!(
             Polyline::open(vec![Vec2::splat(-3e38), Vec2::splat(3e38)]),

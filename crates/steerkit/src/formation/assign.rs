@@ -395,10 +395,10 @@ impl RoleCosts {
         let mut costs = Vec::with_capacity(rows.len() * roles);
         for r in rows {
             if r.len() != roles {
-                return Err(ParamError::OutOfRange {
+                return Err(ParamError::Count {
                     name: "role costs",
-                    value: r.len() as f32,
-                    range: "the same number of roles in every row",
+                    count: r.len(),
+                    expected: "the same number of roles in every row",
                 });
             }
             for &c in *r {

@@ -5,7 +5,7 @@
 //! slot orientation relative to the anchor's (0 = facing the anchor's heading). This is the frame
 //! of [`OffsetPursuit`](crate::OffsetPursuit) and Green's "leader space".
 
-use crate::error::{non_negative, positive, ParamError};
+use crate::error::{at_least_one, non_negative, positive, ParamError};
 use crate::kinematic::Static;
 use crate::math::{as_vector, orientation_of, wrap_angle};
 use core::f32::consts::{FRAC_1_SQRT_2, PI, TAU};
@@ -223,13 +223,11 @@ impl ScalablePattern {
     pub fn new(shape: Shape, spacing: f32) -> Result<Self, ParamError> {
         positive("spacing", spacing)?;
         match shape {
-            Shape::Box { columns: 0 } => {
-                return Err(ParamError::OutOfRange { name: "columns", value: 0.0, range: "≥ 1" });
+            Shape::Box { columns } => {
+                at_least_one("columns", columns, "≥ 1")?;
             }
-            Shape::Rings { per_ring: 0 } => {
-                return Err(ParamError::OutOfRange {
-                    name: "per_ring", value: 0.0, range: "≥ 1"
-                });
+            Shape::Rings { per_ring } => {
+                at_least_one("per_ring", per_ring, "≥ 1")?;
             }
             _ => {}
         }
@@ -314,7 +312,10 @@ impl FixedPattern {
         let slots = slots.into();
         for s in &slots {
             if !s.position.is_finite() {
-                return Err(ParamError::NotFinite { name: "slot.position", value: f32::NAN });
+                return Err(ParamError::Invalid {
+                    name: "slot.position",
+                    expected: "a finite point",
+                });
             }
             crate::error::finite("slot.orientation", s.orientation)?;
         }
@@ -361,10 +362,10 @@ impl FixedPattern {
 /// `roles` when it holds one role for each of `slots` slots.
 fn one_role_per_slot(roles: Vec<SlotRole>, slots: usize) -> Result<Vec<SlotRole>, ParamError> {
     if roles.len() != slots {
-        return Err(ParamError::OutOfRange {
+        return Err(ParamError::Count {
             name: "roles",
-            value: roles.len() as f32,
-            range: "one role per slot",
+            count: roles.len(),
+            expected: "one role per slot",
         });
     }
     Ok(roles)
@@ -435,19 +436,17 @@ impl Play {
                 }
             }
             if layout.len() != slots {
-                return Err(ParamError::OutOfRange {
+                return Err(ParamError::Count {
                     name: "layout",
-                    value: layout.len() as f32,
-                    range: "one location per slot",
+                    count: layout.len(),
+                    expected: "one location per slot",
                 });
             }
             let fixed = FixedPattern::new(layout)?;
             times.push(t);
             layouts.extend_from_slice(&fixed.slots);
         }
-        if times.is_empty() {
-            return Err(ParamError::OutOfRange { name: "keys", value: 0.0, range: "at least one" });
-        }
+        at_least_one("keys", times.len(), "at least one")?;
         Ok(Play { slots, times, layouts, transition, roles: vec![SlotRole(0); slots] })
     }
 

@@ -138,10 +138,10 @@ impl BoundingOverwatch {
         positive("settle_radius", settle_radius)?;
         non_negative("settle_speed", settle_speed)?;
         if covers.len() < teams.len() || start.len() != teams.len() {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "covers",
-                value: covers.len() as f32,
-                range: "at least one cover point per member, one start per member",
+                count: covers.len(),
+                expected: "at least one cover point per member, one start per member",
             });
         }
         let mut o = BoundingOverwatch {

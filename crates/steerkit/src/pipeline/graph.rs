@@ -198,10 +198,10 @@ impl GridGraph {
         crate::error::finite("origin.x", origin.x)?;
         crate::error::finite("origin.y", origin.y)?;
         if width == 0 || height == 0 {
-            return Err(ParamError::OutOfRange {
+            return Err(ParamError::Count {
                 name: "width × height",
-                value: (width * height) as f32,
-                range: "at least 1 cell",
+                count: width * height,
+                expected: "at least 1 cell",
             });
         }
         Ok(GridGraph {
@@ -357,15 +357,15 @@ impl<V: Vector> WaypointGraph<V> {
     ) -> Result<Self, ParamError> {
         let nodes = nodes.into();
         if nodes.iter().any(|p| !p.is_finite()) {
-            return Err(ParamError::NotFinite { name: "node", value: f32::NAN });
+            return Err(ParamError::Invalid { name: "node", expected: "a finite point" });
         }
         let mut pairs = Vec::new();
         for (a, b) in edges {
             if a >= nodes.len() || b >= nodes.len() {
-                return Err(ParamError::OutOfRange {
+                return Err(ParamError::Count {
                     name: "edge node",
-                    value: a.max(b) as f32,
-                    range: "an index below the node count",
+                    count: a.max(b),
+                    expected: "an index below the node count",
                 });
             }
             pairs.push((a, b));

@@ -286,7 +286,7 @@ impl<V: Vector> OffsetPursuit<V> {
     /// If the offset is not finite or `max_prediction` is not finite and positive.
     pub fn new(offset: V, max_prediction: f32) -> Result<Self, ParamError> {
         if !offset.is_finite() {
-            return Err(ParamError::NotFinite { name: "offset", value: f32::NAN });
+            return Err(ParamError::Invalid { name: "offset", expected: "a finite vector" });
         }
         Ok(OffsetPursuit {
             offset,
