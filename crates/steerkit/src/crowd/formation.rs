@@ -126,14 +126,7 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
     if crowd.formations.is_empty() {
         return;
     }
-    let agents = AgentView {
-        slots: &crowd.slots,
-        position: &crowd.position,
-        velocity: &crowd.velocity,
-        orientation: &crowd.orientation,
-        rotation: &crowd.rotation,
-        status: &crowd.status,
-    };
+    let agents = agent_view!(crowd);
     let (slots, position, velocity, orientation, rotation) =
         (&crowd.slots, &crowd.position, &crowd.velocity, &crowd.orientation, &crowd.rotation);
     let state = |id: u32| -> Kinematic {

@@ -19,35 +19,6 @@
 //! - **Quarantine**: an agent whose state turns non-finite is frozen, reported once and taken
 //!   out of every neighbourhood, so it cannot poison anyone.
 
-mod custom;
-mod formation;
-mod grid;
-mod recipe;
-mod scan;
-mod space;
-
-use custom::CustomEntry;
-pub use custom::{AgentContext, BehaviourId, CustomBehaviour};
-pub use formation::FormationId;
-pub use grid::GridNeighbours;
-pub use recipe::{KindInfo, PathId, Recipe, RecipeKind, Target};
-pub use space::{Contact, CrowdVector, WorldBounds};
-
-use crate::error::{non_negative, positive, ParamError};
-use crate::formation::SlotTarget;
-use crate::kinematic::{Integration, Kinematic, KinematicSteeringOutput, Limits, SteeringOutput};
-use crate::math::Vector;
-use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
-use crate::obstacle::{ObstacleId, ObstacleSet};
-use crate::path::Polyline;
-use crate::rng::Rng;
-use glam::{Vec2, Vec3};
-use grid::Grid;
-use recipe::{evaluate, AvoidState, BehaviourState, Context, FlatBlend, Notes, Plan, Summary};
-
-#[cfg(feature = "parallel")]
-use rayon::prelude::*;
-
 /// Agents per work chunk. Fixed, so the split never depends on the thread count.
 const CHUNK: usize = 512;
 
@@ -77,301 +48,72 @@ macro_rules! each {
     };
 }
 
-/// A 2D crowd.
-pub type Crowd2 = Crowd<Vec2>;
-/// A 3D crowd.
-pub type Crowd3 = Crowd<Vec3>;
-
-/// A stable name for an agent: valid until the agent is removed (the slot's generation then
-/// changes, so an old handle never names a newcomer).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct AgentHandle {
-    /// Slot index.
-    pub index: u32,
-    /// Slot generation.
-    pub generation: u32,
-}
-
-/// Index of a group registered with [`Crowd::add_group`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct GroupId(pub u16);
-
-/// Errors at the crowd's boundary.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CrowdError {
-    /// A parameter or agent field is invalid (the error names it).
-    #[error(transparent)]
-    Param(#[from] ParamError),
-    /// No such group.
-    #[error("unknown group {0:?}")]
-    UnknownGroup(GroupId),
-    /// The handle names an agent that was removed.
-    #[error("stale agent handle {0:?}")]
-    StaleHandle(AgentHandle),
-    /// More than 65 536 groups.
-    #[error("too many groups")]
-    TooManyGroups,
-}
-
-/// World-wide settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
-)]
-pub struct CrowdConfig<V: Vector = Vec2> {
-    /// Neighbourhood radius (m) of the group behaviours, and the grid's cell edge.
-    pub neighbour_radius: f32,
-    /// World shape.
-    pub bounds: WorldBounds<V>,
-    /// World seed: each agent's generator is seeded from (seed, handle).
-    pub seed: u64,
-    /// Report agent–agent collisions (costs a neighbour pass when no group uses
-    /// non-penetration).
-    pub collision_events: bool,
-    /// Relaxation passes of the non-penetration constraint per step (0 disables it for all).
-    pub non_penetration_passes: u32,
-}
-
-impl<V: Vector> CrowdConfig<V> {
-    /// An unbounded world with the given neighbour radius, seed 0, no collision events, four
-    /// non-penetration passes.
-    #[must_use]
-    pub fn new(neighbour_radius: f32) -> Self {
-        CrowdConfig {
-            neighbour_radius,
-            bounds: WorldBounds::Unbounded,
-            seed: 0,
-            collision_events: false,
-            non_penetration_passes: 4,
+/// The grid's neighbour queries over the crowd's storage, borrowing only the fields it reads
+/// (so the compute phase can hold it while writing other fields).
+macro_rules! grid_view {
+    ($crowd:expr) => {
+        GridNeighbours {
+            grid: &$crowd.grid,
+            bounds: &$crowd.config.bounds,
+            position: &$crowd.position,
+            velocity: &$crowd.velocity,
+            radius: &$crowd.radius,
+            max_radius: $crowd.max_radius,
         }
-    }
-
-    /// The same settings in another world shape.
-    #[must_use]
-    pub fn with_bounds(self, bounds: WorldBounds<V>) -> Self {
-        CrowdConfig { bounds, ..self }
-    }
-
-    /// The same settings with another seed.
-    #[must_use]
-    pub fn with_seed(self, seed: u64) -> Self {
-        CrowdConfig { seed, ..self }
-    }
+    };
 }
 
-/// Stuck detection (Green's pilot metric): an agent that is trying to get somewhere (it has a
-/// goal it has not reached, or follows a path it has not finished) and moves slower than
-/// `min_speed` for `time` seconds raises one `Stuck` event (again only after it moves).
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Stuck {
-    /// Seconds (s), > 0.
-    pub time: f32,
-    /// Speed (m/s) below which the agent makes no progress, ≥ 0.
-    pub min_speed: f32,
-}
-
-/// What a group of agents shares: the recipe and the per-group options.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
-)]
-pub struct Group<V: Vector = Vec2> {
-    /// The behaviour recipe.
-    pub recipe: Recipe<V>,
-    /// Field of view of the neighbour query (half angle, rad, around the heading); `None` sees
-    /// all round.
-    pub view_half_angle: Option<f32>,
-    /// Buckland's non-penetration constraint: after the move, overlapping agents are pushed
-    /// apart.
-    pub non_penetration: bool,
-    /// Heading smoothing window (Buckland/Green: the mean of the last `n` headings, used for
-    /// rendering); 0 or 1 is off.
-    pub heading_smoothing: u32,
-    /// Turn the orientation to the direction of motion after each step (look where you're
-    /// going); otherwise the recipe's angular output drives it.
-    pub face_motion: bool,
-    /// Distance (m) to the goal at which `Arrived` is raised.
-    pub arrive_radius: f32,
-    /// Stuck detection, if wanted.
-    pub stuck: Option<Stuck>,
-    /// Integration scheme and drag.
-    pub integration: Integration,
-}
-
-impl<V: Vector> Group<V> {
-    /// A group running `recipe`: all-round view, no non-penetration, no smoothing, facing its
-    /// motion, arrive radius 0.5 m, no stuck detection, Newton–Euler-1 without drag.
-    #[must_use]
-    pub fn new(recipe: Recipe<V>) -> Self {
-        Group {
-            recipe,
-            view_half_angle: None,
-            non_penetration: false,
-            heading_smoothing: 0,
-            face_motion: true,
-            arrive_radius: 0.5,
-            stuck: None,
-            integration: Integration::default(),
+/// Every agent's kinematic by handle, borrowing only the storage fields it reads.
+macro_rules! agent_view {
+    ($crowd:expr) => {
+        AgentView {
+            slots: &$crowd.slots,
+            position: &$crowd.position,
+            velocity: &$crowd.velocity,
+            orientation: &$crowd.orientation,
+            rotation: &$crowd.rotation,
+            status: &$crowd.status,
         }
-    }
-
-    fn validate(&self, paths: usize) -> Result<(), ParamError> {
-        self.recipe.validate(paths)?;
-        if let Some(h) = self.view_half_angle {
-            ViewCone::new(V::ZERO, h)?;
-        }
-        non_negative("arrive_radius", self.arrive_radius)?;
-        if let Some(s) = self.stuck {
-            positive("stuck_time", s.time)?;
-            non_negative("stuck_min_speed", s.min_speed)?;
-        }
-        Integration::new(
-            self.integration.scheme,
-            self.integration.linear_drag,
-            self.integration.angular_drag,
-        )?;
-        Ok(())
-    }
+    };
 }
 
-/// A new agent.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(
-    feature = "serde",
-    serde(bound(
-        serialize = "V: serde::Serialize, V::Orientation: serde::Serialize",
-        deserialize = "V: serde::Deserialize<'de>, V::Orientation: serde::Deserialize<'de>"
-    ))
-)]
-pub struct AgentSpec<V: Vector = Vec2> {
-    /// Position (m).
-    pub position: V,
-    /// Velocity (m/s).
-    pub velocity: V,
-    /// Orientation.
-    pub orientation: V::Orientation,
-    /// Body radius (m), ≥ 0.
-    pub radius: f32,
-    /// Limits.
-    pub limits: Limits,
-    /// Group.
-    pub group: GroupId,
-    /// Optional goal (see [`Target::Goal`]).
-    pub goal: Option<V>,
-}
+mod commit;
+mod compute;
+mod contact;
+mod custom;
+mod formation;
+mod grid;
+mod rebuild;
+mod recipe;
+mod scan;
+mod space;
+mod types;
 
-impl<V: Vector> AgentSpec<V> {
-    /// An agent at rest at `position`, facing the default orientation, without a goal.
-    #[must_use]
-    pub fn new(position: V, radius: f32, limits: Limits, group: GroupId) -> Self {
-        AgentSpec {
-            position,
-            velocity: V::ZERO,
-            orientation: V::Orientation::default(),
-            radius,
-            limits,
-            group,
-            goal: None,
-        }
-    }
-}
+use custom::CustomEntry;
+pub use custom::{AgentContext, BehaviourId, CustomBehaviour};
+pub use formation::FormationId;
+pub use grid::GridNeighbours;
+pub use recipe::{KindInfo, PathId, Recipe, RecipeKind, Target};
+pub use space::{Contact, CrowdVector, WorldBounds};
+pub use types::{
+    AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
+    GroupId, Stuck,
+};
 
-/// Something a game needs to know about, returned by [`Crowd::step`]. Within a step, events are
-/// ordered by agent handle, then by kind in declaration order.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CrowdEvent {
-    /// The agent's state became non-finite (the field is named); it is frozen and ignored.
-    Quarantined {
-        /// The agent.
-        agent: AgentHandle,
-        /// `position`, `velocity`, `orientation`, `rotation` or `steering`.
-        field: &'static str,
-    },
-    /// The agent came within its group's arrive radius of its goal (once per goal).
-    Arrived {
-        /// The agent.
-        agent: AgentHandle,
-    },
-    /// The agent reached the end of an open path (once).
-    PathFinished {
-        /// The agent.
-        agent: AgentHandle,
-    },
-    /// The agent made no progress for its group's stuck time.
-    Stuck {
-        /// The agent.
-        agent: AgentHandle,
-    },
-    /// Two bodies overlapped after the move (before non-penetration); reported by the one
-    /// with the lower handle. Only with [`CrowdConfig::collision_events`].
-    AgentCollision {
-        /// The agent with the lower handle.
-        agent: AgentHandle,
-        /// The other.
-        other: AgentHandle,
-    },
-    /// The agent's body started touching a solid obstacle, or its move into one was refused.
-    ObstacleCollision {
-        /// The agent.
-        agent: AgentHandle,
-        /// The obstacle.
-        obstacle: ObstacleId,
-    },
-    /// The agent's centre would have crossed a wall; the move was refused (Green).
-    WallCrossing {
-        /// The agent.
-        agent: AgentHandle,
-        /// The wall.
-        obstacle: ObstacleId,
-    },
-}
+use crate::error::{non_negative, positive, ParamError};
+use crate::formation::SlotTarget;
+use crate::kinematic::{Integration, Kinematic, KinematicSteeringOutput, Limits, SteeringOutput};
+use crate::math::Vector;
+use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
+use crate::obstacle::{ObstacleId, ObstacleSet};
+use crate::path::Polyline;
+use crate::rng::Rng;
+use glam::{Vec2, Vec3};
+use grid::Grid;
+use recipe::{evaluate, AvoidState, BehaviourState, Context, FlatBlend, Notes, Plan, Summary};
 
-impl CrowdEvent {
-    /// The agent the event is about.
-    #[must_use]
-    pub fn agent(&self) -> AgentHandle {
-        match *self {
-            CrowdEvent::Quarantined { agent, .. }
-            | CrowdEvent::Arrived { agent }
-            | CrowdEvent::PathFinished { agent }
-            | CrowdEvent::Stuck { agent }
-            | CrowdEvent::AgentCollision { agent, .. }
-            | CrowdEvent::ObstacleCollision { agent, .. }
-            | CrowdEvent::WallCrossing { agent, .. } => agent,
-        }
-    }
-
-    fn order(&self) -> (AgentHandle, u8, u32) {
-        match *self {
-            CrowdEvent::Quarantined { agent, .. } => (agent, 0, 0),
-            CrowdEvent::Arrived { agent } => (agent, 1, 0),
-            CrowdEvent::PathFinished { agent } => (agent, 2, 0),
-            CrowdEvent::Stuck { agent } => (agent, 3, 0),
-            CrowdEvent::AgentCollision { agent, other } => (agent, 4, other.index),
-            CrowdEvent::ObstacleCollision { agent, obstacle } => (agent, 5, obstacle.0),
-            CrowdEvent::WallCrossing { agent, obstacle } => (agent, 6, obstacle.0),
-        }
-    }
-}
-
-/// What an agent's recipe produced in the last step, for debug drawing and replays.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct AgentDebug<V: Vector = Vec2> {
-    /// The steering output (m/s², rad/s²) before the integrator's clipping.
-    pub steering: SteeringOutput<V>,
-    /// The last target point a leaf steered for (seek/arrive target, quarry, path rabbit,
-    /// wander target), if any.
-    pub target: Option<V>,
-}
+#[cfg(feature = "parallel")]
+use rayon::prelude::*;
 
 // status bits (read by others during the compute phase)
 const QUARANTINED: u8 = 1;
@@ -1128,14 +870,7 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     fn view(&self) -> GridNeighbours<'_, V> {
-        GridNeighbours {
-            grid: &self.grid,
-            bounds: &self.config.bounds,
-            position: &self.position,
-            velocity: &self.velocity,
-            radius: &self.radius,
-            max_radius: self.max_radius,
-        }
+        grid_view!(self)
     }
 
     /// Green's crowd density around `point`: agents whose centres lie within `radius` m,
@@ -1152,123 +887,6 @@ impl<V: CrowdVector> Crowd<V> {
             4.0 / 3.0 * core::f32::consts::PI * radius * radius * radius
         };
         n as f32 / measure
-    }
-
-    /// Quarantines agents made non-finite by [`write_kinematic`](Self::write_kinematic).
-    fn quarantine_unchecked(&mut self) {
-        if !self.unchecked_writes {
-            return;
-        }
-        self.unchecked_writes = false;
-        for i in 0..self.len() {
-            if self.status[i] & QUARANTINED != 0 {
-                continue;
-            }
-            let k = Kinematic {
-                position: self.position[i],
-                orientation: self.orientation[i],
-                velocity: self.velocity[i],
-                rotation: self.rotation[i],
-            };
-            if let Some(field) = non_finite_field(&k) {
-                self.status[i] |= QUARANTINED;
-                let agent = self.handle_at(i);
-                self.pending.push(CrowdEvent::Quarantined { agent, field });
-            }
-        }
-    }
-
-    /// Lays out the grid and re-sorts the storage by cell (stable counting sort). `keep_debug`
-    /// re-sorts the debug records too (not needed when the step rewrites them all).
-    // the step's phases stay out of line (called once per step): profiles then show each one
-    #[inline(never)]
-    fn rebuild(&mut self, keep_debug: bool) {
-        let n = self.len();
-        let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
-        let mut active = 0usize;
-        let torus = self.config.bounds.is_toroidal();
-        for (p, &s) in self.position.iter().zip(&self.status) {
-            if s & QUARANTINED != 0 {
-                continue;
-            }
-            active += 1;
-            if torus {
-                continue; // the torus is the grid's extent
-            }
-            for i in 0..V::DIM {
-                lo[i] = lo[i].min(p.axis(i));
-                hi[i] = hi[i].max(p.axis(i));
-            }
-        }
-        if active == 0 {
-            lo = [0.0; 3];
-            hi = [0.0; 3];
-        }
-        self.grid.layout(&self.config.bounds, self.config.neighbour_radius, lo, hi, active);
-        let cells = self.grid.cells();
-        let grid = &self.grid;
-        // keys (quarantined agents go to the bucket after the last cell)
-        self.keys.resize(n, 0);
-        {
-            let (keys, position, status) = (&mut self.keys, &self.position, &self.status);
-            #[cfg(feature = "parallel")]
-            let it = keys.par_iter_mut().zip(position.par_iter()).zip(status.par_iter());
-            #[cfg(not(feature = "parallel"))]
-            let it = keys.iter_mut().zip(position.iter()).zip(status.iter());
-            it.for_each(|((k, &p), &s)| {
-                *k = if s & QUARANTINED != 0 { cells as u32 } else { grid.cell_of(p) };
-            });
-        }
-        // counting sort
-        let start = &mut self.grid.cell_start;
-        start.clear();
-        start.resize(cells + 2, 0);
-        for &k in &self.keys {
-            start[k as usize + 1] += 1;
-        }
-        for c in 1..start.len() {
-            start[c] += start[c - 1];
-        }
-        self.perm.resize(n, 0);
-        let mut identity = true;
-        for (i, &k) in self.keys.iter().enumerate() {
-            let at = &mut start[k as usize];
-            self.perm[*at as usize] = i as u32;
-            identity &= *at as usize == i;
-            *at += 1;
-        }
-        for c in (1..start.len()).rev() {
-            start[c] = start[c - 1];
-        }
-        start[0] = 0;
-        if !identity {
-            let (s, p) = (&mut self.scratch, &self.perm);
-            permute(&mut self.position, &mut s.v, p);
-            permute(&mut self.velocity, &mut s.v, p);
-            permute(&mut self.orientation, &mut s.o, p);
-            permute(&mut self.rotation, &mut s.a, p);
-            permute(&mut self.radius, &mut s.f, p);
-            permute(&mut self.status, &mut s.u, p);
-            permute(&mut self.cold, &mut s.cold, p);
-            if keep_debug {
-                permute(&mut self.debug, &mut s.debug, p);
-            }
-            if self.avoid_on {
-                permute(&mut self.avoid, &mut s.avoid, p);
-            }
-            for (i, c) in self.cold.iter().enumerate() {
-                self.slots[c.slot as usize].index = i as u32;
-            }
-        }
-        if self.groups.iter().any(|g| g.plan.needs_headings) {
-            self.unit.resize(n, V::ZERO);
-            #[cfg(feature = "parallel")]
-            let it = self.unit.par_iter_mut().zip(self.velocity.par_iter());
-            #[cfg(not(feature = "parallel"))]
-            let it = self.unit.iter_mut().zip(self.velocity.iter());
-            it.for_each(|(u, v)| *u = v.normalize_or_zero());
-        }
-        self.grid_fresh = true;
     }
 
     /// Advances every agent by `dt` seconds and returns the step's events (a buffer reused by
@@ -1314,414 +932,6 @@ impl<V: CrowdVector> Crowd<V> {
         }
         self.events.sort_unstable_by_key(CrowdEvent::order);
         Ok(&self.events)
-    }
-
-    /// Phase 2: steering of every agent from the current state.
-    #[inline(never)]
-    fn compute(&mut self, dt: f32) {
-        let view = GridNeighbours {
-            grid: &self.grid,
-            bounds: &self.config.bounds,
-            position: &self.position,
-            velocity: &self.velocity,
-            radius: &self.radius,
-            max_radius: self.max_radius,
-        };
-        let agents = AgentView {
-            slots: &self.slots,
-            position: &self.position,
-            velocity: &self.velocity,
-            orientation: &self.orientation,
-            rotation: &self.rotation,
-            status: &self.status,
-        };
-        let (groups, paths, slots) = (&self.groups, &self.paths, &self.slots);
-        let storage = scan::Storage {
-            grid: &self.grid,
-            bounds: &self.config.bounds,
-            position: &self.position,
-            velocity: &self.velocity,
-            unit: &self.unit,
-            radius: &self.radius,
-        };
-        let (orientation, rotation, radius, status) =
-            (&self.orientation, &self.rotation, &self.radius, &self.status);
-        let obstacles = self.obstacles.as_ref();
-        let slot_targets = &self.slot_targets;
-        let customs = &self.customs[..];
-        let nr = self.config.neighbour_radius;
-        let body = |ci: usize,
-                    cold: &mut [Cold<V>],
-                    debug: &mut [AgentDebug<V>],
-                    scratch: &mut ChunkScratch<V>,
-                    mut avoid: Option<&mut [AvoidState]>| {
-            let base = ci * CHUNK;
-            // agents of recipes without obstacle avoidance have no avoidance state
-            let mut spare = AvoidState::default();
-            for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
-                let i = base + k;
-                if status[i] & QUARANTINED != 0 {
-                    *d = AgentDebug::default();
-                    continue;
-                }
-                let g = &groups[c.group as usize];
-                let me = Kinematic {
-                    position: view.position[i],
-                    orientation: orientation[i],
-                    velocity: view.velocity[i],
-                    rotation: rotation[i],
-                };
-                let mut summary = Summary::<V>::default();
-                scratch.neighbours.clear();
-                if g.plan.needs_neighbours {
-                    let cone = g.spec.view_half_angle.and_then(|half| {
-                        ViewCone::new(heading(me.velocity, me.orientation), half).ok()
-                    });
-                    // the single pass: every group leaf is a sum over the neighbours
-                    scan::summarise(
-                        &storage,
-                        &mut scratch.block,
-                        i,
-                        me.position,
-                        nr,
-                        cone.as_ref(),
-                        &g.plan,
-                        &c.limits,
-                        &mut summary,
-                    );
-                    if g.plan.needs_list {
-                        let mut q = NeighbourQuery::around(i, me.position, nr);
-                        if let Some(cone) = cone {
-                            q = q.with_view(cone);
-                        }
-                        let buf = &mut scratch.neighbours;
-                        view.for_each_within(&q, |n| buf.push(*n));
-                    }
-                }
-                let cx = Context {
-                    me,
-                    radius: radius[i],
-                    limits: &c.limits,
-                    dt,
-                    goal: (c.flags & HAS_GOAL != 0).then_some(c.goal),
-                    neighbours: &scratch.neighbours,
-                    summary: &summary,
-                    separations: &g.plan.separations,
-                    paths,
-                    obstacles,
-                    grid: g.plan.grid.as_ref(),
-                    finish: g.spec.arrive_radius,
-                    slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
-                    agents,
-                    customs,
-                };
-                let mut notes = Notes::default();
-                let steering = match &g.flat {
-                    Some(flat) => flat.evaluate(&cx, &mut notes),
-                    None => {
-                        let avoid = match avoid.as_deref_mut() {
-                            Some(a) => &mut a[k],
-                            None => &mut spare,
-                        };
-                        evaluate(&g.spec.recipe, &cx, &mut c.state, avoid, &mut notes)
-                            .unwrap_or_default()
-                    }
-                };
-                *d = AgentDebug { steering, target: notes.target };
-                if notes.path_finished && c.flags & PATH_DONE == 0 {
-                    c.flags |= PATH_DONE;
-                    let agent = AgentHandle {
-                        index: c.slot,
-                        generation: slots[c.slot as usize].generation,
-                    };
-                    scratch.events.push(CrowdEvent::PathFinished { agent });
-                }
-            }
-        };
-        let chunks = chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks));
-        if self.avoid_on {
-            chunks.zip(chunks!(self.avoid)).enumerate().for_each(
-                |(ci, (((cold, debug), scratch), avoid))| {
-                    body(ci, cold, debug, scratch, Some(avoid))
-                },
-            );
-        } else {
-            chunks
-                .enumerate()
-                .for_each(|(ci, ((cold, debug), scratch))| body(ci, cold, debug, scratch, None));
-        }
-    }
-
-    /// Phase 3: integrate, obstacles, bounds, facing, arrived/stuck, quarantine.
-    #[inline(never)]
-    fn commit(&mut self, dt: f32) {
-        let (groups, slots, debug, radius) = (&self.groups, &self.slots, &self.debug, &self.radius);
-        let obstacles = self.obstacles.as_ref();
-        let bounds = self.config.bounds;
-        chunks!(self.position)
-            .zip(chunks!(self.velocity))
-            .zip(chunks!(self.orientation))
-            .zip(chunks!(self.rotation))
-            .zip(chunks!(self.status))
-            .zip(chunks!(self.cold))
-            .zip(each!(self.chunks))
-            .enumerate()
-            .for_each(|(ci, ((((((pos, vel), ori), rot), status), cold), scratch))| {
-                let base = ci * CHUNK;
-                for k in 0..pos.len() {
-                    if status[k] & QUARANTINED != 0 {
-                        continue;
-                    }
-                    let i = base + k;
-                    let c = &mut cold[k];
-                    // handles are looked up only for events (the slot table is cold)
-                    let slot = c.slot;
-                    let agent =
-                        || AgentHandle { index: slot, generation: slots[slot as usize].generation };
-                    let rt = &groups[c.group as usize];
-                    let g = &rt.spec;
-                    let steering = debug[i].steering;
-                    let old = pos[k];
-                    let mut kin = Kinematic {
-                        position: old,
-                        orientation: ori[k],
-                        velocity: vel[k],
-                        rotation: rot[k],
-                    };
-                    let field = if steering.is_finite() {
-                        if rt.plan.kinematic {
-                            // a kinematic leaf's output is the velocity and rotation to set
-                            let request = KinematicSteeringOutput {
-                                velocity: steering.linear,
-                                rotation: steering.angular,
-                            };
-                            kin.apply_kinematic(&request, &c.limits, dt);
-                        } else {
-                            kin.integrate_with(&steering, &c.limits, &g.integration, dt);
-                        }
-                        if let Some(obstacles) = obstacles {
-                            let contact = V::contain(
-                                obstacles,
-                                old,
-                                &mut kin.position,
-                                &mut kin.velocity,
-                                radius[i],
-                            );
-                            let touching = match contact {
-                                Contact::None => false,
-                                Contact::Wall(obstacle) => {
-                                    if c.flags & TOUCHING == 0 {
-                                        scratch.events.push(CrowdEvent::WallCrossing {
-                                            agent: agent(),
-                                            obstacle,
-                                        });
-                                    }
-                                    true
-                                }
-                                Contact::Blocked(obstacle) | Contact::Touch(obstacle) => {
-                                    if c.flags & TOUCHING == 0 {
-                                        scratch.events.push(CrowdEvent::ObstacleCollision {
-                                            agent: agent(),
-                                            obstacle,
-                                        });
-                                    }
-                                    true
-                                }
-                            };
-                            if touching {
-                                c.flags |= TOUCHING;
-                            } else {
-                                c.flags &= !TOUCHING;
-                            }
-                        }
-                        bounds.confine(&mut kin.position, &mut kin.velocity);
-                        if g.face_motion && kin.velocity.length_squared() > 1e-12 {
-                            kin.orientation = V::facing(kin.orientation, kin.velocity);
-                        }
-                        non_finite_field(&kin)
-                    } else {
-                        Some("steering")
-                    };
-                    if let Some(field) = field {
-                        // frozen with its last finite state, out of every neighbourhood
-                        status[k] |= QUARANTINED;
-                        scratch.events.push(CrowdEvent::Quarantined { agent: agent(), field });
-                        continue;
-                    }
-                    let moved_sq = bounds.offset(old, kin.position).length_squared();
-                    scratch.max_move = scratch.max_move.max(moved_sq);
-                    pos[k] = kin.position;
-                    vel[k] = kin.velocity;
-                    ori[k] = kin.orientation;
-                    rot[k] = kin.rotation;
-
-                    let has_goal = c.flags & HAS_GOAL != 0;
-                    if has_goal && c.flags & ARRIVED == 0 {
-                        let d = bounds.offset(kin.position, c.goal);
-                        if d.length_squared() <= g.arrive_radius * g.arrive_radius {
-                            c.flags |= ARRIVED;
-                            scratch.events.push(CrowdEvent::Arrived { agent: agent() });
-                        }
-                    }
-                    if let Some(st) = g.stuck {
-                        let trying = (has_goal && c.flags & ARRIVED == 0)
-                            || (rt.plan.follows_path && c.flags & PATH_DONE == 0);
-                        let slow = st.min_speed * dt;
-                        if trying && dt > 0.0 && moved_sq < slow * slow {
-                            c.state.stalled += dt;
-                            if c.state.stalled >= st.time && c.flags & STUCK == 0 {
-                                c.flags |= STUCK;
-                                scratch.events.push(CrowdEvent::Stuck { agent: agent() });
-                            }
-                        } else if dt > 0.0 {
-                            c.state.stalled = 0.0;
-                            c.flags &= !STUCK;
-                        }
-                    }
-                }
-            });
-    }
-
-    /// Phase 4: Buckland's non-penetration constraint, as Jacobi relaxation so that the result
-    /// does not depend on the order of agents: each overlapping pair is pushed apart along
-    /// the line of centres by its overlap, half each when both enforce the constraint, all
-    /// of it on the enforcing one otherwise; an agent's total push is clipped to its deepest
-    /// overlap. Coincident centres separate along ±x, decided by handle. Also reports
-    /// agent–agent collisions.
-    fn non_penetration(&mut self) {
-        let any = self.groups.iter().any(|g| g.spec.non_penetration);
-        let passes = if any { self.config.non_penetration_passes as usize } else { 0 };
-        let passes = if self.config.collision_events { passes.max(1) } else { passes };
-        if passes == 0 {
-            return;
-        }
-        let n = self.len();
-        self.push.resize(n, (V::ZERO, V::ZERO));
-        let mut max_move = self
-            .chunks
-            .iter()
-            .take(n.div_ceil(CHUNK))
-            .fold(0.0f32, |m, c| m.max(c.max_move))
-            .sqrt();
-        for pass in 0..passes {
-            let report = pass == 0 && self.config.collision_events;
-            let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
-                &self.grid,
-                &self.config.bounds,
-                &self.position,
-                &self.velocity,
-                &self.radius,
-                &self.status,
-                &self.cold,
-                &self.groups,
-                &self.slots,
-            );
-            let max_radius = self.max_radius;
-            chunks!(self.push).zip(each!(self.chunks)).enumerate().for_each(
-                |(ci, (push, scratch))| {
-                    let base = ci * CHUNK;
-                    for (k, out) in push.iter_mut().enumerate() {
-                        *out = (V::ZERO, V::ZERO);
-                        let i = base + k;
-                        if status[i] & QUARANTINED != 0 {
-                            continue;
-                        }
-                        let enforce = groups[cold[i].group as usize].spec.non_penetration;
-                        if !enforce && !report {
-                            continue;
-                        }
-                        let p = position[i];
-                        let ri = radius[i];
-                        let mut sum = V::ZERO;
-                        let mut dv = V::ZERO;
-                        let mut deepest = 0.0f32;
-                        // candidates by their cells before the move: widen by the largest move
-                        let reach = ri + max_radius + max_move;
-                        grid.for_each_run(p, reach, |run, _, _| {
-                            for j in run {
-                                if j == i {
-                                    continue;
-                                }
-                                let away = bounds.offset(position[j], p);
-                                let touch = ri + radius[j];
-                                let d2 = away.length_squared();
-                                if d2 >= touch * touch {
-                                    continue;
-                                }
-                                let (si, sj) = (cold[i].slot, cold[j].slot);
-                                if report && si < sj {
-                                    let agent = AgentHandle {
-                                        index: si,
-                                        generation: slots[si as usize].generation,
-                                    };
-                                    let other = AgentHandle {
-                                        index: sj,
-                                        generation: slots[sj as usize].generation,
-                                    };
-                                    scratch
-                                        .events
-                                        .push(CrowdEvent::AgentCollision { agent, other });
-                                }
-                                if !enforce {
-                                    continue;
-                                }
-                                let d = d2.sqrt();
-                                let overlap = touch - d;
-                                let dir = if d > 0.0 {
-                                    away / d
-                                } else {
-                                    let s = if si < sj { -1.0 } else { 1.0 };
-                                    V::from_axes([s, 0.0, 0.0])
-                                };
-                                let share = if groups[cold[j].group as usize].spec.non_penetration {
-                                    0.5
-                                } else {
-                                    1.0
-                                };
-                                sum += dir * (overlap * share);
-                                deepest = deepest.max(overlap);
-                                // inelastic contact: cancel the approach speed along the normal
-                                let closing = (velocity[i] - velocity[j]).dot(dir);
-                                if closing < 0.0 {
-                                    dv -= dir * (closing * share);
-                                }
-                            }
-                        });
-                        *out = (sum.clamp_length_max(deepest), dv);
-                    }
-                },
-            );
-            let push = &self.push;
-            let mut pass_move = 0.0f32;
-            let cold = &self.cold;
-            let obstacles = self.obstacles.as_ref();
-            for ((((p, v), (dp, dv)), c), &r) in self
-                .position
-                .iter_mut()
-                .zip(self.velocity.iter_mut())
-                .zip(push)
-                .zip(cold)
-                .zip(&self.radius)
-            {
-                if *dp != V::ZERO || *dv != V::ZERO {
-                    let old = *p;
-                    *p += *dp;
-                    // the contact may hand over speed: keep within the agent's limit
-                    *v = (*v + *dv).clamp_length_max(c.limits.max_speed());
-                    // a push is a move like any other: it never carries a centre across a
-                    // wall or into a solid (the crowd pressing on a doorway's jambs)
-                    if let Some(obstacles) = obstacles {
-                        let _ = V::contain(obstacles, old, p, v, r);
-                    }
-                    bounds_confine(&self.config.bounds, p, v);
-                    pass_move = pass_move.max(dp.length());
-                }
-            }
-            max_move += pass_move;
-            if pass_move == 0.0 && !report {
-                break; // nothing overlaps any more
-            }
-        }
     }
 
     /// Phase 5: heading smoothing (per slot, so the ring survives re-sorting).

@@ -1,0 +1,128 @@
+//! Step phase 2: every agent's steering from the state at the start of the step (the single
+//! neighbour pass, the flat-blend fast path, the recipe tree).
+
+use super::*;
+
+impl<V: CrowdVector> Crowd<V> {
+    /// Phase 2: steering of every agent from the current state.
+    #[inline(never)]
+    pub(super) fn compute(&mut self, dt: f32) {
+        let view = grid_view!(self);
+        let agents = agent_view!(self);
+        let (groups, paths, slots) = (&self.groups, &self.paths, &self.slots);
+        let storage = scan::Storage {
+            grid: &self.grid,
+            bounds: &self.config.bounds,
+            position: &self.position,
+            velocity: &self.velocity,
+            unit: &self.unit,
+            radius: &self.radius,
+        };
+        let (orientation, rotation, radius, status) =
+            (&self.orientation, &self.rotation, &self.radius, &self.status);
+        let obstacles = self.obstacles.as_ref();
+        let slot_targets = &self.slot_targets;
+        let customs = &self.customs[..];
+        let nr = self.config.neighbour_radius;
+        let body = |ci: usize,
+                    cold: &mut [Cold<V>],
+                    debug: &mut [AgentDebug<V>],
+                    scratch: &mut ChunkScratch<V>,
+                    mut avoid: Option<&mut [AvoidState]>| {
+            let base = ci * CHUNK;
+            // agents of recipes without obstacle avoidance have no avoidance state
+            let mut spare = AvoidState::default();
+            for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
+                let i = base + k;
+                if status[i] & QUARANTINED != 0 {
+                    *d = AgentDebug::default();
+                    continue;
+                }
+                let g = &groups[c.group as usize];
+                let me = Kinematic {
+                    position: view.position[i],
+                    orientation: orientation[i],
+                    velocity: view.velocity[i],
+                    rotation: rotation[i],
+                };
+                let mut summary = Summary::<V>::default();
+                scratch.neighbours.clear();
+                if g.plan.needs_neighbours {
+                    let cone = g.spec.view_half_angle.and_then(|half| {
+                        ViewCone::new(heading(me.velocity, me.orientation), half).ok()
+                    });
+                    // the single pass: every group leaf is a sum over the neighbours
+                    scan::summarise(
+                        &storage,
+                        &mut scratch.block,
+                        i,
+                        me.position,
+                        nr,
+                        cone.as_ref(),
+                        &g.plan,
+                        &c.limits,
+                        &mut summary,
+                    );
+                    if g.plan.needs_list {
+                        let mut q = NeighbourQuery::around(i, me.position, nr);
+                        if let Some(cone) = cone {
+                            q = q.with_view(cone);
+                        }
+                        let buf = &mut scratch.neighbours;
+                        view.for_each_within(&q, |n| buf.push(*n));
+                    }
+                }
+                let cx = Context {
+                    me,
+                    radius: radius[i],
+                    limits: &c.limits,
+                    dt,
+                    goal: (c.flags & HAS_GOAL != 0).then_some(c.goal),
+                    neighbours: &scratch.neighbours,
+                    summary: &summary,
+                    separations: &g.plan.separations,
+                    paths,
+                    obstacles,
+                    grid: g.plan.grid.as_ref(),
+                    finish: g.spec.arrive_radius,
+                    slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
+                    agents,
+                    customs,
+                };
+                let mut notes = Notes::default();
+                let steering = match &g.flat {
+                    Some(flat) => flat.evaluate(&cx, &mut notes),
+                    None => {
+                        let avoid = match avoid.as_deref_mut() {
+                            Some(a) => &mut a[k],
+                            None => &mut spare,
+                        };
+                        evaluate(&g.spec.recipe, &cx, &mut c.state, avoid, &mut notes)
+                            .unwrap_or_default()
+                    }
+                };
+                *d = AgentDebug { steering, target: notes.target };
+                if notes.path_finished && c.flags & PATH_DONE == 0 {
+                    c.flags |= PATH_DONE;
+                    let agent = AgentHandle {
+                        index: c.slot,
+                        generation: slots[c.slot as usize].generation,
+                    };
+                    scratch.events.push(CrowdEvent::PathFinished { agent });
+                }
+            }
+        };
+        let chunks = chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks));
+        if self.avoid_on {
+            chunks.zip(chunks!(self.avoid)).enumerate().for_each(
+                |(ci, (((cold, debug), scratch), avoid))| {
+                    body(ci, cold, debug, scratch, Some(avoid))
+                },
+            );
+        } else {
+            chunks
+                .enumerate()
+                .for_each(|(ci, ((cold, debug), scratch))| body(ci, cold, debug, scratch, None));
+        }
+    }
+}

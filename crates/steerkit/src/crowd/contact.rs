@@ -1,0 +1,148 @@
+//! Step phase 4: Buckland's non-penetration constraint (order-independent Jacobi relaxation) and
+//! agent–agent collision events.
+
+use super::*;
+
+impl<V: CrowdVector> Crowd<V> {
+    /// Phase 4: Buckland's non-penetration constraint, as Jacobi relaxation so that the result
+    /// does not depend on the order of agents: each overlapping pair is pushed apart along
+    /// the line of centres by its overlap, half each when both enforce the constraint, all
+    /// of it on the enforcing one otherwise; an agent's total push is clipped to its deepest
+    /// overlap. Coincident centres separate along ±x, decided by handle. Also reports
+    /// agent–agent collisions.
+    pub(super) fn non_penetration(&mut self) {
+        let any = self.groups.iter().any(|g| g.spec.non_penetration);
+        let passes = if any { self.config.non_penetration_passes as usize } else { 0 };
+        let passes = if self.config.collision_events { passes.max(1) } else { passes };
+        if passes == 0 {
+            return;
+        }
+        let n = self.len();
+        self.push.resize(n, (V::ZERO, V::ZERO));
+        let mut max_move = self
+            .chunks
+            .iter()
+            .take(n.div_ceil(CHUNK))
+            .fold(0.0f32, |m, c| m.max(c.max_move))
+            .sqrt();
+        for pass in 0..passes {
+            let report = pass == 0 && self.config.collision_events;
+            let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
+                &self.grid,
+                &self.config.bounds,
+                &self.position,
+                &self.velocity,
+                &self.radius,
+                &self.status,
+                &self.cold,
+                &self.groups,
+                &self.slots,
+            );
+            let max_radius = self.max_radius;
+            chunks!(self.push).zip(each!(self.chunks)).enumerate().for_each(
+                |(ci, (push, scratch))| {
+                    let base = ci * CHUNK;
+                    for (k, out) in push.iter_mut().enumerate() {
+                        *out = (V::ZERO, V::ZERO);
+                        let i = base + k;
+                        if status[i] & QUARANTINED != 0 {
+                            continue;
+                        }
+                        let enforce = groups[cold[i].group as usize].spec.non_penetration;
+                        if !enforce && !report {
+                            continue;
+                        }
+                        let p = position[i];
+                        let ri = radius[i];
+                        let mut sum = V::ZERO;
+                        let mut dv = V::ZERO;
+                        let mut deepest = 0.0f32;
+                        // candidates by their cells before the move: widen by the largest move
+                        let reach = ri + max_radius + max_move;
+                        grid.for_each_run(p, reach, |run, _, _| {
+                            for j in run {
+                                if j == i {
+                                    continue;
+                                }
+                                let away = bounds.offset(position[j], p);
+                                let touch = ri + radius[j];
+                                let d2 = away.length_squared();
+                                if d2 >= touch * touch {
+                                    continue;
+                                }
+                                let (si, sj) = (cold[i].slot, cold[j].slot);
+                                if report && si < sj {
+                                    let agent = AgentHandle {
+                                        index: si,
+                                        generation: slots[si as usize].generation,
+                                    };
+                                    let other = AgentHandle {
+                                        index: sj,
+                                        generation: slots[sj as usize].generation,
+                                    };
+                                    scratch
+                                        .events
+                                        .push(CrowdEvent::AgentCollision { agent, other });
+                                }
+                                if !enforce {
+                                    continue;
+                                }
+                                let d = d2.sqrt();
+                                let overlap = touch - d;
+                                let dir = if d > 0.0 {
+                                    away / d
+                                } else {
+                                    let s = if si < sj { -1.0 } else { 1.0 };
+                                    V::from_axes([s, 0.0, 0.0])
+                                };
+                                let share = if groups[cold[j].group as usize].spec.non_penetration {
+                                    0.5
+                                } else {
+                                    1.0
+                                };
+                                sum += dir * (overlap * share);
+                                deepest = deepest.max(overlap);
+                                // inelastic contact: cancel the approach speed along the normal
+                                let closing = (velocity[i] - velocity[j]).dot(dir);
+                                if closing < 0.0 {
+                                    dv -= dir * (closing * share);
+                                }
+                            }
+                        });
+                        *out = (sum.clamp_length_max(deepest), dv);
+                    }
+                },
+            );
+            let push = &self.push;
+            let mut pass_move = 0.0f32;
+            let cold = &self.cold;
+            let obstacles = self.obstacles.as_ref();
+            for ((((p, v), (dp, dv)), c), &r) in self
+                .position
+                .iter_mut()
+                .zip(self.velocity.iter_mut())
+                .zip(push)
+                .zip(cold)
+                .zip(&self.radius)
+            {
+                if *dp != V::ZERO || *dv != V::ZERO {
+                    let old = *p;
+                    *p += *dp;
+                    // the contact may hand over speed: keep within the agent's limit
+                    *v = (*v + *dv).clamp_length_max(c.limits.max_speed());
+                    // a push is a move like any other: it never carries a centre across a
+                    // wall or into a solid (the crowd pressing on a doorway's jambs)
+                    if let Some(obstacles) = obstacles {
+                        let _ = V::contain(obstacles, old, p, v, r);
+                    }
+                    bounds_confine(&self.config.bounds, p, v);
+                    pass_move = pass_move.max(dp.length());
+                }
+            }
+            max_move += pass_move;
+            if pass_move == 0.0 && !report {
+                break; // nothing overlaps any more
+            }
+        }
+    }
+}

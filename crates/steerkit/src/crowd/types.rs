@@ -1,0 +1,299 @@
+//! The crowd's plain public types: handles, ids, settings, agent specs, events, debug records.
+
+use super::*;
+
+/// A 2D crowd.
+pub type Crowd2 = Crowd<Vec2>;
+/// A 3D crowd.
+pub type Crowd3 = Crowd<Vec3>;
+
+/// A stable name for an agent: valid until the agent is removed (the slot's generation then
+/// changes, so an old handle never names a newcomer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct AgentHandle {
+    /// Slot index.
+    pub index: u32,
+    /// Slot generation.
+    pub generation: u32,
+}
+
+/// Index of a group registered with [`Crowd::add_group`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GroupId(pub u16);
+
+/// Errors at the crowd's boundary.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrowdError {
+    /// A parameter or agent field is invalid (the error names it).
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// No such group.
+    #[error("unknown group {0:?}")]
+    UnknownGroup(GroupId),
+    /// The handle names an agent that was removed.
+    #[error("stale agent handle {0:?}")]
+    StaleHandle(AgentHandle),
+    /// More than 65 536 groups.
+    #[error("too many groups")]
+    TooManyGroups,
+}
+
+/// World-wide settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
+)]
+pub struct CrowdConfig<V: Vector = Vec2> {
+    /// Neighbourhood radius (m) of the group behaviours, and the grid's cell edge.
+    pub neighbour_radius: f32,
+    /// World shape.
+    pub bounds: WorldBounds<V>,
+    /// World seed: each agent's generator is seeded from (seed, handle).
+    pub seed: u64,
+    /// Report agent–agent collisions (costs a neighbour pass when no group uses
+    /// non-penetration).
+    pub collision_events: bool,
+    /// Relaxation passes of the non-penetration constraint per step (0 disables it for all).
+    pub non_penetration_passes: u32,
+}
+
+impl<V: Vector> CrowdConfig<V> {
+    /// An unbounded world with the given neighbour radius, seed 0, no collision events, four
+    /// non-penetration passes.
+    #[must_use]
+    pub fn new(neighbour_radius: f32) -> Self {
+        CrowdConfig {
+            neighbour_radius,
+            bounds: WorldBounds::Unbounded,
+            seed: 0,
+            collision_events: false,
+            non_penetration_passes: 4,
+        }
+    }
+
+    /// The same settings in another world shape.
+    #[must_use]
+    pub fn with_bounds(self, bounds: WorldBounds<V>) -> Self {
+        CrowdConfig { bounds, ..self }
+    }
+
+    /// The same settings with another seed.
+    #[must_use]
+    pub fn with_seed(self, seed: u64) -> Self {
+        CrowdConfig { seed, ..self }
+    }
+}
+
+/// Stuck detection (Green's pilot metric): an agent that is trying to get somewhere (it has a
+/// goal it has not reached, or follows a path it has not finished) and moves slower than
+/// `min_speed` for `time` seconds raises one `Stuck` event (again only after it moves).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Stuck {
+    /// Seconds (s), > 0.
+    pub time: f32,
+    /// Speed (m/s) below which the agent makes no progress, ≥ 0.
+    pub min_speed: f32,
+}
+
+/// What a group of agents shares: the recipe and the per-group options.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
+)]
+pub struct Group<V: Vector = Vec2> {
+    /// The behaviour recipe.
+    pub recipe: Recipe<V>,
+    /// Field of view of the neighbour query (half angle, rad, around the heading); `None` sees
+    /// all round.
+    pub view_half_angle: Option<f32>,
+    /// Buckland's non-penetration constraint: after the move, overlapping agents are pushed
+    /// apart.
+    pub non_penetration: bool,
+    /// Heading smoothing window (Buckland/Green: the mean of the last `n` headings, used for
+    /// rendering); 0 or 1 is off.
+    pub heading_smoothing: u32,
+    /// Turn the orientation to the direction of motion after each step (look where you're
+    /// going); otherwise the recipe's angular output drives it.
+    pub face_motion: bool,
+    /// Distance (m) to the goal at which `Arrived` is raised.
+    pub arrive_radius: f32,
+    /// Stuck detection, if wanted.
+    pub stuck: Option<Stuck>,
+    /// Integration scheme and drag.
+    pub integration: Integration,
+}
+
+impl<V: Vector> Group<V> {
+    /// A group running `recipe`: all-round view, no non-penetration, no smoothing, facing its
+    /// motion, arrive radius 0.5 m, no stuck detection, Newton–Euler-1 without drag.
+    #[must_use]
+    pub fn new(recipe: Recipe<V>) -> Self {
+        Group {
+            recipe,
+            view_half_angle: None,
+            non_penetration: false,
+            heading_smoothing: 0,
+            face_motion: true,
+            arrive_radius: 0.5,
+            stuck: None,
+            integration: Integration::default(),
+        }
+    }
+
+    pub(super) fn validate(&self, paths: usize) -> Result<(), ParamError> {
+        self.recipe.validate(paths)?;
+        if let Some(h) = self.view_half_angle {
+            ViewCone::new(V::ZERO, h)?;
+        }
+        non_negative("arrive_radius", self.arrive_radius)?;
+        if let Some(s) = self.stuck {
+            positive("stuck_time", s.time)?;
+            non_negative("stuck_min_speed", s.min_speed)?;
+        }
+        Integration::new(
+            self.integration.scheme,
+            self.integration.linear_drag,
+            self.integration.angular_drag,
+        )?;
+        Ok(())
+    }
+}
+
+/// A new agent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "V: serde::Serialize, V::Orientation: serde::Serialize",
+        deserialize = "V: serde::Deserialize<'de>, V::Orientation: serde::Deserialize<'de>"
+    ))
+)]
+pub struct AgentSpec<V: Vector = Vec2> {
+    /// Position (m).
+    pub position: V,
+    /// Velocity (m/s).
+    pub velocity: V,
+    /// Orientation.
+    pub orientation: V::Orientation,
+    /// Body radius (m), ≥ 0.
+    pub radius: f32,
+    /// Limits.
+    pub limits: Limits,
+    /// Group.
+    pub group: GroupId,
+    /// Optional goal (see [`Target::Goal`]).
+    pub goal: Option<V>,
+}
+
+impl<V: Vector> AgentSpec<V> {
+    /// An agent at rest at `position`, facing the default orientation, without a goal.
+    #[must_use]
+    pub fn new(position: V, radius: f32, limits: Limits, group: GroupId) -> Self {
+        AgentSpec {
+            position,
+            velocity: V::ZERO,
+            orientation: V::Orientation::default(),
+            radius,
+            limits,
+            group,
+            goal: None,
+        }
+    }
+}
+
+/// Something a game needs to know about, returned by [`Crowd::step`]. Within a step, events are
+/// ordered by agent handle, then by kind in declaration order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CrowdEvent {
+    /// The agent's state became non-finite (the field is named); it is frozen and ignored.
+    Quarantined {
+        /// The agent.
+        agent: AgentHandle,
+        /// `position`, `velocity`, `orientation`, `rotation` or `steering`.
+        field: &'static str,
+    },
+    /// The agent came within its group's arrive radius of its goal (once per goal).
+    Arrived {
+        /// The agent.
+        agent: AgentHandle,
+    },
+    /// The agent reached the end of an open path (once).
+    PathFinished {
+        /// The agent.
+        agent: AgentHandle,
+    },
+    /// The agent made no progress for its group's stuck time.
+    Stuck {
+        /// The agent.
+        agent: AgentHandle,
+    },
+    /// Two bodies overlapped after the move (before non-penetration); reported by the one
+    /// with the lower handle. Only with [`CrowdConfig::collision_events`].
+    AgentCollision {
+        /// The agent with the lower handle.
+        agent: AgentHandle,
+        /// The other.
+        other: AgentHandle,
+    },
+    /// The agent's body started touching a solid obstacle, or its move into one was refused.
+    ObstacleCollision {
+        /// The agent.
+        agent: AgentHandle,
+        /// The obstacle.
+        obstacle: ObstacleId,
+    },
+    /// The agent's centre would have crossed a wall; the move was refused (Green).
+    WallCrossing {
+        /// The agent.
+        agent: AgentHandle,
+        /// The wall.
+        obstacle: ObstacleId,
+    },
+}
+
+impl CrowdEvent {
+    /// The agent the event is about.
+    #[must_use]
+    pub fn agent(&self) -> AgentHandle {
+        match *self {
+            CrowdEvent::Quarantined { agent, .. }
+            | CrowdEvent::Arrived { agent }
+            | CrowdEvent::PathFinished { agent }
+            | CrowdEvent::Stuck { agent }
+            | CrowdEvent::AgentCollision { agent, .. }
+            | CrowdEvent::ObstacleCollision { agent, .. }
+            | CrowdEvent::WallCrossing { agent, .. } => agent,
+        }
+    }
+
+    pub(super) fn order(&self) -> (AgentHandle, u8, u32) {
+        match *self {
+            CrowdEvent::Quarantined { agent, .. } => (agent, 0, 0),
+            CrowdEvent::Arrived { agent } => (agent, 1, 0),
+            CrowdEvent::PathFinished { agent } => (agent, 2, 0),
+            CrowdEvent::Stuck { agent } => (agent, 3, 0),
+            CrowdEvent::AgentCollision { agent, other } => (agent, 4, other.index),
+            CrowdEvent::ObstacleCollision { agent, obstacle } => (agent, 5, obstacle.0),
+            CrowdEvent::WallCrossing { agent, obstacle } => (agent, 6, obstacle.0),
+        }
+    }
+}
+
+/// What an agent's recipe produced in the last step, for debug drawing and replays.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct AgentDebug<V: Vector = Vec2> {
+    /// The steering output (m/s², rad/s²) before the integrator's clipping.
+    pub steering: SteeringOutput<V>,
+    /// The last target point a leaf steered for (seek/arrive target, quarry, path rabbit,
+    /// wander target), if any.
+    pub target: Option<V>,
+}
