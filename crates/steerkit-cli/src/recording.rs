@@ -55,6 +55,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use steerkit::{Aabb, Circle, Kinematic, Kinematic3, Obstacle, Polygon, Polyline, Segment};
+use steerkit::math::Vector;
 use steerkit::{Vec2, Vec3};
 
 /// The `format` string of a recording.
@@ -82,27 +83,12 @@ fn invalid(field: impl Into<String>, reason: impl Into<String>) -> RecordingErro
     RecordingError::Invalid { field: field.into(), reason: reason.into() }
 }
 
-/// A point or vector type that can be recorded: `Vec2` (2D runs) or `Vec3` (3D runs).
-pub trait RecordPoint: Copy {
-    /// Components per value (2 or 3).
-    const DIMS: u8;
-    /// Appends the components to `out`.
-    fn write(self, out: &mut Vec<f32>);
-}
-
-impl RecordPoint for Vec2 {
-    const DIMS: u8 = 2;
-    #[inline]
-    fn write(self, out: &mut Vec<f32>) {
-        out.extend_from_slice(&[self.x, self.y]);
-    }
-}
-
-impl RecordPoint for Vec3 {
-    const DIMS: u8 = 3;
-    #[inline]
-    fn write(self, out: &mut Vec<f32>) {
-        out.extend_from_slice(&[self.x, self.y, self.z]);
+/// Appends a point's or vector's components to `out` (2 or 3 values, as the recording's
+/// `dims`).
+#[inline]
+fn push<V: Vector>(v: V, out: &mut Vec<f32>) {
+    for i in 0..V::DIM {
+        out.push(v[i]);
     }
 }
 
@@ -608,7 +594,7 @@ pub(crate) fn stride_for(agents: usize, steps: u32, budget: usize) -> u32 {
 /// # Ok::<(), steerkit_cli::recording::RecordingError>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Recorder<V: RecordPoint = Vec2> {
+pub struct Recorder<V: Vector = Vec2> {
     recording: Recording,
     overlay_mask: Vec<bool>,
     max_events: usize,
@@ -624,7 +610,7 @@ fn check_colour(field: &str, colour: &str) -> Result<(), RecordingError> {
     }
 }
 
-impl<V: RecordPoint> Recorder<V> {
+impl<V: Vector> Recorder<V> {
     /// Starts a recording of `agent_groups.len()` agents; `meta.dims` and `meta.every` are set
     /// from `V` and the options.
     ///
@@ -641,7 +627,7 @@ impl<V: RecordPoint> Recorder<V> {
         if options.every == 0 {
             return Err(invalid("every", "must be at least 1"));
         }
-        meta.dims = V::DIMS;
+        meta.dims = V::DIM as u8;
         meta.every = options.every;
         let n = agent_groups.len();
         let mut overlay_mask = vec![false; n];
@@ -709,7 +695,7 @@ impl<V: RecordPoint> Recorder<V> {
             }
         }
         let n = self.agent_count();
-        let d = V::DIMS as usize;
+        let d = V::DIM;
         let mut frame = Frame {
             step,
             position: Vec::with_capacity(n * d),
@@ -718,8 +704,8 @@ impl<V: RecordPoint> Recorder<V> {
             overlays: Overlays::default(),
         };
         for (p, v, heading) in agents {
-            p.write(&mut frame.position);
-            v.write(&mut frame.velocity);
+            push(p, &mut frame.position);
+            push(v, &mut frame.velocity);
             frame.orientation.push(heading);
         }
         if frame.orientation.len() != n {
@@ -807,7 +793,7 @@ impl Recorder<Vec3> {
 
 /// Adds overlays and metric values to the frame just pushed. Overlays of agents not chosen by
 /// [`OverlayCapture`] (or out of range) are ignored.
-pub struct FrameWriter<'a, V: RecordPoint> {
+pub struct FrameWriter<'a, V: Vector> {
     frame: &'a mut Frame,
     metrics: &'a mut Vec<MetricSeries>,
     frame_count: usize,
@@ -815,7 +801,7 @@ pub struct FrameWriter<'a, V: RecordPoint> {
     _space: core::marker::PhantomData<V>,
 }
 
-impl<V: RecordPoint> FrameWriter<'_, V> {
+impl<V: Vector> FrameWriter<'_, V> {
     #[inline]
     fn keeps(&self, agent: u32) -> bool {
         self.mask.get(agent as usize).copied().unwrap_or(false)
@@ -826,7 +812,7 @@ impl<V: RecordPoint> FrameWriter<'_, V> {
         if self.keeps(agent) {
             let l = &mut self.frame.overlays.steering;
             l.agent.push(agent);
-            acceleration.write(&mut l.vector);
+            push(acceleration, &mut l.vector);
         }
     }
 
@@ -835,7 +821,7 @@ impl<V: RecordPoint> FrameWriter<'_, V> {
         if self.keeps(agent) {
             let l = &mut self.frame.overlays.target;
             l.agent.push(agent);
-            point.write(&mut l.point);
+            push(point, &mut l.point);
         }
     }
 
@@ -844,9 +830,9 @@ impl<V: RecordPoint> FrameWriter<'_, V> {
         if self.keeps(agent) {
             let l = &mut self.frame.overlays.wander;
             l.agent.push(agent);
-            center.write(&mut l.center);
+            push(center, &mut l.center);
             l.radius.push(radius);
-            target.write(&mut l.target);
+            push(target, &mut l.target);
         }
     }
 
@@ -855,8 +841,8 @@ impl<V: RecordPoint> FrameWriter<'_, V> {
         if self.keeps(agent) {
             let l = &mut self.frame.overlays.rays;
             l.agent.push(agent);
-            from.write(&mut l.from);
-            to.write(&mut l.to);
+            push(from, &mut l.from);
+            push(to, &mut l.to);
             l.hit.push(hit.map_or(-1.0, |t| t.clamp(0.0, 1.0)));
         }
     }
@@ -867,7 +853,7 @@ impl<V: RecordPoint> FrameWriter<'_, V> {
             let l = &mut self.frame.overlays.boxes;
             l.agent.push(agent);
             for c in corners {
-                c.write(&mut l.corners);
+                push(c, &mut l.corners);
             }
         }
     }
@@ -886,7 +872,7 @@ impl<V: RecordPoint> FrameWriter<'_, V> {
         if self.keeps(agent) {
             let l = &mut self.frame.overlays.slots;
             l.agent.push(agent);
-            point.write(&mut l.point);
+            push(point, &mut l.point);
         }
     }
 
