@@ -54,8 +54,8 @@
 //! events ([`RecordOptions::max_events`]) keep long crowd runs small.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use steerkit::{Aabb, Circle, Kinematic, Kinematic3, Obstacle, Polygon, Polyline, Segment};
 use steerkit::math::Vector;
+use steerkit::{Aabb, Circle, Kinematic, Kinematic3, Obstacle, Polygon, Polyline, Segment};
 use steerkit::{Vec2, Vec3};
 
 /// The `format` string of a recording.

@@ -110,6 +110,16 @@ struct Gathered<V: Vector> {
     velocity_sum: V,
 }
 
+impl<V: Vector> Gathered<V> {
+    /// The mean velocity (or heading) and the centre of mass, with at least one neighbour.
+    fn means(&self) -> Option<(V, V)> {
+        (self.count > 0).then(|| {
+            let n = self.count as f32;
+            (self.velocity_sum / n, self.position_sum / n)
+        })
+    }
+}
+
 fn gather<'a, V: Vector>(
     neighbourhood: &Neighbourhood,
     separation: &Separation,
@@ -207,11 +217,7 @@ impl MillingtonFlock {
             false,
             limits,
         );
-        let means = (g.count > 0).then(|| {
-            let n = g.count as f32;
-            (g.velocity_sum / n, g.position_sum / n)
-        });
-        self.combine(character, g.separation, means, limits, observe)
+        self.combine(character, g.separation, g.means(), limits, observe)
     }
 
     /// The blend of the members from what the neighbours gave: the separation, and with at
@@ -323,16 +329,12 @@ impl BucklandFlock {
             true,
             limits,
         );
-        let means = (g.count > 0).then(|| {
-            let n = g.count as f32;
-            (g.velocity_sum / n, g.position_sum / n)
-        });
         // `combine` reads the weights, not the wander: lend the wander to the closure
         let mut wander = self.wander.take();
         let out = self.combine(
             character,
             g.separation,
-            means,
+            g.means(),
             || wander.as_mut().and_then(|wd| wd.steer(character, limits, dt)),
             limits,
             observe,
