@@ -291,6 +291,8 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// (`rate` in rad/√s, ≥ 0; none at `dt = 0`), so the heading random-walks by
     /// `binomial() · rate · √dt` per step. The group wants `face_motion: false` (which would
     /// overwrite the turning). Whole recipe only. 2D.
+    ///
+    /// [`KinematicWander`]: crate::steering::KinematicWander
     KinematicWander {
         /// Random-walk rate (rad/√s), ≥ 0.
         rate: f32,
@@ -371,7 +373,7 @@ pub struct KindInfo {
     /// Reads the agent's formation slot.
     pub slot: bool,
     /// Runs user code registered with the crowd; what it reads is the behaviour's own answer
-    /// ([`CustomBehaviour::needs_neighbours`]).
+    /// ([`CustomBehaviour::needs_neighbours`](super::CustomBehaviour::needs_neighbours)).
     pub custom: bool,
 }
 
