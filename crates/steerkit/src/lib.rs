@@ -135,7 +135,7 @@ pub use layering::{clip_to_walls, Layering, WALL_SKIN};
 // crowd engine
 mod crowd;
 pub use crowd::{
-    AgentContext, AgentDebug, AgentHandle, AgentSpec, BehaviourId, Contact, Crowd, Crowd2, Crowd3,
+    AgentContext, AgentDebug, AgentHandle, AgentSpec, BehaviourId, Crowd, Crowd2, Crowd3,
     CrowdConfig, CrowdError, CrowdEvent, CrowdVector, CustomBehaviour, GridNeighbours, Group,
     GroupId, KindInfo, PathId, Recipe, RecipeKind, Stuck, Target, WorldBounds,
 };

@@ -94,7 +94,8 @@ pub use custom::{AgentContext, BehaviourId, CustomBehaviour};
 pub use formation::FormationId;
 pub use grid::GridNeighbours;
 pub use recipe::{KindInfo, PathId, Recipe, RecipeKind, Target};
-pub use space::{Contact, CrowdVector, WorldBounds};
+use space::Contact;
+pub use space::{CrowdVector, WorldBounds};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
     GroupId, Stuck,

@@ -1,5 +1,6 @@
-//! What the crowd engine needs from a space beyond [`Vector`]: per-axis access (grid cells,
-//! world bounds), random directions (wander) and facing the direction of motion.
+//! The spaces the crowd engine runs in (`CrowdVector`: `Vec2`, `Vec3`), the world's bounds,
+//! and what differs between the two spaces inside the engine (facing the motion, the static
+//! world, planar leaves, formations), kept on a crate-private supertrait.
 
 use crate::error::{finite, ParamError};
 use crate::geometry::Circle;
@@ -8,57 +9,63 @@ use crate::math::Vector;
 use crate::obstacle::{CollisionDetector, Obstacle, ObstacleId, ObstacleSet};
 use glam::{Quat, Vec2, Vec3};
 
-/// What the static world did to one agent's move.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Contact {
-    /// Nothing touched.
-    None,
-    /// The centre would have crossed this wall: the move was refused (Green).
-    Wall(ObstacleId),
-    /// The centre would have entered this solid obstacle: the move was refused.
-    Blocked(ObstacleId),
-    /// The body overlaps this solid obstacle (the centre is outside).
-    Touch(ObstacleId),
-}
+/// A space the crowd engine runs in: `Vec2` or `Vec3`. Sealed: what differs between the two
+/// spaces inside the engine (facing the motion, the static world, planar leaves, formations)
+/// lives on a crate-private supertrait, so it is no part of the public API.
+pub trait CrowdVector: Vector + Space {}
+
+impl CrowdVector for Vec2 {}
+impl CrowdVector for Vec3 {}
+
+pub(crate) use sealed::{Contact, Space};
 
 mod sealed {
-    pub trait Sealed {}
-    impl Sealed for glam::Vec2 {}
-    impl Sealed for glam::Vec3 {}
+    use super::{Kinematic, ObstacleId, ObstacleSet, SteeringOutput, Vec2};
+    use crate::math::Vector;
+
+    /// What the static world did to one agent's move.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub enum Contact {
+        /// Nothing touched.
+        None,
+        /// The centre would have crossed this wall: the move was refused (Green).
+        Wall(ObstacleId),
+        /// The centre would have entered this solid obstacle: the move was refused.
+        Blocked(ObstacleId),
+        /// The body overlaps this solid obstacle (the centre is outside).
+        Touch(ObstacleId),
+    }
+
+    /// The engine's per-space operations (reachable only inside the crate).
+    pub trait Space: Vector {
+        /// The orientation that looks along `direction` (not zero), starting from `current`
+        /// (3D keeps the roll by taking the shortest arc).
+        fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
+        /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
+        /// (obstacles, walls, hiding, orientation behaviours); `None` in 3D.
+        fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
+        /// A planar steering output in this space (3D: zero; never reached, since 2D-only
+        /// leaves are refused by 3D crowds).
+        fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self>;
+        /// Steps the crowd's formations (2D only: formations are planar).
+        fn update_formations(crowd: &mut crate::crowd::Crowd<Self>, dt: f32)
+        where
+            Self: super::CrowdVector;
+        /// Applies the static world to a move from `old` to `position` (2D only; 3D crowds
+        /// have no obstacles): a centre never crosses a wall or enters a solid (the move is
+        /// refused and the velocity loses its component into the surface), and a body
+        /// overlapping a solid is reported.
+        fn contain(
+            obstacles: &ObstacleSet,
+            old: Self,
+            position: &mut Self,
+            velocity: &mut Self,
+            radius: f32,
+        ) -> Contact;
+    }
 }
 
-/// A space the crowd engine runs in: `Vec2` or `Vec3` (sealed).
-pub trait CrowdVector: Vector + sealed::Sealed {
-    /// The orientation that looks along `direction` (not zero), starting from `current` (3D keeps
-    /// the roll by taking the shortest arc).
-    fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
-    /// Applies the static world to a move from `old` to `position` (2D only; 3D crowds have no
-    /// obstacles): a centre never crosses a wall or enters a solid (the move is refused and the
-    /// velocity loses its component into the surface), and a body overlapping a solid is
-    /// reported.
-    /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
-    /// (obstacles, walls, hiding, orientation behaviours); `None` in 3D.
-    #[doc(hidden)]
-    fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
-    /// A planar steering output in this space (3D: zero; never reached, since 2D-only leaves
-    /// are refused by 3D crowds).
-    #[doc(hidden)]
-    fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self>;
-    /// Steps the crowd's formations (2D only: formations are planar).
-    #[doc(hidden)]
-    fn update_formations(crowd: &mut super::Crowd<Self>, dt: f32);
-    #[doc(hidden)]
-    fn contain(
-        obstacles: &ObstacleSet,
-        old: Self,
-        position: &mut Self,
-        velocity: &mut Self,
-        radius: f32,
-    ) -> Contact;
-}
-
-impl CrowdVector for Vec2 {
+impl Space for Vec2 {
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
         facing_angle(direction)
@@ -144,7 +151,7 @@ pub(crate) fn facing_angle(direction: Vec2) -> f32 {
     a
 }
 
-impl CrowdVector for Vec3 {
+impl Space for Vec3 {
     #[inline]
     fn facing(current: Quat, direction: Self) -> Quat {
         crate::three_d::align_to_vector(direction, current).unwrap_or(current)
