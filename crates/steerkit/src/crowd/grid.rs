@@ -30,6 +30,18 @@ fn floor_i64(x: f32) -> i64 {
     }
 }
 
+/// `⌊extent / cell⌋`, or `usize::MAX` when that is more than `budget` cells (the layout then
+/// grows the cell): the conversion never saturates into a wrong count, however wide the world.
+#[inline]
+fn cells_along(extent: f32, cell: f32, budget: usize) -> usize {
+    let d = (extent / cell).floor();
+    if d <= budget as f32 {
+        d as usize
+    } else {
+        usize::MAX
+    }
+}
+
 /// Cell structure of the grid (the positions live in the crowd's arrays).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Grid {
@@ -91,7 +103,7 @@ impl Grid {
                 loop {
                     let mut total = 1usize;
                     for i in 0..V::DIM {
-                        self.dims[i] = ((self.size[i] / cell).floor() as usize).max(1);
+                        self.dims[i] = cells_along(self.size[i], cell, budget).max(1);
                         total = total.saturating_mul(self.dims[i]);
                     }
                     if total <= budget {
@@ -113,8 +125,9 @@ impl Grid {
                 loop {
                     let mut total = 1usize;
                     for i in 0..V::DIM {
-                        let extent = (hi[i] - lo[i]).max(0.0);
-                        self.dims[i] = (extent / cell).floor() as usize + 1;
+                        // agents spread over more than f32 can hold still get a finite extent
+                        let extent = (hi[i] - lo[i]).max(0.0).min(f32::MAX);
+                        self.dims[i] = cells_along(extent, cell, budget).saturating_add(1);
                         total = total.saturating_mul(self.dims[i]);
                     }
                     if total <= budget {

@@ -209,6 +209,12 @@ impl<V: CrowdVector> WorldBounds<V> {
                 finite("bounds_min", min.axis(i))?;
                 finite("bounds_max", max.axis(i))?;
                 crate::error::at_least("bounds_max", max.axis(i), "bounds_min", min.axis(i))?;
+                if !(max.axis(i) - min.axis(i)).is_finite() {
+                    return Err(ParamError::Invalid {
+                        name: "bounds_max",
+                        expected: "within f32 range of `bounds_min` (max − min finite)",
+                    });
+                }
                 if max.axis(i) == min.axis(i) {
                     return Err(ParamError::Contradictory {
                         name: "bounds_max",

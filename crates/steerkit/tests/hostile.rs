@@ -1,0 +1,53 @@
+//! Finite but extreme input never panics the crowd (regressions from hostile scenario files).
+
+use steerkit::{
+    AgentSpec, Crowd2, CrowdConfig, CrowdError, Falloff, Group, Limits, ParamError, Recipe,
+    Separation, Vec2, WorldBounds,
+};
+
+fn spread(crowd: &mut Crowd2, xs: &[f32]) {
+    let limits = Limits::new(2.0, 4.0, 3.0, 10.0).unwrap();
+    let sep = Separation::new(1.0, Falloff::Linear).unwrap();
+    let g = crowd.add_group(Group::new(Recipe::Separation(sep))).unwrap();
+    for &x in xs {
+        crowd.spawn(AgentSpec::new(Vec2::new(x, 0.0), 0.2, limits, g)).unwrap();
+    }
+}
+
+#[test]
+fn agents_spread_wider_than_the_grid_can_count_step_without_panic() {
+    // a 2e19 m spread with a 1 m neighbour radius: more cells than a usize holds
+    let bounds = WorldBounds::Bounded { min: Vec2::new(-1e19, -1.0), max: Vec2::new(1e19, 1.0) };
+    let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+    spread(&mut crowd, &[-1e19, -3e18, 0.0, 0.5, 7e17, 1e19]);
+    for _ in 0..5 {
+        crowd.step(0.05).unwrap();
+    }
+    assert!(crowd.positions().iter().all(|p| p.is_finite()));
+    // the two agents 0.5 m apart still see each other and separate
+    let near: Vec<f32> =
+        crowd.positions().iter().filter(|p| p.x.abs() < 10.0).map(|p| p.x).collect();
+    assert_eq!(near.len(), 2);
+    assert!((near[0] - near[1]).abs() > 0.5, "{near:?}");
+}
+
+#[test]
+fn unbounded_agents_at_the_ends_of_f32_step_without_panic() {
+    // the spread itself (6.8e38 m) overflows f32; a tiny neighbour radius asks for ~1e44 cells
+    let mut crowd = Crowd2::new(CrowdConfig::new(1e-6)).unwrap();
+    spread(&mut crowd, &[-f32::MAX, -1.0, 0.0, 1.0, f32::MAX]);
+    for _ in 0..5 {
+        crowd.step(0.05).unwrap();
+    }
+    assert_eq!(crowd.len(), 5);
+}
+
+#[test]
+fn a_world_whose_size_overflows_f32_is_refused_by_name() {
+    let bounds = WorldBounds::Toroidal { min: Vec2::splat(-3e38), max: Vec2::splat(3e38) };
+    let e = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap_err();
+    assert!(
+        matches!(e, CrowdError::Param(ParamError::Invalid { name: "bounds_max", .. })),
+        "{e:?}"
+    );
+}
