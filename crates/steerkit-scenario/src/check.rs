@@ -19,8 +19,21 @@ use steerkit::{
 pub const MAX_AGENTS: u64 = 1_000_000;
 /// Most simulation steps a scenario may ask for.
 pub const MAX_STEPS: u64 = 100_000_000;
-/// Deepest behaviour tree.
+/// Deepest behaviour tree: the top node is level 0, so 33 levels in all.
 pub const MAX_DEPTH: usize = 32;
+/// Largest magnitude of any number in a file (lengths in m, speeds, accelerations, times,
+/// weights): well inside `f32`, so sums and squares of a few of them stay finite.
+pub const MAX_MAGNITUDE: f32 = 1.0e6;
+/// Largest magnitude of a coordinate (m): at 100 km an `f32` position still resolves 7.8 mm,
+/// so a step of 1 m/s at 60 Hz (16.7 mm) is not lost to rounding.
+pub const MAX_COORDINATE: f32 = 1.0e5;
+/// Smallest value of a parameter that must be greater than zero (a time constant, a cell
+/// size, `dt`): dividing by anything smaller can overflow.
+pub const MIN_POSITIVE: f32 = 1.0e-6;
+/// Longest name (scenario, group, path), in characters.
+pub const MAX_NAME: usize = 64;
+/// Longest time step (s).
+pub const MAX_DT: f32 = 1.0;
 
 /// A problem at a field path, before it is located in the source.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,10 +57,12 @@ fn join(path: &str, field: &str) -> String {
 }
 
 fn finite(path: &str, v: f32) -> Result<f32> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
+    if !v.is_finite() {
         Err(problem(path, format!("must be a finite number, got {v}")))
+    } else if v.abs() > MAX_MAGNITUDE {
+        Err(problem(path, format!("must be within ±{MAX_MAGNITUDE}, got {v}")))
+    } else {
+        Ok(v)
     }
 }
 
@@ -64,14 +79,38 @@ fn positive(path: &str, v: f32) -> Result<f32> {
     if v <= 0.0 {
         return Err(problem(path, format!("must be greater than zero, got {v}")));
     }
+    if v < MIN_POSITIVE {
+        return Err(problem(path, format!("must be at least {MIN_POSITIVE}, got {v}")));
+    }
     Ok(v)
 }
 
+/// A point or vector: finite components within ±[`MAX_COORDINATE`].
 fn xy(path: &str, v: Xy) -> Result<Vec2> {
     for (i, c) in v.iter().enumerate() {
-        finite(&format!("{path}[{i}]"), *c)?;
+        let at = format!("{path}[{i}]");
+        if !c.is_finite() {
+            finite(&at, *c)?;
+        }
+        if c.abs() > MAX_COORDINATE {
+            return Err(problem(at, format!("must be within ±{MAX_COORDINATE} m, got {c}")));
+        }
     }
     Ok(Vec2::new(v[0], v[1]))
+}
+
+/// A name: non-empty after trimming, at most [`MAX_NAME`] characters, no control characters.
+fn name(path: &str, s: &str) -> Result<()> {
+    if s.trim().is_empty() {
+        return Err(problem(path, "must not be empty"));
+    }
+    if s.chars().count() > MAX_NAME {
+        return Err(problem(path, format!("at most {MAX_NAME} characters")));
+    }
+    if s.chars().any(char::is_control) {
+        return Err(problem(path, "must not contain control characters (newlines, tabs)"));
+    }
+    Ok(())
 }
 
 /// A library constructor's error, pointed at the field it names when the node has that field
@@ -172,14 +211,12 @@ fn applicable(
             ));
         }
         for (i, n) in p.numbers.iter().enumerate() {
-            if !n.is_finite() {
-                let field = if p.numbers.len() > 1 {
-                    format!("{}[{i}]", join(path, p.name))
-                } else {
-                    join(path, p.name)
-                };
-                return Err(problem(field, format!("must be a finite number, got {n}")));
-            }
+            let field = if p.numbers.len() > 1 {
+                format!("{}[{i}]", join(path, p.name))
+            } else {
+                join(path, p.name)
+            };
+            finite(&field, *n)?;
         }
     }
     Ok(())
@@ -208,10 +245,11 @@ pub(crate) struct Checked {
 }
 
 pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
-    if spec.name.trim().is_empty() {
-        return Err(problem("name", "must not be empty"));
-    }
+    name("name", &spec.name)?;
     let dt = positive("dt", spec.dt)?;
+    if dt > MAX_DT {
+        return Err(problem("dt", format!("at most {MAX_DT} s, got {dt}")));
+    }
     let steps = match (spec.steps, spec.duration) {
         (Some(_), Some(_)) => {
             return Err(problem("duration", "give either `steps` or `duration`, not both"))
@@ -241,7 +279,8 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
     }
     for (i, g) in spec.groups.iter().enumerate() {
         let path = format!("groups[{i}]");
-        if g.name.is_empty() || g.name.contains(':') {
+        name(&join(&path, "name"), &g.name)?;
+        if g.name.contains(':') {
             return Err(problem(
                 join(&path, "name"),
                 "a group name must be non-empty and contain no `:`",
@@ -460,9 +499,7 @@ fn paths(spec: &ScenarioSpec) -> Result<Vec<NamedPath>> {
     let mut out: Vec<NamedPath> = Vec::with_capacity(spec.paths.len());
     for (i, p) in spec.paths.iter().enumerate() {
         let path = format!("paths[{i}]");
-        if p.name.is_empty() {
-            return Err(problem(join(&path, "name"), "must not be empty"));
-        }
+        name(&join(&path, "name"), &p.name)?;
         if out.iter().any(|q| q.name == p.name) {
             return Err(problem(join(&path, "name"), format!("a second path named `{}`", p.name)));
         }

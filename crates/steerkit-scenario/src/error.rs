@@ -45,7 +45,7 @@ impl Location {
 #[non_exhaustive]
 pub enum ScenarioError {
     /// The file could not be read.
-    #[error("{origin}: cannot read the file: {source}")]
+    #[error("{}: cannot read the file: {}", one_line(origin), one_line(&source.to_string()))]
     Io {
         /// The file.
         origin: String,
@@ -54,7 +54,7 @@ pub enum ScenarioError {
         source: std::io::Error,
     },
     /// The file is larger than the limit.
-    #[error("{origin}: the file is larger than the limit of {limit} bytes")]
+    #[error("{}: the file is larger than the limit of {limit} bytes", one_line(origin))]
     TooLarge {
         /// The file.
         origin: String,
@@ -62,7 +62,7 @@ pub enum ScenarioError {
         limit: u64,
     },
     /// The file is not UTF-8 text.
-    #[error("{origin}:{location}: the file is not valid UTF-8 text")]
+    #[error("{}:{location}: the file is not valid UTF-8 text", one_line(origin))]
     NotUtf8 {
         /// The file.
         origin: String,
@@ -70,7 +70,10 @@ pub enum ScenarioError {
         location: Location,
     },
     /// The file name does not end in `.toml` or `.json`.
-    #[error("{origin}: unknown scenario format: the file name must end in `.toml` or `.json`")]
+    #[error(
+        "{}: unknown scenario format: the file name must end in `.toml` or `.json`",
+        one_line(origin)
+    )]
     UnknownFormat {
         /// The file.
         origin: String,
@@ -96,17 +99,40 @@ fn invalid_message(
     field: &str,
     message: &str,
 ) -> String {
-    let mut s = String::from(origin);
+    let mut s = one_line(origin);
     if let Some(l) = location {
         s.push_str(&format!(":{l}"));
     }
     s.push_str(": ");
     if !field.is_empty() {
-        s.push_str(field);
+        s.push_str(&one_line(field));
         s.push_str(": ");
     }
-    s.push_str(message);
+    s.push_str(&one_line(message));
     s
+}
+
+/// Most characters of one part of an error message (a file name, a field path, the message)
+/// before it is shortened with `…`.
+const MAX_PART: usize = 300;
+
+/// `s` safe to print on one line: control characters (newlines, escapes) written as Rust
+/// escapes, and shortened past [`MAX_PART`] characters, so a hostile name cannot spread an
+/// error over several lines or flood a terminal.
+pub(crate) fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(MAX_PART + 8));
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX_PART {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 impl ScenarioError {

@@ -43,7 +43,10 @@ mod model;
 mod spec;
 mod world;
 
-pub use check::{sanitise_name, MAX_AGENTS, MAX_DEPTH, MAX_STEPS};
+pub use check::{
+    sanitise_name, MAX_AGENTS, MAX_COORDINATE, MAX_DEPTH, MAX_DT, MAX_MAGNITUDE, MAX_NAME,
+    MAX_STEPS, MIN_POSITIVE,
+};
 pub use error::{Location, ScenarioError};
 pub use model::{
     AgentRef, Behaviour, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan,
@@ -301,6 +304,14 @@ fn size_ok(len: u64, origin: &str) -> Result<(), ScenarioError> {
 /// Reads at most `MAX_FILE_SIZE + 1` bytes, so a huge (or endless) file is never read whole.
 fn read_limited(path: &Path, origin: &str) -> Result<Vec<u8>, ScenarioError> {
     let io = |source| ScenarioError::Io { origin: origin.to_owned(), source };
+    // a FIFO, a device or a directory could block or never end: only regular files are read
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        )));
+    }
     let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes).map_err(io)?;

@@ -595,15 +595,23 @@ fn output_name_cannot_leave_the_output_directory() {
 
 #[cfg(unix)]
 #[test]
-fn an_endless_file_is_cut_at_the_limit() {
-    // /dev/zero never ends: the loader must stop after the limit, not read forever
+fn an_endless_device_or_a_fifo_is_refused_before_reading() {
+    // /dev/zero never ends and a FIFO blocks until a writer comes: only regular files are read
     let dir = std::env::temp_dir().join(format!("steerkit-scenario-zero-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let link = dir.join("zero.toml");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
     let e = Scenario::load(&link).unwrap_err();
-    assert!(matches!(e, ScenarioError::TooLarge { limit: MAX_FILE_SIZE, .. }), "{e}");
+    assert!(matches!(e, ScenarioError::Io { .. }), "{e}");
+    assert!(e.to_string().ends_with("cannot read the file: not a regular file"), "{e}");
+    let fifo = dir.join("fifo.toml");
+    let _ = std::fs::remove_file(&fifo);
+    if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        let e = Scenario::load(&fifo).unwrap_err();
+        assert!(e.to_string().ends_with("not a regular file"), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -680,4 +688,36 @@ fn pipeline_with_an_empty_grid() {
         "groups[0].behaviour.grid_max",
         "`grid_max` ([10, -4]) must exceed `grid_min` ([0, 0]) on both axes",
     );
+}
+
+/// Values outside the stated ranges (docs/scenario-format.md, "Ranges") are refused with one
+/// line naming the field, the value and the range; none of them reaches the engine.
+#[test]
+fn values_outside_the_stated_ranges_are_refused_on_one_line() {
+    let cases: [(&str, &str, &str, &str); 8] = [
+        ("dt = 0.1", "dt = 5", "dt", "at most 1 s, got 5"),
+        ("weight = 2", "weight = 3e38", "groups[1].behaviour.members[1].weight", "must be within ±1000000"),
+        ("slow_radius = 2 }", "slow_radius = 2, time_to_target = 1e-40 }", "groups[0].behaviour.time_to_target", "must be at least 0.000001"),
+        ("max = [10, 10]", "max = [1e38, 10]", "world.max[0]", "must be within ±100000 m"),
+        ("max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"", "max_speed = 3e37, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"", "groups[0].limits.max_speed", "must be within ±1000000"),
+        ("target = [5, 0]", "target = [5e5, 0]", "groups[0].behaviour.target[0]", "must be within ±100000 m"),
+        ("name = \"a\"\ncount", "name = \"a\\nb\"\ncount", "groups[0].name", "must not contain control characters"),
+        ("name = \"a\"\ncount", &format!("name = \"{}\"\ncount", "x".repeat(100)), "groups[0].name", "at most 64 characters"),
+    ];
+    for (from, to, field, says) in cases {
+        let e = toml_error(&with(from, to));
+        let text = e.to_string();
+        assert_eq!(e.field(), field, "{text}");
+        assert!(text.contains(says), "{field}: {text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+}
+
+/// A field path or message carrying a newline (a hostile key or name) is escaped onto one line.
+#[test]
+fn a_newline_in_a_key_stays_on_one_line() {
+    let e = toml_error(&with("[world]", "[world]\n\"bad\\nkey\" = 1"));
+    let text = e.to_string();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("bad\\nkey"), "{text}");
 }
