@@ -17,9 +17,19 @@ pub struct Args {
     /// Only workloads whose name contains this.
     #[arg(long)]
     only: Option<String>,
-    /// Minimum measured seconds per workload (default 1, quick 0.05).
-    #[arg(long)]
+    /// Minimum measured seconds per workload, 0 to 3600 (default 1, quick 0.05).
+    #[arg(long, value_parser = seconds)]
     seconds: Option<f64>,
+}
+
+/// `--seconds`: a finite number of seconds in [0, 3600].
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=3600.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("must be a number of seconds from 0 to 3600, got {s}"))
+    }
 }
 
 pub fn run(args: &Args) -> ExitCode {
@@ -45,14 +55,18 @@ pub fn run(args: &Args) -> ExitCode {
         for &t in &threads {
             let m = measure(&w, t, steps, seconds);
             if !args.json {
-                println!("{}", m.line());
+                if let Err(code) = crate::say(&format!("{}\n", m.line())) {
+                    return code;
+                }
             }
             results.push(m);
         }
     }
     if args.json {
         let body: Vec<String> = results.iter().map(Measurement::json).collect();
-        println!("[\n  {}\n]", body.join(",\n  "));
+        if let Err(code) = crate::say(&format!("[\n  {}\n]\n", body.join(",\n  "))) {
+            return code;
+        }
     }
     ExitCode::SUCCESS
 }

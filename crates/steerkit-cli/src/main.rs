@@ -68,6 +68,19 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// Writes `text` to standard output. A closed pipe (`steerkit list | head -1`) ends the
+/// command quietly with success, as Unix tools do; any other write error (a full disk) is a
+/// one-line error with status 1.
+fn say(text: &str) -> Result<(), ExitCode> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(ExitCode::SUCCESS),
+        Err(e) => Err(fail(format!("cannot write to standard output: {e}"))),
+    }
+}
+
 /// A file when the argument names one (or looks like a path), else a built-in.
 fn resolve(arg: &str) -> Result<Scenario, String> {
     let path = Path::new(arg);
@@ -104,27 +117,35 @@ fn run_command(args: &RunArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let dir = args.out.clone().unwrap_or_else(|| Path::new("out").join(&outcome.output_name));
+    // a second run into the same directory replaces the files; the summary says so
+    let replaced = dir.join("metrics.json").exists();
     let files = match outcome.write(&dir) {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
-    print!("{}", outcome.metrics.summary_table());
-    println!(
-        "wrote {}",
-        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+    let wrote = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ");
+    let text = format!(
+        "{}wrote {wrote}{}\nreplay: {}\n",
+        outcome.metrics.summary_table(),
+        if replaced { " (replacing the previous run there)" } else { "" },
+        files[2].display()
     );
-    println!("replay: {}", files[2].display());
-    ExitCode::SUCCESS
+    say(&text).err().unwrap_or(ExitCode::SUCCESS)
 }
 
 fn list() -> ExitCode {
     for name in gallery::names() {
         match gallery::load(name) {
-            Some(Ok(s)) => println!(
-                "{name:<16} {:>5} agents  {}",
-                s.agent_count(),
-                gallery::summary(s.description(), 90)
-            ),
+            Some(Ok(s)) => {
+                let line = format!(
+                    "{name:<16} {:>5} agents  {}\n",
+                    s.agent_count(),
+                    gallery::summary(s.description(), 90)
+                );
+                if let Err(code) = say(&line) {
+                    return code;
+                }
+            }
             Some(Err(e)) => return fail(e),
             None => {}
         }
@@ -140,8 +161,8 @@ fn validate(file: &Path) -> ExitCode {
     match scenario.build() {
         Ok(world) => {
             let g = &scenario.geometry();
-            println!(
-                "OK {}: {} agents in {} groups, {} obstacles, {} walls, {} paths, {} steps of {} s",
+            let line = format!(
+                "OK {}: {} agents in {} groups, {} obstacles, {} walls, {} paths, {} steps of {} s\n",
                 file.display(),
                 world.crowd.len(),
                 world.groups.len(),
@@ -151,7 +172,7 @@ fn validate(file: &Path) -> ExitCode {
                 scenario.steps(),
                 scenario.dt()
             );
-            ExitCode::SUCCESS
+            say(&line).err().unwrap_or(ExitCode::SUCCESS)
         }
         Err(e) => fail(e),
     }

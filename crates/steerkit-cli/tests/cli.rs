@@ -233,3 +233,55 @@ fn bad_input_gives_one_message_and_a_failure_never_a_panic() {
     assert!(!out.status.success());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Standard output that cannot be written: a full disk is a one-line error with status 1, a
+/// pipe closed early (`steerkit list | head -1`) a quiet success; never a panic.
+#[cfg(unix)]
+#[test]
+fn output_that_cannot_be_written_is_an_error_or_a_quiet_end_never_a_panic() {
+    use std::process::Stdio;
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_steerkit")).arg("list").stdout(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let err = text(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: cannot write to standard output"), "{err}");
+    }
+    // a reader that closes the pipe at once
+    let mut child = Command::new(env!("CARGO_BIN_EXE_steerkit"))
+        .arg("list")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn bench_seconds_must_be_a_finite_bounded_number() {
+    for bad in ["nan", "inf", "-1", "4000"] {
+        let out = steerkit(&["bench", &format!("--seconds={bad}")]);
+        assert!(!out.status.success(), "--seconds {bad} was accepted");
+        assert!(text(&out.stderr).contains("from 0 to 3600"), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn a_second_run_into_the_same_directory_says_it_replaces_the_first() {
+    let dir = temp("again");
+    let first = run("arrive", &dir, "5", "1", &[]);
+    assert!(first.status.success());
+    assert!(!text(&first.stdout).contains("replacing"));
+    let second = run("arrive", &dir, "5", "1", &[]);
+    assert!(second.status.success());
+    assert!(
+        text(&second.stdout).contains("(replacing the previous run there)"),
+        "{}",
+        text(&second.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
