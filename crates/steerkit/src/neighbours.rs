@@ -34,6 +34,23 @@ pub struct Neighbour<V: Vector = Vec2> {
     pub distance_squared: f32,
 }
 
+impl<V: Vector> Neighbour<V> {
+    /// A neighbour of a character at `center`, for callers that hand behaviours their own list
+    /// (the offset and squared distance are computed here).
+    #[must_use]
+    pub fn new(index: usize, position: V, velocity: V, radius: f32, center: V) -> Self {
+        let offset = position - center;
+        Neighbour {
+            index,
+            position,
+            velocity,
+            radius,
+            offset,
+            distance_squared: offset.length_squared(),
+        }
+    }
+}
+
 /// A field of view: offsets within `half_angle` of `facing` (Reynolds' "pie" mask; Buckland's
 /// FOV tip). A 270° field of view is `half_angle = 3π/4`.
 ///

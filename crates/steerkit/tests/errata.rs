@@ -271,3 +271,19 @@ fn hide_without_cover_evades() {
         "straight away at full acceleration: {a:?}"
     );
 }
+
+/// Collision avoidance with two neighbours already overlapping the character: the one moving
+/// away (A) and the one moving in (B) both collide "now"; the book never targets A (its time of
+/// closest approach is negative) and evades B, in either list order.
+#[test]
+fn collision_avoidance_evades_the_overlapping_neighbour_moving_in_whatever_the_list_order() {
+    let me = Kinematic::at_rest(Vec2::ZERO, 0.0);
+    let limits = Limits::new(5.0, 10.0, 4.0, 20.0).unwrap();
+    let a = Neighbour::new(0, Vec2::new(1.0, 0.0), Vec2::new(1.0, 0.0), 1.0, me.position);
+    let b = Neighbour::new(1, Vec2::new(0.0, -1.2), Vec2::new(0.0, 1.0), 1.0, me.position);
+    let avoid = CollisionAvoidance::new(0.0, 5.0).unwrap();
+    for list in [[a, b], [b, a]] {
+        let s = avoid.steer(&me, 1.0, &list, &limits).unwrap();
+        assert!((s.linear - Vec2::new(0.0, 10.0)).length() < 1e-5, "{list:?}: {:?}", s.linear);
+    }
+}

@@ -326,6 +326,11 @@ pub fn closest_approach<V: Vector>(dp: V, dv: V) -> (f32, f32) {
 /// predicted relative position `Δp + Δv·t`, or the current `Δp` when already overlapping or on an
 /// exact hit:
 /// `linear = −normalize(relative) · max_acceleration` (erratum E11: the book steers toward it).
+///
+/// Neighbours already overlapping all collide "now" (`t = 0`); among equal times the one
+/// closing fastest, `−(Δp·Δv)/|Δp|`, wins, whatever the list order: the book reaches the same
+/// choice because a neighbour moving away has a negative time of closest approach and is
+/// never its first target.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionAvoidance {
@@ -354,7 +359,8 @@ impl CollisionAvoidance {
         neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        let mut first: Option<(f32, V)> = None;
+        // (time, closing speed, relative position) of the first collision
+        let mut first: Option<(f32, f32, V)> = None;
         for n in neighbours {
             let dp = n.position - character.position;
             let dv = n.velocity - character.velocity;
@@ -368,11 +374,14 @@ impl CollisionAvoidance {
             } else {
                 continue;
             };
-            if first.is_none_or(|(best, _)| time < best) {
-                first = Some((time, relative));
+            let closing = if now > 0.0 { -dp.dot(dv) / now } else { dv.length() };
+            if first
+                .is_none_or(|(best, fastest, _)| time < best || (time == best && closing > fastest))
+            {
+                first = Some((time, closing, relative));
             }
         }
-        let (_, relative) = first?;
+        let (_, _, relative) = first?;
         full_acceleration(-relative.normalize_or_zero(), limits)
     }
 }
