@@ -363,6 +363,24 @@ pub fn as_vector(orientation: f32) -> Vec2 {
     Vec2::from_angle(orientation)
 }
 
+/// A 2D orientation from the book's convention (Millington: orientation 0 faces +z and
+/// `orientation → (sin o, cos o)` in the (x, z) plane), for book data whose (x, z) are used as
+/// steerkit's (x, y): `θ = wrap(π/2 − o)`, so `as_vector(θ) = (sin o, cos o)`. Its own inverse
+/// ([`to_book_orientation`]).
+#[must_use]
+#[inline]
+pub fn from_book_orientation(book: f32) -> f32 {
+    wrap_angle(core::f32::consts::FRAC_PI_2 - book)
+}
+
+/// The book's orientation of a steerkit 2D orientation: `o = wrap(π/2 − θ)` (see
+/// [`from_book_orientation`]).
+#[must_use]
+#[inline]
+pub fn to_book_orientation(orientation: f32) -> f32 {
+    wrap_angle(core::f32::consts::FRAC_PI_2 - orientation)
+}
+
 /// The orientation of a 2D direction: `atan2(y, x)`, in (−π, π]; the exact inverse of
 /// [`as_vector`]. A zero vector gives 0; prefer [`new_orientation`] to keep a current facing.
 #[must_use]
@@ -456,6 +474,18 @@ pub(crate) fn horizontal(v: Vec3) -> Vec3 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn book_orientations_map_the_books_facing_vector_onto_ours() {
+        for o in [0.0f32, 0.3, 1.0, -2.0, 3.0] {
+            let theta = from_book_orientation(o);
+            let book_vector = Vec2::new(o.sin(), o.cos()); // the book's (x, z)
+            assert!((as_vector(theta) - book_vector).length() < 1e-6, "{o}");
+            assert!((wrap_angle(to_book_orientation(theta) - o)).abs() < 1e-6, "{o}");
+        }
+        // the book's 0 faces +z, ours +y once (x, z) is (x, y)
+        assert!((as_vector(from_book_orientation(0.0)) - Vec2::Y).length() < 1e-6);
+    }
 
     #[test]
     fn wrap_angle_is_half_open_minus_pi_to_pi() {

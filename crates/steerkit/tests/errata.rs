@@ -287,3 +287,22 @@ fn collision_avoidance_evades_the_overlapping_neighbour_moving_in_whatever_the_l
         assert!((s.linear - Vec2::new(0.0, 10.0)).length() < 1e-5, "{list:?}: {:?}", s.linear);
     }
 }
+
+/// The book's arrive (coasting) with a zero target radius, exactly on the target while moving:
+/// its direction is zero, so its desired velocity is 0 and it brakes, −v / time_to_target
+/// clipped; only strictly inside a positive radius does it say nothing.
+#[test]
+fn coasting_arrive_with_a_zero_radius_brakes_on_the_target_like_the_book() {
+    let limits = Limits::new(5.0, 10.0, 4.0, 20.0).unwrap();
+    let coast = Arrive::new(0.0, 3.0, 0.1).unwrap().with_stop(Stop::Coast);
+    let mut me = Kinematic::at_rest(Vec2::new(4.0, 1.0), 0.0);
+    me.velocity = Vec2::new(0.5, 0.0);
+    let s = coast.steer(&me, me.position, &limits).expect("brakes");
+    assert!((s.linear - Vec2::new(-5.0, 0.0)).length() < 1e-6, "{:?}", s.linear);
+    me.velocity = Vec2::new(2.0, 0.0);
+    let s = coast.steer(&me, me.position, &limits).expect("brakes");
+    assert!((s.linear - Vec2::new(-10.0, 0.0)).length() < 1e-6, "clipped: {:?}", s.linear);
+    // strictly inside a positive radius the book's coast says nothing
+    let wide = Arrive::new(0.5, 3.0, 0.1).unwrap().with_stop(Stop::Coast);
+    assert!(wide.steer(&me, me.position + Vec2::new(0.2, 0.0), &limits).is_none());
+}

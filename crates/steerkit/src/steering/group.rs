@@ -18,12 +18,12 @@ use crate::steering::{Arrive, Seek, VelocityMatch};
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Falloff {
-    /// Millington's inverse-square law: `min(k / d², max_acceleration)`; `k` in m³/s². A
-    /// negative `k` attracts.
+    /// Millington's inverse-square law: `clamp(k / d², −max_acceleration, max_acceleration)`;
+    /// `k` in m³/s². A negative `k` attracts (the clamp keeps its pull as bounded as the push).
     InverseSquare(f32),
     /// Millington's linear law: `max_acceleration · (threshold − d) / threshold`.
     Linear,
-    /// Buckland's `1/d`: `min(k / d, max_acceleration)`; `k` in m²/s².
+    /// Buckland's `1/d`: `clamp(k / d, −max_acceleration, max_acceleration)`; `k` in m²/s².
     Inverse(f32),
 }
 

@@ -353,7 +353,10 @@ impl Arrive {
         let distance = offset.length();
         let desired = if distance < self.target_radius || distance == 0.0 {
             let relative = character.velocity - target_velocity;
-            if self.stop == Stop::Coast || relative.length_squared() < REST_SPEED_SQ {
+            // the book's coast says nothing strictly inside a radius; exactly on a zero-radius
+            // target its direction is zero, so its desired velocity is 0 and it brakes
+            let coasting = self.stop == Stop::Coast && distance < self.target_radius;
+            if coasting || relative.length_squared() < REST_SPEED_SQ {
                 return None;
             }
             target_velocity
