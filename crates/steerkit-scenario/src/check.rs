@@ -34,6 +34,9 @@ pub const MIN_POSITIVE: f32 = 1.0e-6;
 pub const MAX_NAME: usize = 64;
 /// Longest time step (s).
 pub const MAX_DT: f32 = 1.0;
+/// Most body area a spawn region may receive, as a multiple of its own area: a crowd piled
+/// deeper cannot spread out, and every neighbour query in it then costs O(n).
+pub const MAX_SPAWN_DEPTH: f32 = 10.0;
 
 /// A problem at a field path, before it is located in the source.
 #[derive(Debug, Clone, PartialEq)]
@@ -757,7 +760,7 @@ fn group(
             spawn,
             n,
             (bounds, solids),
-            limits.max_speed(),
+            (radius, limits.max_speed()),
             goal,
             rng,
         )?,
@@ -789,7 +792,7 @@ fn spawn_agents(
     s: &SpawnSpec,
     n: u32,
     (bounds, solids): (&Bounds, &ObstacleSet),
-    max_speed: f32,
+    (body, max_speed): (f32, f32),
     goal: Option<Vec2>,
     rng: &mut Rng,
 ) -> Result<Vec<Placement>> {
@@ -841,6 +844,24 @@ fn spawn_agents(
         if (lo.x > hi.x || lo.y > hi.y) && n > 0 {
             return Err(problem(path, "the spawn region lies outside the world"));
         }
+    }
+    // bodies piled deeper than this can never spread out, and every neighbour query in the
+    // pile then costs O(n): refuse them instead of running for ever
+    let region = match disc {
+        Some((_, r)) => core::f32::consts::PI * r * r,
+        None => (hi.x - lo.x) * (hi.y - lo.y),
+    };
+    let bodies = n as f32 * core::f32::consts::PI * body * body;
+    let capacity = MAX_SPAWN_DEPTH * region.max(core::f32::consts::PI * body * body);
+    if bodies > capacity {
+        return Err(problem(
+            path,
+            format!(
+                "{n} bodies of radius {body} m cover {bodies:.0} m², more than {MAX_SPAWN_DEPTH} \
+                 times the spawn region's {region:.0} m² (inside the world): use a larger \
+                 region, fewer agents or smaller bodies"
+            ),
+        ));
     }
     let speed = match s.speed {
         Some([lo, hi]) => {

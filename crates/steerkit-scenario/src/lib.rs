@@ -45,7 +45,7 @@ mod world;
 
 pub use check::{
     sanitise_name, MAX_AGENTS, MAX_COORDINATE, MAX_DEPTH, MAX_DT, MAX_MAGNITUDE, MAX_NAME,
-    MAX_STEPS, MIN_POSITIVE,
+    MAX_SPAWN_DEPTH, MAX_STEPS, MIN_POSITIVE,
 };
 pub use error::{Location, ScenarioError};
 pub use model::{

@@ -721,3 +721,13 @@ fn a_newline_in_a_key_stays_on_one_line() {
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.contains("bad\\nkey"), "{text}");
 }
+
+/// Bodies piled more than ten deep in their spawn region could never spread out (and every
+/// neighbour query in the pile would cost O(n)): refused at load, naming the region.
+#[test]
+fn a_spawn_too_dense_to_spread_out_is_refused() {
+    assert!(Scenario::from_toml_str(&with("count = 3", "count = 3000"), "ok.toml").is_ok());
+    let e = toml_error(&with("count = 3", "count = 5000"));
+    assert_eq!(e.field(), "groups[0].spawn", "{e}");
+    assert!(e.to_string().contains("more than 10 times the spawn region's 100 m²"), "{e}");
+}
