@@ -1,0 +1,132 @@
+//! Generated scenario text through the loader, the runner and every output writer: whatever the
+//! numbers, the file is refused with one line, or it runs and everything it writes is finite.
+
+use proptest::prelude::*;
+use steerkit_cli::run::{run, RunOptions};
+use steerkit_cli::snapshot::render_svg;
+use steerkit_scenario::Scenario;
+
+/// A number for a field whose ordinary values lie in `lo..hi`: mostly ordinary, sometimes as
+/// a hostile file would write it (the edges of the stated ranges, just outside them, the
+/// extremes of `f32`).
+fn number(lo: f32, hi: f32) -> impl Strategy<Value = String> {
+    prop_oneof![
+        9 => (lo..hi).prop_map(|v| format!("{v}")),
+        1 => prop::sample::select(vec![
+            "0", "-0.0", "1e-6", "1e-7", "1e-40", "1e5", "-1e5", "1.1e5", "1e6", "-1e6",
+            "1.5e6", "3.4e38", "-3.4e38", "1e-45", "-1",
+        ])
+        .prop_map(str::to_owned),
+    ]
+}
+
+/// The ordinary range of each of the scenario's 16 numbers, in order.
+const FIELDS: [(f32, f32); 16] = [
+    (0.005, 0.2),   // dt
+    (-40.0, -20.0), // world min x
+    (20.0, 40.0),   // world max y
+    (0.5, 5.0),     // neighbour radius
+    (-15.0, 15.0),  // obstacle x
+    (0.1, 4.0),     // obstacle radius
+    (0.05, 1.0),    // body radius
+    (0.5, 8.0),     // max speed
+    (0.5, 20.0),    // max acceleration
+    (-15.0, 15.0),  // goal x
+    (0.5, 5.0),     // slow radius
+    (0.05, 1.0),    // time to target
+    (0.0, 3.0),     // weight 1
+    (0.2, 3.0),     // separation threshold
+    (0.0, 3.0),     // weight 2
+    (0.0, 10.0),    // jitter and lookahead
+];
+
+fn numbers() -> impl Strategy<Value = Vec<String>> {
+    FIELDS.iter().map(|&(lo, hi)| number(lo, hi)).collect::<Vec<_>>()
+}
+
+/// A scenario exercising arrive, separation, wander, obstacle avoidance and a formation-free
+/// flock, with 16 numbers drawn from [`number`].
+fn scenario(n: &[String]) -> String {
+    format!(
+        r#"name = "hostile"
+dt = {dt}
+steps = 30
+[world]
+min = [{wmin}, -20]
+max = [20, {wmax}]
+neighbour_radius = {nr}
+[[obstacles]]
+shape = "circle"
+center = [{ox}, 0]
+radius = {or}
+[[groups]]
+name = "a"
+count = 12
+spawn = {{ shape = "rect", min = [-10, -10], max = [10, 10], heading = "random", speed = [0, 1] }}
+radius = {r}
+limits = {{ max_speed = {ms}, max_acceleration = {ma}, max_rotation = 3, max_angular_acceleration = 10 }}
+goal = [{gx}, 2]
+behaviour = {{ kind = "blend", members = [
+  {{ kind = "arrive", use_goal = true, target_radius = 0.2, slow_radius = {sr}, time_to_target = {tt}, weight = {w1} }},
+  {{ kind = "separation", threshold = {th}, falloff = "linear", weight = {w2} }},
+  {{ kind = "wander", radius = 1, distance = 2, jitter = {j} }},
+  {{ kind = "obstacle_avoidance", avoid_distance = 1, lookahead = {la} }},
+] }}
+"#,
+        dt = n[0],
+        wmin = n[1],
+        wmax = n[2],
+        nr = n[3],
+        ox = n[4],
+        or = n[5],
+        r = n[6],
+        ms = n[7],
+        ma = n[8],
+        gx = n[9],
+        sr = n[10],
+        tt = n[11],
+        w1 = n[12],
+        th = n[13],
+        w2 = n[14],
+        j = n[15],
+        la = n[15],
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_numbers_give_a_one_line_error_or_a_finite_run(n in numbers()) {
+        let text = scenario(&n);
+        let loaded = Scenario::from_toml_str(&text, "hostile.toml");
+        let s = match loaded {
+            Err(e) => {
+                let line = e.to_string();
+                prop_assert_eq!(line.lines().count(), 1, "{}", line);
+                return Ok(());
+            }
+            Ok(s) => s,
+        };
+        let o = match run(&s, &RunOptions { threads: Some(1), ..RunOptions::default() }) {
+            Err(e) => {
+                prop_assert_eq!(e.to_string().lines().count(), 1, "{}", e);
+                return Ok(());
+            }
+            Ok(o) => o,
+        };
+        for f in &o.recording.frames {
+            let all = f.position.iter().chain(&f.velocity).chain(&f.orientation);
+            let overlays = f.overlays.steering.vector.iter().chain(&f.overlays.target.point);
+            prop_assert!(all.chain(overlays).all(|v| v.is_finite()), "step {}: {}", f.step, text);
+        }
+        for g in &o.metrics.groups {
+            prop_assert!(g.final_mean_speed.is_finite(), "{}", text);
+        }
+        for r in &o.trajectories {
+            prop_assert!(r.position.is_finite() && r.velocity.is_finite() && r.orientation.is_finite());
+        }
+        let svg = render_svg(&o.recording);
+        prop_assert!(!svg.contains("NaN") && !svg.contains("inf"), "{}", text);
+    }
+}
