@@ -51,3 +51,51 @@ fn a_world_whose_size_overflows_f32_is_refused_by_name() {
         "{e:?}"
     );
 }
+
+/// One agent driven to overflow beside a flock: it is quarantined, and every other agent's
+/// trajectory is the same, bit for bit, as in the world without the fault.
+#[test]
+fn an_overflowing_agent_leaves_the_others_bit_for_bit_unchanged() {
+    use steerkit::{Alignment, Cohesion, CrowdEvent, Seek, WorldWander};
+    let run = |fault: bool| {
+        let config = CrowdConfig::new(2.0).with_seed(5);
+        let mut crowd = Crowd2::new(config).unwrap();
+        let flock = Recipe::Blend(vec![
+            (2.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear).unwrap())),
+            (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
+            (1.0, Recipe::Alignment(Alignment::heading(0.5).unwrap())),
+            (0.5, Recipe::Wander(WorldWander::new(1.0, 2.0, 3.0).unwrap())),
+        ]);
+        let g = crowd.add_group(Group::new(flock)).unwrap();
+        let limits = Limits::new(3.0, 6.0, 4.0, 20.0).unwrap();
+        let mut handles = Vec::new();
+        for i in 0..200 {
+            let p = Vec2::new((i % 20) as f32 * 0.8, (i / 20) as f32 * 0.8);
+            handles.push(crowd.spawn(AgentSpec::new(p, 0.2, limits, g)).unwrap());
+        }
+        let mut quarantined = 0;
+        if fault {
+            // far from the flock (beyond every neighbourhood), its state then overflowed by a
+            // game writing it (the integrator itself clips speeds, so it cannot overflow)
+            let h = crowd.spawn(AgentSpec::new(Vec2::new(1e4, 1e4), 0.2, limits, g)).unwrap();
+            let mut k = crowd.kinematic(h).unwrap();
+            k.position.x = f32::INFINITY;
+            crowd.write_kinematic(h, k).unwrap();
+        }
+        let mut track = Vec::new();
+        for _ in 0..300 {
+            let events = crowd.step(1.0 / 30.0).unwrap();
+            quarantined +=
+                events.iter().filter(|e| matches!(e, CrowdEvent::Quarantined { .. })).count();
+            for &h in &handles {
+                let k = crowd.kinematic(h).unwrap();
+                track.push((k.position.to_array(), k.velocity.to_array(), k.orientation));
+            }
+        }
+        (track, quarantined)
+    };
+    let (clean, none) = run(false);
+    let (faulty, one) = run(true);
+    assert_eq!((none, one), (0, 1), "exactly the faulty agent is quarantined");
+    assert!(clean == faulty, "the flock's trajectories changed");
+}
