@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Soak test (opt-in): runs the flocking scenario for STEPS steps (default 1 000 000), samples
+# the process's resident memory every 2 s, and checks every output file for non-finite values.
+# Memory should stay flat: recordings and trajectory files are budgeted, the crowd reuses its
+# buffers. Usage: scripts/soak.sh [STEPS] [SCENARIO]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+steps="${1:-1000000}"
+scenario="${2:-flocking}"
+out="$(mktemp -d)"
+cargo build --release --quiet
+./target/release/steerkit run "$scenario" --steps "$steps" --out "$out" >"$out/summary.txt" &
+pid=$!
+samples=()
+while kill -0 "$pid" 2>/dev/null; do
+  rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+  [ -n "$rss" ] && samples+=("$rss")
+  sleep 2
+done
+wait "$pid"
+printf '%s\n' "${samples[@]}" | sort -n | awk '
+  NR == 1 {min = $1} {max = $1; n++; v[n] = $1}
+  END {printf "rss samples %d: first %d KiB, min %d KiB, max %d KiB, last %d KiB\n", n, v[1], min, max, v[n]}'
+python3 - "$out" <<'PY'
+import json, math, sys, pathlib
+out = pathlib.Path(sys.argv[1])
+bad = []
+metrics = json.loads((out / "metrics.json").read_text())
+for g in metrics["groups"]:
+    if not isinstance(g["final_mean_speed"], (int, float)) or not math.isfinite(g["final_mean_speed"]):
+        bad.append(f"final_mean_speed of {g['name']}")
+with open(out / "trajectories.csv") as f:
+    next(f)
+    for n, line in enumerate(f):
+        if any(not math.isfinite(float(x)) for x in line.split(",")[4:]):
+            bad.append(f"trajectories.csv row {n}")
+            break
+svg = (out / "snapshot.svg").read_text()
+if "NaN" in svg or "inf" in svg:
+    bad.append("snapshot.svg")
+print("outputs finite" if not bad else "NON-FINITE: " + ", ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+tail -n 3 "$out/summary.txt"
