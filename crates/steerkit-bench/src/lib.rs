@@ -5,7 +5,12 @@
 //! nanoseconds per agent-update, and the bytes the crowd has allocated per agent.
 
 use std::time::Instant;
-use steerkit::*;
+use steerkit::crowd::{CrowdVector, Group, WorldBounds};
+use steerkit::geometry::{Circle, Segment};
+use steerkit::math::Rng;
+use steerkit::neighbours::{BruteForceNeighbours, NeighbourQuery};
+use steerkit::prelude::*;
+use steerkit::steering::WorldWander;
 
 /// Step length of every workload (s).
 pub const DT: f32 = 1.0 / 30.0;

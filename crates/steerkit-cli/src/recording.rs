@@ -54,8 +54,10 @@
 //! events ([`RecordOptions::max_events`]) keep long crowd runs small.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use steerkit::geometry::{Aabb, Circle, Obstacle, Polygon, Segment};
+use steerkit::kinematic::{Kinematic, Kinematic3};
 use steerkit::math::Vector;
-use steerkit::{Aabb, Circle, Kinematic, Kinematic3, Obstacle, Polygon, Polyline, Segment};
+use steerkit::path::Polyline;
 use steerkit::{Vec2, Vec3};
 
 /// The `format` string of a recording.
@@ -232,7 +234,7 @@ impl PathShape {
         PathShape {
             name: name.into(),
             points: path.points().iter().map(|&p| p.into()).collect(),
-            looping: steerkit::Path::is_looping(path),
+            looping: steerkit::path::Path::is_looping(path),
         }
     }
 
@@ -246,7 +248,7 @@ impl PathShape {
                 .iter()
                 .map(|&p| steerkit::math::ground::to_2d(p).into())
                 .collect(),
-            looping: steerkit::Path::is_looping(path),
+            looping: steerkit::path::Path::is_looping(path),
         }
     }
 }
@@ -574,7 +576,8 @@ pub(crate) fn stride_for(agents: usize, steps: u32, budget: usize) -> u32 {
 /// Collects a [`Recording`] while a simulation runs.
 ///
 /// ```
-/// use steerkit::{Kinematic, Vec2};
+/// use steerkit::kinematic::Kinematic;
+/// use steerkit::Vec2;
 /// use steerkit_cli::recording::{Group, Meta, RecordOptions, Recorder, World};
 /// let meta = Meta::new("demo", 7, 1.0 / 60.0, 2);
 /// let groups = vec![Group::new("walkers", "#0072b2", 0.3)];

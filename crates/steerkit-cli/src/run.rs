@@ -34,7 +34,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use steerkit::{AgentHandle, CrowdEvent, NeighbourQuery, Neighbours, Obstacle, Vec2};
+use steerkit::crowd::{AgentHandle, CrowdEvent};
+use steerkit::geometry::Obstacle;
+use steerkit::neighbours::{NeighbourQuery, Neighbours};
+use steerkit::Vec2;
 use steerkit_scenario::{Bounds, Metric, MetricsPlan, Scenario, ScenarioError};
 
 /// Agent-frames kept in a replay (about 10 MB of JSON at most).
@@ -792,7 +795,7 @@ impl PairScan {
 
     /// Scans the committed state and returns this step's smallest gap (infinite when no two
     /// agents are within reach).
-    fn scan(&mut self, crowd: &mut steerkit::Crowd2) -> f32 {
+    fn scan(&mut self, crowd: &mut steerkit::crowd::Crowd2) -> f32 {
         let mut frame_min_gap = f32::INFINITY;
         self.overlapping_now.clear();
         // the grid query re-sorts the storage when agents moved: read everything after it
@@ -845,7 +848,7 @@ impl SlotErrors {
         Self { sum: vec![0.0; groups], count: vec![0; groups], max: vec![0.0; groups] }
     }
 
-    fn add(&mut self, crowd: &steerkit::Crowd2, numbering: &Numbering) {
+    fn add(&mut self, crowd: &steerkit::crowd::Crowd2, numbering: &Numbering) {
         let positions = crowd.positions();
         for (i, h) in crowd.handles().enumerate() {
             if let (Some(t), Some(a)) = (crowd.slot_target(h), numbering.number(h)) {
@@ -930,7 +933,7 @@ fn progress_bar(wanted: bool, steps: u64) -> Option<indicatif::ProgressBar> {
 }
 
 fn push_rows(
-    crowd: &steerkit::Crowd2,
+    crowd: &steerkit::crowd::Crowd2,
     numbering: &Numbering,
     step: u32,
     rows: &mut Vec<TrajectoryRow>,

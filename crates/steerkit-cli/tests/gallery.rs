@@ -1,6 +1,7 @@
 //! Every shipped scenario, run for its full duration through the runner, checked against what
 //! it is meant to show, with numbers.
 
+use steerkit::geometry::{closest_point_on_segment, Obstacle, Segment};
 use steerkit::Vec2;
 use steerkit_cli::gallery;
 use steerkit_cli::run::{run, RunOptions, RunOutcome, TrajectoryRow};
@@ -308,9 +309,9 @@ fn hiders_end_behind_pillars() {
         .filter(|&a| {
             let me = track(&o, a).last().unwrap().position;
             s.geometry().obstacles.iter().any(|ob| match ob {
-                steerkit::Obstacle::Circle(c) => {
-                    let seg = steerkit::Segment { a: hunter.position, b: me };
-                    let (p, _) = steerkit::closest_point_on_segment(c.center, seg.a, seg.b);
+                Obstacle::Circle(c) => {
+                    let seg = Segment { a: hunter.position, b: me };
+                    let (p, _) = closest_point_on_segment(c.center, seg.a, seg.b);
                     (p - c.center).length() < c.radius
                 }
                 _ => false,

@@ -6,11 +6,16 @@
 //! test (`tests/browser/replay.mjs`) opens that `replay.html`.
 
 use std::path::PathBuf;
-use steerkit::{
-    Align, Arrive, Circle, CollisionDetector, Face, Falloff, FollowPath, Kinematic, Limits,
-    LookWhereYoureGoing, Neighbour, Obstacle, ObstacleSet, OffsetPursuit, Polyline, Ray, Seek,
-    Segment, Separation, SteeringOutput, Vec2, Vector, Wander,
+use steerkit::geometry::{Circle, CollisionDetector, Obstacle, ObstacleSet, Ray, Segment};
+use steerkit::kinematic::{Kinematic, Limits, SteeringOutput};
+use steerkit::math::Vector;
+use steerkit::neighbours::Neighbour;
+use steerkit::path::Polyline;
+use steerkit::steering::{
+    Align, Arrive, Face, Falloff, FollowPath, LookWhereYoureGoing, OffsetPursuit, Seek, Separation,
+    Wander,
 };
+use steerkit::Vec2;
 use steerkit_cli::recording::{
     Group, Meta, OverlayCapture, PathShape, RecordOptions, Recorder, Recording, World, PALETTE,
 };
@@ -571,7 +576,8 @@ fn a_thousand_agents_for_300_frames_make_a_replay_of_a_few_megabytes() {
 /// wrap-around world with an agent that leaves the simulation (NaN), and an empty recording.
 #[test]
 fn edge_case_replays_are_written_and_read_back() {
-    use steerkit::{Kinematic3, Quat, Vec3};
+    use steerkit::kinematic::Kinematic3;
+    use steerkit::{Quat, Vec3};
     let dir = out_dir();
 
     let (lo, hi) = (Vec2::new(-5.0, -5.0), Vec2::new(5.0, 5.0));

@@ -10,10 +10,12 @@ use crate::spec::{
     WorldSpec, Xy,
 };
 use std::collections::HashMap;
-use steerkit::{
-    Aabb, Circle, Integration, Limits, Obstacle, ObstacleSet, ParamError, Polygon, Polyline, Rng,
-    ScalablePattern, Scheme, Segment, Shape, Vec2,
-};
+use steerkit::formation::{ScalablePattern, Shape};
+use steerkit::geometry::{Aabb, Circle, Obstacle, ObstacleSet, Polygon, Segment};
+use steerkit::kinematic::{Integration, Limits, Scheme};
+use steerkit::math::Rng;
+use steerkit::path::Polyline;
+use steerkit::{ParamError, Vec2};
 
 /// Most agents a scenario may create (all groups together).
 pub const MAX_AGENTS: u64 = 1_000_000;

@@ -1,8 +1,12 @@
 //! The checked scenario: library values built by the library's validating constructors, with
 //! references (paths, agents) resolved to indices.
 
+use steerkit::crowd::{Recipe, Target};
+use steerkit::formation::ScalablePattern;
+use steerkit::geometry::{Obstacle, Segment};
+use steerkit::kinematic::{Integration, Limits};
+use steerkit::path::Polyline;
 use steerkit::Vec2;
-use steerkit::{Integration, Limits, Obstacle, Polyline, Recipe, ScalablePattern, Segment, Target};
 
 /// The shape of the world.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,10 +2,14 @@
 
 use crate::model::{AgentRef, Behaviour, Bounds, Geometry, Metric, MetricsPlan, NamedPath};
 use crate::{Scenario, ScenarioError};
-use steerkit::{
-    AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdError, FormationId, FormationManager, Group,
-    GroupId, Kinematic, Obstacle, ObstacleSet, PathId, Pattern, Recipe, Stuck, Vec2, WorldBounds,
+use steerkit::crowd::{
+    AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdError, FormationId, Group, GroupId, PathId,
+    Recipe, Stuck, WorldBounds,
 };
+use steerkit::formation::{FormationManager, Pattern};
+use steerkit::geometry::{Obstacle, ObstacleSet};
+use steerkit::kinematic::Kinematic;
+use steerkit::Vec2;
 
 /// One group of a built world.
 #[derive(Clone, Debug, PartialEq)]

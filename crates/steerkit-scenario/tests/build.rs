@@ -1,6 +1,8 @@
 //! Scenarios build into running crowds: agents, groups, paths and references as the file says.
 
-use steerkit::{CrowdEvent, Path, Recipe, Target, Vec2};
+use steerkit::crowd::{CrowdEvent, Recipe, Target};
+use steerkit::path::Path;
+use steerkit::Vec2;
 use steerkit_scenario::Scenario;
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/example.toml");
@@ -133,7 +135,7 @@ arrive_radius = 0.25
     let w = s.build().unwrap();
     let g = w.crowd.group(w.groups[0].id).unwrap();
     assert_eq!(g.heading_smoothing, 5);
-    assert_eq!(g.integration.scheme, steerkit::Scheme::Exact);
+    assert_eq!(g.integration.scheme, steerkit::kinematic::Scheme::Exact);
     assert_eq!((g.integration.linear_drag, g.integration.angular_drag), (0.5, 1.5));
     assert_eq!(g.view_half_angle, Some(1.0));
     assert!(g.non_penetration && !g.face_motion);

@@ -1,6 +1,6 @@
 //! The shipped example scenario loads, in TOML and in the same structure as JSON.
 
-use steerkit::Path;
+use steerkit::path::Path;
 use steerkit_scenario::{Behaviour, Bounds, Scenario, TargetRef};
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/example.toml");

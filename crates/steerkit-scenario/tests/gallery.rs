@@ -1,6 +1,7 @@
 //! Every shipped scenario loads, builds and runs; the gallery scenarios show what they say.
 
-use steerkit::{CrowdEvent, Vec2};
+use steerkit::crowd::CrowdEvent;
+use steerkit::Vec2;
 use steerkit_scenario::{Scenario, World};
 
 fn scenarios_dir() -> std::path::PathBuf {

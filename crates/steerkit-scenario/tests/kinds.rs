@@ -1,7 +1,9 @@
 //! Every behaviour kind of the format loads from a minimal node, becomes the matching crowd
 //! recipe, and is documented in the format reference.
 
-use steerkit::{Alignment, Cohesion, KinematicArrive, Recipe, Target, Vec2};
+use steerkit::crowd::{Recipe, Target};
+use steerkit::steering::{Alignment, Cohesion, KinematicArrive};
+use steerkit::Vec2;
 use steerkit_scenario::{behaviour_fields, behaviour_kinds, Scenario};
 
 fn scenario(behaviour: &str) -> String {
@@ -175,7 +177,7 @@ fn every_kind_and_field_is_documented() {
 fn every_library_kind_has_a_scenario_kind_or_a_documented_reason() {
     let kinds: Vec<&str> = behaviour_kinds().collect();
     let missing: Vec<(&str, &str)> = steerkit_scenario::kinds_not_in_files().collect();
-    for kind in steerkit::RecipeKind::all() {
+    for kind in steerkit::crowd::RecipeKind::all() {
         let name = kind.name();
         let in_files = kinds.contains(&name);
         let listed = missing.iter().any(|(k, _)| *k == name);

@@ -8,10 +8,13 @@
 //! cargo run --release -p steerkit --example custom_behaviour
 //! ```
 
-use steerkit::{
-    AgentContext, AgentSpec, Crowd2, CrowdConfig, CustomBehaviour, Epsilon, Group, Limits, Recipe,
-    Seek, SteeringOutput, Vec2, WorldBounds, WorldWander,
+use steerkit::combine::Epsilon;
+use steerkit::crowd::{
+    AgentContext, AgentSpec, Crowd2, CrowdConfig, CustomBehaviour, Group, Recipe, WorldBounds,
 };
+use steerkit::kinematic::{Limits, SteeringOutput};
+use steerkit::steering::{Seek, WorldWander};
+use steerkit::Vec2;
 
 /// Seek the nearest lamp while outside every lit disc.
 struct StayInTheLight {

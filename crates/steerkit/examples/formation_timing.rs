@@ -4,7 +4,12 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use steerkit::*;
+use steerkit::formation::{
+    AssignmentMethod, CostMatrix, FormationManager, Moderation, Pattern, ScalablePattern, Shape,
+    SlotAssigner, SlotSteering,
+};
+use steerkit::math::Rng;
+use steerkit::prelude::*;
 
 fn main() {
     let mut rng = Rng::new(7);

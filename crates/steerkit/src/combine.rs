@@ -1,6 +1,6 @@
 //! Combining behaviours (Millington §3.4.2–3.4.3; Green and Buckland's combination methods):
 //! weighted blending, priority groups, the weighted truncated running sum and prioritised
-//! dithering.
+//! dithering; and Green's layering of the rules of movement ([`Layering`], [`clip_to_walls`]).
 //!
 //! The combiners take the members' outputs as iterators, so members are evaluated lazily: a
 //! priority group or a running sum that stops early never computes the behaviours after it.
@@ -11,6 +11,8 @@ use crate::error::{non_negative, ParamError};
 use crate::kinematic::{Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::rng::Rng;
+
+pub use crate::layering::{clip_to_walls, Layering, WALL_SKIN};
 
 /// Weighted blending (§3.4.2): `Σ wᵢ·sᵢ`, then the linear part truncated to `max_acceleration`
 /// (its length, not component-wise: erratum E12) and the angular part clamped symmetrically to

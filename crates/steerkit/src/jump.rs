@@ -840,8 +840,8 @@ impl JumpDetector {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kinematic::Kinematic3;
     use crate::predict::{landing_point, trajectory_velocity};
-    use crate::Kinematic3;
     use proptest::prelude::*;
 
     const G: Vec3 = Vec3::new(0.0, -9.81, 0.0);

@@ -1,10 +1,11 @@
 //! steerkit: the movement layer of game AI.
 //!
-//! Steering behaviours return [`SteeringOutput`]s of **accelerations** (m/s², rad/s²) for a
-//! [`Kinematic`] character with [`Limits`]; the caller integrates them with an explicit `dt`:
+//! Steering behaviours return [steering outputs](kinematic::SteeringOutput) of
+//! **accelerations** (m/s², rad/s²) for a [kinematic](kinematic::Kinematic) character with
+//! [limits](kinematic::Limits); the caller integrates them with an explicit `dt`:
 //!
 //! ```
-//! use steerkit::{Arrive, Kinematic, Limits, Vec2};
+//! use steerkit::prelude::*;
 //! let limits = Limits::new(5.0, 10.0, 4.0, 20.0)?;
 //! let arrive = Arrive::new(0.25, 3.0, 0.1)?;
 //! let mut agent = Kinematic::at_rest(Vec2::ZERO, 0.0);
@@ -16,128 +17,72 @@
 //! # Ok::<(), steerkit::ParamError>(())
 //! ```
 //!
+//! # Modules
+//!
+//! One module per domain, each named after what it holds, so a name reads in its context
+//! (`pipeline::Goal`, `crowd::Target`, `formation::Team`):
+//!
+//! - [`math`]: conventions, the [`Vector`](math::Vector) trait over `Vec2` and `Vec3`, angle
+//!   helpers, the 2½D ground mapping and the seeded [`Rng`](math::Rng).
+//! - [`kinematic`]: the movement model: statics, kinematics, steering outputs, limits and
+//!   integration (Millington §3.1).
+//! - [`steering`]: the behaviours: seek to wander, group behaviours and flocking presets,
+//!   path following, obstacle and wall avoidance, hide, Green's path techniques and pilot
+//!   (Millington §3.2–3.3, Green, Buckland).
+//! - [`three_d`]: align, face, look where you're going and wander with quaternions
+//!   (Millington §3.9).
+//! - [`combine`]: blending, priority groups, the running sum, dithering and Green's layering
+//!   (Millington §3.4, Green, Buckland).
+//! - [`pipeline`]: the steering pipeline: targeters, decomposers, constraints, actuator
+//!   (Millington §3.4.5).
+//! - [`geometry`]: shapes, ray casts, the obstacle set and the collision detector
+//!   (Millington §3.3.15).
+//! - [`neighbours`]: how group behaviours see other agents.
+//! - [`path`]: paths to follow, with coherent parameters.
+//! - [`predict`]: ballistics: trajectories, landing spots, firing solutions, drag, grenades
+//!   (Millington §3.5).
+//! - [`jump`]: jump velocity, jump points, landing pads and the jump behaviour (Millington §3.6).
+//! - [`motor`]: from steering requests to what a vehicle or a body can do (Millington §3.8).
+//! - [`formation`]: formations, slot assignment, plays and tactical movement (Millington §3.7).
+//! - [`crowd`]: the deterministic, parallel crowd engine and its behaviour recipes.
+//! - [`prelude`]: the names most programs need, for `use steerkit::prelude::*`.
+//!
+//! The root holds only [`glam`] and its `Vec2`, `Vec3` and `Quat`, and [`ParamError`], which
+//! every constructor returns.
+//!
 //! Conventions (see `ARCHITECTURE.md`): SI units; 2D in the x–y plane with angles
 //! counter-clockwise from +x; 3D y-up with characters looking down local +x; no global random
 //! generator or clock.
 #![warn(missing_docs)]
 
-mod combine;
-mod error;
-mod kinematic;
+pub mod combine;
+pub mod crowd;
+pub mod formation;
+pub mod geometry;
+pub mod jump;
+pub mod kinematic;
 pub mod math;
-mod rng;
-mod steering;
+pub mod motor;
+pub mod neighbours;
+pub mod path;
+pub mod pipeline;
+pub mod predict;
+pub mod prelude;
+pub mod steering;
+pub mod three_d;
 
-pub use combine::{
-    blend, blend_observed, dither, prioritize, prioritize_by, prioritize_observed,
-    prioritize_variable, running_sum, running_sum_observed, Epsilon,
-};
+// Implementation files whose items are published by a domain module: `error` at the root,
+// `rng` by `math`, `obstacle` by `geometry`, `pilot` by `steering`, `layering` by `combine`.
+mod error;
+mod layering;
+mod obstacle;
+mod pilot;
+mod rng;
+
 pub use error::ParamError;
 pub use glam;
 pub use glam::{Quat, Vec2, Vec3};
-pub use kinematic::{
-    Integration, Kinematic, Kinematic3, KinematicSteeringOutput, Limits, LocalFrame, Scheme,
-    Static, Static3, SteeringOutput, SteeringOutput3,
-};
-pub use math::{as_vector, new_orientation, orientation_of, wrap_angle, Vector};
-pub use rng::Rng;
-pub use steering::{
-    closest_approach, Align, Alignment, Approach, Arrive, Chase, Cohesion, CollisionAvoidance,
-    ConeCheck, Deceleration, Estimate, Evade, Face, Falloff, Flee, FollowPath, Gather, Interpose,
-    KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander, LookWhereYoureGoing,
-    OffsetPursuit, Prediction, Pursue, Seek, SeekMode, Separation, Stateful, Stop, VelocityMatch,
-    Wander, WanderJitter, WorldWander,
-};
 
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
-
-mod geometry;
-pub use geometry::{
-    closest_point_on_segment, point_in_polygon, Aabb, Circle, Polygon, Ray, Ray3, RayHit, RayHit3,
-    Segment, Sphere,
-};
-
-mod obstacle;
-pub use obstacle::{
-    ClosestObstacle, Collision, CollisionDetector, Obstacle, ObstacleId, ObstacleSet,
-};
-
-mod three_d;
-pub use three_d::{
-    align_to_vector, fake_orientation, shortest_rotation, Align3, Face3, FakeRotation,
-    LookWhereYoureGoing3, Wander3,
-};
-
-mod neighbours;
-pub use neighbours::{BruteForceNeighbours, Neighbour, NeighbourQuery, Neighbours, ViewCone};
-
-mod path;
-pub use path::{Path, Polyline, Polyline3, WaypointCursor};
-
-mod predict;
-pub use predict::{
-    aim_at_moving_target, direction_from_elevation, distance_to_target, firing_solution,
-    firing_solutions, landing_point, predict_landing, react_to_grenade, refine_targeting,
-    time_to_height, trajectory_closest_approach, trajectory_position, trajectory_velocity,
-    AimError, BallisticArc, Catcher, ClosestApproach, FiringSolution, ForwardModel, Grenade,
-    Interception, Landing, LandingError, LandingOptions, LinearDrag, Miss, MovingTargetOptions,
-    NoDrag, QuadraticDrag, Reaction, TargetingOptions, TargetingSolution,
-};
-
-mod jump;
-pub use jump::{
-    jump_times, jump_velocity, next_jump_link, pair_landing_pads, HoleFiller, Jump, JumpAction,
-    JumpCapability, JumpDetector, JumpError, JumpLink, JumpPair, JumpPoint, JumpSolution,
-    JumpState, TakeoffConditions, TakeoffRule,
-};
-
-mod motor;
-pub use motor::{
-    choose_command, command_cost, desired_velocity, rescaled, turn_direction, Body, Car,
-    CarActuator, CarControls, CarParams, DiscreteCar, DiscreteCarCommand, Human, HumanControls,
-    HumanParams, Impulse, Motorbike, MotorbikeParams, Pedal, Tank, TankControls, TankParams, Turn,
-    Vehicle, Wrench, REST_SPEED, STANDARD_GRAVITY,
-};
-
-// Behaviours that see the world: obstacle and wall avoidance, hide, Green's path techniques,
-// pilot metrics.
-mod pilot;
-pub use pilot::{is_crowded, Pilot, PilotEvent};
-pub use steering::{
-    AdaptiveFan, AvoidTarget, AvoidanceState, BoxThreat, DetectionBox, DogOnAString,
-    GrapplingHooks, Hide, ObstacleAvoidance, RayLayout, RepelObstacle, Reprojection, WallFeelers,
-    MAX_FAN_RAYS,
-};
-
-// Coordinated movement: formations, slot assignment, plays, tactical movement
-mod formation;
-pub use formation::{
-    ease_of_assignment, slot_allowed, AnchorMode, AssignmentMethod, AssignmentOutcome,
-    BoundingOverwatch, CostMatrix, CoverSlots, EmergentFormation, FixedPattern, Follow,
-    FormationManager, FormationPattern, MemberId, Moderation, Pattern, Play, RoleCosts,
-    ScalablePattern, Shape, SlotAssigner, SlotRole, SlotSteering, SlotTarget, Team, Transition,
-    DRIFT_ORIENTATION_EPSILON,
-};
-
-// Combining behaviours: the steering pipeline, flocking presets and Green's layering
-mod pipeline;
-pub use pipeline::{
-    AStar, Actuator, AvoidObstacle, ChaseTargeter, Constraint, Deadlock, Decomposer, FromFn, Goal,
-    Graph, GridGraph, HeadFor, PipelineReport, Plan, PlanningDecomposer, SteeringPipeline,
-    Targeter, WallConstraint, WaypointGraph,
-};
-pub use steering::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
-mod layering;
-pub use layering::{clip_to_walls, Layering, WALL_SKIN};
-
-// crowd engine
-mod crowd;
-pub use crowd::{
-    AgentContext, AgentDebug, AgentHandle, AgentSpec, BehaviourId, Crowd, Crowd2, Crowd3,
-    CrowdConfig, CrowdError, CrowdEvent, CrowdVector, CustomBehaviour, GridNeighbours, Group,
-    GroupId, KindInfo, PathId, Recipe, RecipeKind, Stuck, Target, WorldBounds,
-};
-// crowd recipes: formations run by the crowd
-pub use crowd::FormationId;

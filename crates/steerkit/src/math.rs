@@ -1,4 +1,7 @@
-//! Vector abstraction shared by 2D and 3D, angle helpers and the 2½D ground-plane mapping.
+//! Conventions and the arithmetic under everything (Millington §3.1): the [`Vector`] trait that
+//! lets one behaviour serve 2D and 3D, angle helpers ([`wrap_angle`], [`as_vector`],
+//! [`orientation_of`]), the 2½D ground-plane mapping ([`ground`]) and the seedable [`Rng`] that
+//! every stochastic behaviour owns (there is no global generator).
 //!
 //! Conventions (see `ARCHITECTURE.md`):
 //! - 2D lives in the x–y plane; an orientation is an angle in radians, counter-clockwise from +x,
@@ -11,6 +14,8 @@ use core::f32::consts::{PI, TAU};
 use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, MulAssign, Neg, Sub, SubAssign};
 use glam::{Quat, Vec2, Vec3};
+
+pub use crate::rng::Rng;
 
 /// A character's local forward axis in 3D.
 pub const FORWARD_3D: Vec3 = Vec3::X;

@@ -1,5 +1,7 @@
-//! How group behaviours see other agents: the [`Neighbours`] trait, the [`NeighbourQuery`] it
-//! answers (radius, optional view cone, self-exclusion), and a brute-force implementation.
+//! How group behaviours see other agents (Millington §3.4, Green, Buckland): the [`Neighbours`]
+//! trait, the [`NeighbourQuery`] it answers (radius, optional view cone, self-exclusion), and a
+//! brute-force implementation. The crowd engine's grid is another
+//! ([`GridNeighbours`](crate::crowd::GridNeighbours)).
 //!
 //! The trait is a **visitor**: an implementation calls a closure once per neighbour, so a
 //! spatial grid (the crowd engine's) can answer from its cell arrays with no allocation per

@@ -40,7 +40,7 @@ pub struct Collision {
     pub position: Vec2,
     /// Unit surface normal at the contact, facing the side the move came from; for a move that
     /// starts inside a solid obstacle, the outward normal of its nearest boundary (see
-    /// [`crate::Ray`]'s module rules).
+    /// the [`geometry`](crate::geometry) conventions).
     pub normal: Vec2,
     /// Distance from the start of the move to the contact (m).
     pub distance: f32,

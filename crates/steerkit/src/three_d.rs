@@ -5,11 +5,11 @@
 //! acting as `v' = q·v·q*` (glam's `q * v`, which uses the conjugate); a character looks down its
 //! local **+x** axis ([`FORWARD_3D`]), with local +y up ([`UP_3D`]) and local +z to its right.
 //! Angular velocities and accelerations are **world-frame** rotation vectors `axis·ω` (rad/s,
-//! rad/s²), the form [`Kinematic::integrate`](crate::Kinematic::integrate) consumes.
+//! rad/s²), the form [`Kinematic::integrate`](crate::kinematic::Kinematic::integrate) consumes.
 //!
 //! The ten purely linear behaviours (seek, flee, arrive, velocity matching, ...) are generic over
-//! [`Vector`](crate::Vector) and already work in 3D; only the four with an angular part need the
-//! types here.
+//! [`Vector`](crate::math::Vector) and already work in 3D; only the four with an angular part
+//! need the types here.
 
 use crate::error::{finite, non_negative, ParamError};
 use crate::kinematic::{Kinematic3, Limits, SteeringOutput3};
@@ -643,7 +643,7 @@ mod tests {
         assert!(conj.w.abs() < 1e-6);
         // and is what the crate's transforms (glam's `q * v`) compute
         assert!((forward(q) - conj.xyz()).length() < 1e-6);
-        assert!((<Vec3 as crate::Vector>::to_world(q, Vec3::X) - conj.xyz()).length() < 1e-6);
+        assert!((<Vec3 as crate::math::Vector>::to_world(q, Vec3::X) - conj.xyz()).length() < 1e-6);
         // negating all four components gives −(q·v·q) = −x̂ here: not a rotation of x̂ at all
         assert!((neg.xyz() - Vec3::new(-1.0, 0.0, 0.0)).length() < 1e-6);
         assert!((neg.xyz() - conj.xyz()).length() > 1.0);
@@ -674,7 +674,7 @@ mod tests {
         let local = (s.conjugate() * t).to_scaled_axis();
         assert!((local.normalize() - Vec3::X).length() > 1.0);
         // integrating the world-frame vector reaches the target
-        let reached = <Vec3 as crate::Vector>::rotate_orientation(s, axis * theta, 1.0);
+        let reached = <Vec3 as crate::math::Vector>::rotate_orientation(s, axis * theta, 1.0);
         assert!(q_angle(reached, t) < 1e-5);
     }
 

@@ -3,7 +3,9 @@
 
 mod common;
 use common::*;
-use steerkit::*;
+use steerkit::geometry::{Aabb, Circle, Segment};
+use steerkit::prelude::*;
+use steerkit::steering::{AdaptiveFan, AvoidTarget, DetectionBox, RayLayout, RepelObstacle};
 
 const DT: f32 = 1.0 / 60.0;
 

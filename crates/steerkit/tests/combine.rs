@@ -5,7 +5,15 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
-use steerkit::*;
+use steerkit::combine::{
+    blend_observed, clip_to_walls, dither, prioritize_by, prioritize_observed, prioritize_variable,
+    running_sum_observed, Layering,
+};
+use steerkit::geometry::{Circle, Segment};
+use steerkit::kinematic::Integration;
+use steerkit::math::{new_orientation, orientation_of};
+use steerkit::prelude::*;
+use steerkit::steering::{BucklandFlock, MillingtonFlock, Neighbourhood, RepelObstacle, SeekMode};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -71,7 +79,7 @@ fn none_counts_as_zero_in_every_combiner() {
         out(1.0, 0.0, 0.5).unwrap()
     );
     let e = Epsilon::new(0.01).unwrap();
-    let mut rng = steerkit::Rng::new(1);
+    let mut rng = steerkit::math::Rng::new(1);
     let members: [Dithered; 2] = [(1.0, 1.0, || None), (1.0, 1.0, || out(2.0, 0.0, 0.0))];
     let (s, i) = dither(members, e, &l, &mut rng);
     assert_eq!((s.linear, i), (Vec2::new(2.0, 0.0), Some(1)), "a silent member is passed over");
@@ -163,7 +171,7 @@ fn dithering_tests_rand_below_the_probability() {
     // Buckland's listing tests `rand > p` (evaluating with probability 1 − p) yet divides by p
     let l = limits(10.0, 100.0);
     let e = Epsilon::new(0.01).unwrap();
-    let mut rng = steerkit::Rng::new(9);
+    let mut rng = steerkit::math::Rng::new(9);
     let n = 20_000;
     let mut first = 0;
     for _ in 0..n {
@@ -184,7 +192,7 @@ fn dithering_tests_rand_below_the_probability() {
 fn seek_past_enemy(noise: Option<u64>) -> Vec<Kinematic> {
     let l = limits(5.0, 10.0);
     let (target, enemy) = (Vec2::new(20.0, 0.0), Vec2::new(10.0, 0.0));
-    let mut rng = noise.map(steerkit::Rng::new);
+    let mut rng = noise.map(steerkit::math::Rng::new);
     run(at(0.0, 0.0), &l, DT, 3600, |k, _| {
         // tiny lateral noise (1e-3 m/s², a ten-thousandth of the maximum) when asked for
         let jitter =
@@ -225,7 +233,7 @@ fn between_two_enemies(fallback: Option<&mut Wander>, seed: u64) -> Vec<Kinemati
     let repel = Separation::new(50.0, Falloff::InverseSquare(130.0)).unwrap();
     // a group below 2 m/s² counts as stuck
     let e = Epsilon::new(2.0).unwrap();
-    let mut rng = steerkit::Rng::new(seed);
+    let mut rng = steerkit::math::Rng::new(seed);
     let mut fallback = fallback;
     run(at(0.0, 0.0), &l, DT, 3600, |k, _| {
         let jitter = SteeringOutput::linear(Vec2::new(0.0, rng.binomial() * 1e-3));
@@ -305,7 +313,7 @@ fn equal_weight_blending_dilutes_avoidance_into_a_collision_where_priority_avoid
 // Flocking
 
 fn flock_start(n: usize, seed: u64) -> Vec<Kinematic> {
-    let mut rng = steerkit::Rng::new(seed);
+    let mut rng = steerkit::math::Rng::new(seed);
     (0..n)
         .map(|_| {
             let p = Vec2::new(rng.clamped(), rng.clamped()) * 8.0;
@@ -502,7 +510,7 @@ proptest! {
         prop_assert!(within(&v, &l));
         let (lazy, _) = prioritize_by(&priorities[..groups.len()], |i| groups[i], e, &mut order);
         prop_assert_eq!(lazy, v, "lazy and eager variable priorities agree");
-        let mut rng = steerkit::Rng::new(seed);
+        let mut rng = steerkit::math::Rng::new(seed);
         let dithered: Vec<(f32, f32, _)> = members.iter().map(|&(w, s, p)| (w, p, move || s)).collect();
         let (d, _) = dither(dithered, e, &l, &mut rng);
         prop_assert!(within(&d, &l), "dither {d:?}");

@@ -1,7 +1,12 @@
 //! The crowd engine: grid queries against brute force, determinism across thread counts,
 //! non-penetration, quarantine, flocking order, events and insertion errors.
 
-use steerkit::*;
+use steerkit::crowd::{CrowdVector, Group, GroupId, PathId, Stuck, Target, WorldBounds};
+use steerkit::geometry::{Circle, ObstacleId, Segment};
+use steerkit::math::Rng;
+use steerkit::neighbours::{NeighbourQuery, ViewCone};
+use steerkit::prelude::*;
+use steerkit::steering::{RayLayout, WorldWander};
 
 fn limits(max_speed: f32, max_acc: f32) -> Limits {
     Limits::new(max_speed, max_acc, 4.0, 20.0).unwrap()

@@ -1,7 +1,10 @@
 //! The crowd's fast path for flat blends of group leaves (separation, cohesion, alignment)
 //! gives bit for bit what the general recipe evaluation gives.
 
-use steerkit::*;
+use steerkit::crowd::{CrowdVector, Group, WorldBounds};
+use steerkit::math::Rng;
+use steerkit::prelude::*;
+use steerkit::steering::Gather;
 
 fn limits() -> Limits {
     Limits::new(2.0, 4.0, 4.0, 20.0).unwrap()

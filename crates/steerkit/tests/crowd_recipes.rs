@@ -2,7 +2,16 @@
 //! orientation and formation behaviours, exercised through `Crowd::step`.
 
 use glam::Vec2;
-use steerkit::*;
+use steerkit::crowd::{Group, GroupId, PathId, Target};
+use steerkit::formation::{FormationManager, Pattern, ScalablePattern, Shape, SlotSteering};
+use steerkit::geometry::{Aabb, Circle, Segment};
+use steerkit::math::{wrap_angle, Rng};
+use steerkit::pipeline::HeadFor;
+use steerkit::prelude::*;
+use steerkit::steering::{
+    AdaptiveFan, BucklandFlock, ConeCheck, DetectionBox, DogOnAString, GrapplingHooks,
+    KinematicArrive, MillingtonFlock, RayLayout, RepelObstacle, Reprojection, WorldWander,
+};
 
 const DT: f32 = 1.0 / 30.0;
 

@@ -1,11 +1,13 @@
 //! Behaviours of the user's own in the crowd: registered once, named by recipes, composed with
 //! built-in leaves, deterministic at any thread count.
 
-use steerkit::{
-    AgentContext, Arrive, Crowd2, CrowdConfig, CrowdError, CustomBehaviour, Group, Limits,
-    ParamError, Recipe, Separation, SteeringOutput, Target, Vec2,
+use steerkit::crowd::{
+    AgentContext, AgentSpec, BehaviourId, Crowd2, CrowdConfig, CrowdError, CustomBehaviour, Group,
+    Recipe, Target, WorldBounds,
 };
-use steerkit::{AgentSpec, BehaviourId, Falloff, WorldBounds};
+use steerkit::kinematic::{Limits, SteeringOutput};
+use steerkit::steering::{Arrive, Falloff, Separation};
+use steerkit::{ParamError, Vec2};
 
 /// Flee a fire at a fixed point while within `reach` m of it, at full acceleration.
 struct FleeFire {
@@ -58,7 +60,7 @@ fn a_custom_leaf_in_a_priority_group_flees_the_fire_then_arrives_at_the_goal() {
     let arrive = Arrive::new(0.1, 2.0, 0.2).unwrap();
     let recipe = Recipe::Priority {
         groups: vec![Recipe::Custom(fire), Recipe::Arrive { target: Target::Goal, arrive }],
-        epsilon: steerkit::Epsilon::new(1e-3).unwrap(),
+        epsilon: steerkit::combine::Epsilon::new(1e-3).unwrap(),
     };
     let g = crowd.add_group(Group::new(recipe)).unwrap();
     // the goal lies on the far side of the fire: the agent must skirt the 4 m disc

@@ -5,7 +5,12 @@
 
 mod common;
 use common::*;
-use steerkit::*;
+use steerkit::geometry::{Circle, Segment};
+use steerkit::math::{as_vector, orientation_of, wrap_angle};
+use steerkit::prelude::*;
+use steerkit::steering::{
+    Deceleration, DetectionBox, Estimate, KinematicFlee, Prediction, RayLayout, SeekMode, Stop,
+};
 
 /// M-E3: flee (kinematic and dynamic) moves away from the threat.
 #[test]

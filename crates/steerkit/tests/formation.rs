@@ -5,7 +5,15 @@ mod common;
 use common::*;
 use core::f32::consts::{FRAC_PI_2, PI};
 use proptest::prelude::*;
-use steerkit::*;
+use steerkit::formation::{
+    ease_of_assignment, slot_allowed, AssignmentMethod, BoundingOverwatch, CostMatrix, CoverSlots,
+    EmergentFormation, FixedPattern, FormationManager, FormationPattern, MemberId, Moderation,
+    Pattern, Play, RoleCosts, ScalablePattern, Shape, SlotAssigner, SlotRole, SlotSteering, Team,
+    Transition,
+};
+use steerkit::geometry::Circle;
+use steerkit::math::as_vector;
+use steerkit::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
 

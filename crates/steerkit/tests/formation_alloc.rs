@@ -3,7 +3,10 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use steerkit::*;
+use steerkit::formation::{
+    FormationManager, Moderation, Pattern, ScalablePattern, Shape, SlotSteering,
+};
+use steerkit::prelude::*;
 
 struct Counting;
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);

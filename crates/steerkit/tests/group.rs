@@ -3,7 +3,10 @@
 
 mod common;
 use common::*;
-use steerkit::*;
+use steerkit::kinematic::{Integration, Scheme};
+use steerkit::math::Rng;
+use steerkit::prelude::*;
+use steerkit::steering::{closest_approach, ConeCheck, Gather};
 
 fn neighbour(index: usize, k: &Kinematic, radius: f32) -> Neighbour {
     Neighbour { index, position: k.position, velocity: k.velocity, radius, ..Default::default() }

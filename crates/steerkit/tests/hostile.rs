@@ -1,9 +1,7 @@
 //! Finite but extreme input never panics the crowd (regressions from hostile scenario files).
 
-use steerkit::{
-    AgentSpec, Crowd2, CrowdConfig, CrowdError, Falloff, Group, Limits, ParamError, Recipe,
-    Separation, Vec2, WorldBounds,
-};
+use steerkit::crowd::{Group, WorldBounds};
+use steerkit::prelude::*;
 
 fn spread(crowd: &mut Crowd2, xs: &[f32]) {
     let limits = Limits::new(2.0, 4.0, 3.0, 10.0).unwrap();
@@ -56,7 +54,7 @@ fn a_world_whose_size_overflows_f32_is_refused_by_name() {
 /// trajectory is the same, bit for bit, as in the world without the fault.
 #[test]
 fn an_overflowing_agent_leaves_the_others_bit_for_bit_unchanged() {
-    use steerkit::{Alignment, Cohesion, CrowdEvent, Seek, WorldWander};
+    use steerkit::steering::WorldWander;
     let run = |fault: bool| {
         let config = CrowdConfig::new(2.0).with_seed(5);
         let mut crowd = Crowd2::new(config).unwrap();

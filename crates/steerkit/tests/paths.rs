@@ -3,7 +3,8 @@
 
 mod common;
 use common::*;
-use steerkit::*;
+use steerkit::geometry::closest_point_on_segment;
+use steerkit::prelude::*;
 
 fn hairpin() -> Polyline {
     Polyline::open(vec![Vec2::new(0.0, 0.0), Vec2::new(20.0, 0.0), Vec2::new(0.0, 3.0)])

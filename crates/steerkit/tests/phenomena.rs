@@ -4,7 +4,13 @@
 mod common;
 use common::*;
 use std::f32::consts::{FRAC_PI_4, PI, TAU};
-use steerkit::*;
+use steerkit::kinematic::{Integration, Scheme};
+use steerkit::math::{new_orientation, wrap_angle, Rng};
+use steerkit::prelude::*;
+use steerkit::steering::{
+    Approach, Chase, Deceleration, Estimate, KinematicArrive, KinematicSeek, KinematicWander,
+    Prediction, Stop,
+};
 
 /// Kinematic seek overshoots a fixed target and wiggles round it; kinematic arrive stops.
 #[test]

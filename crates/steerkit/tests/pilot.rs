@@ -3,7 +3,13 @@
 
 mod common;
 use common::*;
-use steerkit::*;
+use steerkit::geometry::closest_point_on_segment;
+use steerkit::neighbours::{BruteForceNeighbours, NeighbourQuery};
+use steerkit::path::WaypointCursor;
+use steerkit::prelude::*;
+use steerkit::steering::{
+    is_crowded, DogOnAString, GrapplingHooks, Pilot, PilotEvent, Reprojection,
+};
 
 const DT: f32 = 1.0 / 60.0;
 

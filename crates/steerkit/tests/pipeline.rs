@@ -6,7 +6,14 @@ mod common;
 use common::*;
 use core::cell::Cell;
 use proptest::prelude::*;
-use steerkit::*;
+use steerkit::geometry::{Aabb, Circle, Segment};
+use steerkit::math::new_orientation;
+use steerkit::pipeline::{
+    Actuator, AvoidObstacle, ChaseTargeter, Decomposer, FromFn, Goal, GridGraph, HeadFor, Plan,
+    PlanningDecomposer, SteeringPipeline, Targeter, WallConstraint, WaypointGraph,
+};
+use steerkit::prelude::*;
+use steerkit::steering::RayLayout;
 
 const DT: f32 = 1.0 / 60.0;
 

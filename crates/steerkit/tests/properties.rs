@@ -5,7 +5,15 @@
 mod common;
 use common::*;
 use proptest::prelude::*;
-use steerkit::*;
+use steerkit::geometry::{Aabb, Circle, Segment};
+use steerkit::kinematic::{Integration, Scheme};
+use steerkit::neighbours::{BruteForceNeighbours, NeighbourQuery};
+use steerkit::prelude::*;
+use steerkit::steering::{
+    is_crowded, AdaptiveFan, Approach, AvoidTarget, Chase, Deceleration, DetectionBox,
+    DogOnAString, GrapplingHooks, KinematicArrive, KinematicSeek, KinematicWander, Pilot,
+    Prediction, RayLayout, RepelObstacle, Reprojection, SeekMode, Stop,
+};
 
 const EPS: f32 = 1e-4;
 

@@ -11,13 +11,18 @@ use super::{
 };
 use crate::model::{Behaviour, TargetRef};
 use crate::spec::NodeSpec;
-use steerkit::{
-    Aabb, AdaptiveFan, Align, Alignment, Approach, Arrive, AvoidTarget, Cohesion,
-    CollisionAvoidance, DogOnAString, Epsilon, Estimate, Evade, Falloff, Flee, FollowPath, Gather,
-    GrapplingHooks, HeadFor, Hide, Interpose, KinematicArrive, ObstacleAvoidance, OffsetPursuit,
-    ParamError, Prediction, Pursue, RayLayout, RecipeKind, Reprojection, Seek, SeekMode,
-    Separation, SlotSteering, Stop, VelocityMatch, WallFeelers, WorldWander,
+use steerkit::combine::Epsilon;
+use steerkit::crowd::RecipeKind;
+use steerkit::formation::SlotSteering;
+use steerkit::geometry::Aabb;
+use steerkit::pipeline::HeadFor;
+use steerkit::steering::{
+    AdaptiveFan, Align, Alignment, Approach, Arrive, AvoidTarget, Cohesion, CollisionAvoidance,
+    DogOnAString, Estimate, Evade, Falloff, Flee, FollowPath, Gather, GrapplingHooks, Hide,
+    Interpose, KinematicArrive, ObstacleAvoidance, OffsetPursuit, Prediction, Pursue, RayLayout,
+    Reprojection, Seek, SeekMode, Separation, Stop, VelocityMatch, WallFeelers, WorldWander,
 };
+use steerkit::ParamError;
 
 /// One behaviour kind of the format: the fields it takes (besides `kind`, and `weight` inside
 /// `blend` and `running_sum`) and how a node of it is checked and built.

@@ -33,7 +33,9 @@ pub struct BehaviourId(pub u32);
 /// rad/s²) like any leaf's; `None` means nothing to say.
 ///
 /// ```
-/// use steerkit::{AgentContext, CustomBehaviour, SteeringOutput, Vec2};
+/// use steerkit::crowd::{AgentContext, CustomBehaviour};
+/// use steerkit::kinematic::SteeringOutput;
+/// use steerkit::Vec2;
 ///
 /// /// Flee a fire at a fixed place while within 6 m of it.
 /// struct FleeFire(Vec2);

@@ -2,12 +2,12 @@
 //! steered by a recipe, updated inside `Crowd::step` before the agents' steering.
 
 use super::recipe::{evaluate, AvoidState, BehaviourState, Context, Notes, Summary};
+use super::Recipe;
 use super::{mix, AgentHandle, AgentView, Crowd, CrowdError, FREE};
 use crate::error::ParamError;
 use crate::formation::{FormationManager, SlotTarget};
 use crate::kinematic::Kinematic;
 use crate::rng::Rng;
-use crate::Recipe;
 use glam::Vec2;
 
 /// Index of a formation registered with [`Crowd::add_formation`].

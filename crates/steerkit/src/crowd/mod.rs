@@ -225,7 +225,8 @@ struct Scratch<V: Vector> {
 /// phases.
 ///
 /// ```
-/// use steerkit::*;
+/// use steerkit::crowd::Group;
+/// use steerkit::prelude::*;
 /// let mut crowd = Crowd2::new(CrowdConfig::new(2.0))?;
 /// let flock = crowd.add_group(Group::new(Recipe::Blend(vec![
 ///     (1.0, Recipe::Separation(Separation::new(1.0, Falloff::Linear)?)),
@@ -241,7 +242,7 @@ struct Scratch<V: Vector> {
 ///     let events = crowd.step(1.0 / 60.0)?;
 ///     assert!(events.is_empty());
 /// }
-/// # Ok::<(), steerkit::CrowdError>(())
+/// # Ok::<(), steerkit::crowd::CrowdError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Crowd<V: CrowdVector = Vec2> {
@@ -387,8 +388,9 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`Recipe::Custom`]`(id)` in this crowd.
     ///
     /// ```
-    /// use steerkit::{AgentContext, Crowd, CrowdConfig, CustomBehaviour, Group, Recipe};
-    /// use steerkit::{SteeringOutput, Vec2};
+    /// use steerkit::crowd::{AgentContext, Crowd, CrowdConfig, CustomBehaviour, Group, Recipe};
+    /// use steerkit::kinematic::SteeringOutput;
+    /// use steerkit::Vec2;
     ///
     /// struct Drift;
     /// impl CustomBehaviour for Drift {
@@ -399,7 +401,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// let mut crowd = Crowd::new(CrowdConfig::new(2.0))?;
     /// let drift = crowd.add_behaviour(Drift);
     /// crowd.add_group(Group::new(Recipe::Custom(drift)))?;
-    /// # Ok::<(), steerkit::CrowdError>(())
+    /// # Ok::<(), steerkit::crowd::CrowdError>(())
     /// ```
     pub fn add_behaviour(&mut self, behaviour: impl CustomBehaviour<V> + 'static) -> BehaviourId {
         self.customs.push(CustomEntry(std::sync::Arc::new(behaviour)));

@@ -238,7 +238,7 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// `neighbourhood` is not used); its wander uses the agent's wander target and generator
     /// with the preset's radius, distance and jitter (the preset's seed is not used).
     BucklandFlock(BucklandFlock),
-    /// Prioritised dithering ([`dither`](crate::dither)) with the agent's generator: members
+    /// Prioritised dithering ([`dither`](crate::combine::dither)) with the agent's generator: members
     /// `(weight, probability, recipe)` in priority order; one draw per member with a positive
     /// probability until one speaks above `epsilon`.
     Dither {

@@ -7,7 +7,7 @@ use crate::math::as_vector;
 use glam::Vec2;
 
 /// A member's choice: follow `target` at `offset` in the target's local frame (x forward, y
-/// left), e.g. with [`OffsetPursuit`](crate::OffsetPursuit).
+/// left), e.g. with [`OffsetPursuit`](crate::steering::OffsetPursuit).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Follow {
     /// Index of the member followed.
@@ -24,7 +24,7 @@ pub struct Follow {
 ///
 /// Meant for squads (tens of members): a member that has to choose scans every candidate and
 /// checks each candidate spot against the chosen ones, O(n²); keeping a choice costs O(n). A
-/// crowd-sized group should use a [`FormationManager`](crate::FormationManager) instead.
+/// crowd-sized group should use a [`FormationManager`](super::FormationManager) instead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EmergentFormation {
     back: f32,

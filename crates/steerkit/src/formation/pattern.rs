@@ -3,7 +3,7 @@
 //!
 //! Slot locations are in the **anchor's local frame**: +x forward, +y to the anchor's left, the
 //! slot orientation relative to the anchor's (0 = facing the anchor's heading). This is the frame
-//! of [`OffsetPursuit`](crate::OffsetPursuit) and Green's "leader space".
+//! of [`OffsetPursuit`](crate::steering::OffsetPursuit) and Green's "leader space".
 
 use crate::error::{at_least_one, non_negative, positive, ParamError};
 use crate::kinematic::Static;
@@ -11,7 +11,7 @@ use crate::math::{as_vector, orientation_of, wrap_angle};
 use core::f32::consts::{FRAC_1_SQRT_2, PI, TAU};
 use glam::Vec2;
 
-/// A slot's role (§3.7.7): an index into a [`RoleCosts`](crate::RoleCosts) table's columns.
+/// A slot's role (§3.7.7): an index into a [`RoleCosts`](super::RoleCosts) table's columns.
 /// Patterns without roles give every slot role 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -1,5 +1,9 @@
-//! Shapes and the exact geometric queries the world-query layer is built on: circles, walls
-//! (segments), convex polygons and boxes in 2D; spheres and boxes in 3D; rays cast against each.
+//! The static world (Millington §3.3.15; Green and Buckland on obstacles and walls): shapes,
+//! exact ray casts, and the obstacles behaviours avoid ([`Obstacle`], the [`CollisionDetector`]
+//! interface and the [`ObstacleSet`] that implements it over a bounding-volume hierarchy).
+//!
+//! Shapes: circles, walls (segments), convex polygons and boxes in 2D; spheres and boxes in 3D;
+//! rays cast against each.
 //!
 //! # Conventions
 //! - Units are metres; 2D lives in the x–y plane, 3D is y-up and right-handed.
@@ -44,6 +48,10 @@ pub use ray::{Ray, Ray3, RayHit, RayHit3};
 pub use segment::Segment;
 pub use sphere::Sphere;
 
+pub use crate::obstacle::{
+    ClosestObstacle, Collision, CollisionDetector, Obstacle, ObstacleId, ObstacleSet,
+};
+
 use crate::math::Vector;
 use glam::Vec2;
 
@@ -78,7 +86,8 @@ fn at_least_zero(x: f32) -> f32 {
 /// `|ÂB|` slip fixed). A zero-length segment returns `(a, 0)`. Works in 2D and 3D.
 ///
 /// ```
-/// use steerkit::{closest_point_on_segment, Vec2};
+/// use steerkit::geometry::closest_point_on_segment;
+/// use steerkit::Vec2;
 /// let (p, t) = closest_point_on_segment(Vec2::new(5.0, 3.0), Vec2::ZERO, Vec2::new(10.0, 0.0));
 /// assert_eq!((p, t), (Vec2::new(5.0, 0.0), 0.5));
 /// ```

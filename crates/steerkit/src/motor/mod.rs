@@ -20,7 +20,7 @@
 //! - **Bodies with mass** ([`Body`]): forces, torques and impulses for a physics engine that owns
 //!   the body, and [`desired_velocity`] for an engine that only takes velocities.
 //! - **The steering pipeline's car actuator** (§3.4.5): [`CarActuator`] implements the
-//!   pipeline's [`Actuator`](crate::Actuator) for a [`Car`] (run-ups, dropped channels).
+//!   pipeline's [`Actuator`](crate::pipeline::Actuator) for a [`Car`] (run-ups, dropped channels).
 //!
 //! # Units
 //!

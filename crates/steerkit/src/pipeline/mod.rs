@@ -188,7 +188,8 @@ impl<V: Vector, A: Actuator<V> + ?Sized> Actuator<V> for &A {
 }
 
 /// The simple actuator of §3.4.5 for characters that move in any direction (a sentry, a ghost,
-/// a person with [`Human`](crate::Human) behind it): head straight for the position and face it.
+/// a person with [`Human`](crate::motor::Human) behind it): head straight for the position and
+/// face it.
 ///
 /// - With a position: the plan is `[p, position]`; the output arrives there
 ///   ([`Arrive`]) while facing the position ([`Align`] toward `position − p`), then aligns to the

@@ -78,9 +78,10 @@ impl Miss {
 }
 
 /// The point of segment `a→b` closest to `p`, and its parameter `s ∈ [0, 1]`, always as
-/// `a + (b − a)·s`. Geometry's [`closest_point_on_segment`](crate::closest_point_on_segment)
-/// returns the end points themselves (`b` rather than `a + (b − a)·1`, and `a` for a NaN
-/// parameter), which can differ in the last bit; the measured misses are defined by this form.
+/// `a + (b − a)·s`. Geometry's
+/// [`closest_point_on_segment`](crate::geometry::closest_point_on_segment) returns the end
+/// points themselves (`b` rather than `a + (b − a)·1`, and `a` for a NaN parameter), which can
+/// differ in the last bit; the measured misses are defined by this form.
 pub(super) fn closest_on_segment(a: Vec3, b: Vec3, p: Vec3) -> (Vec3, f32) {
     let ab = b - a;
     let len_sq = ab.length_squared();

@@ -752,7 +752,7 @@ impl WallFeelers {
 /// ```
 /// Green layers the forces: walls are never crossed (a hard constraint), obstacles repel at
 /// 1/x³ ("not a force to be trifled with"), and only then do characters separate (1/x²); give
-/// this behaviour priority over [`Separation`](crate::Separation) when combining.
+/// this behaviour priority over [`Separation`](crate::steering::Separation) when combining.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RepelObstacle {

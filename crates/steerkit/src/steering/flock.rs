@@ -146,7 +146,7 @@ fn gather<'a, V: Vector>(
 
 /// Millington's flocking (§3.4.2): a weighted blend of separation, velocity matching to the
 /// neighbours' mean velocity, and cohesion as an arrive at their centre of mass, truncated to
-/// the limits ([`blend`](crate::blend)).
+/// the limits ([`blend`](crate::combine::blend)).
 ///
 /// ```text
 /// a = clip(w_s·separation + w_a·velocity_match(mean v) + w_c·arrive(centre of mass))
@@ -249,8 +249,8 @@ impl MillingtonFlock {
 
 /// Buckland's flocking: separation, heading alignment, cohesion as a seek toward the centre of
 /// mass, and an optional wander that keeps a lone agent moving, combined by his weighted
-/// truncated running sum in that priority order ([`running_sum`](crate::running_sum)): separation
-/// is never diluted by the others.
+/// truncated running sum in that priority order
+/// ([`running_sum`](crate::combine::running_sum)): separation is never diluted by the others.
 ///
 /// Contributions are reported in the order separation (0), alignment (1), cohesion (2),
 /// wander (3), for the members evaluated before the budget ran out.

@@ -3,9 +3,10 @@
 //! predictive closest-approach form).
 //!
 //! Each takes the neighbours as an iterator of [`Neighbour`]s, however they were found (a
-//! [`Neighbours`](crate::Neighbours) query, a grid, a list). Separation and the avoidances apply
-//! their own range tests, so extra candidates are harmless to them; cohesion and alignment
-//! average every neighbour they are given, so for them the query defines the neighbourhood.
+//! [`Neighbours`](crate::neighbours::Neighbours) query, a grid, a list). Separation and the
+//! avoidances apply their own range tests, so extra candidates are harmless to them; cohesion
+//! and alignment average every neighbour they are given, so for them the query defines the
+//! neighbourhood.
 //! None of them allocates.
 
 use crate::error::{non_negative, positive, ParamError};

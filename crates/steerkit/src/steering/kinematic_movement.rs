@@ -1,7 +1,8 @@
 //! Kinematic movement (Millington §3.2): outputs are velocities (m/s) and rotations (rad/s), with no
-//! acceleration. Apply them with [`Kinematic::apply_kinematic`](crate::Kinematic::apply_kinematic)
-//! and set the facing with [`new_orientation`](crate::math::new_orientation) (the book's side
-//! effect, made explicit).
+//! acceleration. Apply them with
+//! [`Kinematic::apply_kinematic`](crate::kinematic::Kinematic::apply_kinematic) and set the
+//! facing with [`new_orientation`](crate::math::new_orientation) (the book's side effect, made
+//! explicit).
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::kinematic::{KinematicSteeringOutput, Limits, Static};
@@ -104,7 +105,7 @@ impl KinematicArrive {
 /// Kinematic wander: full speed along the current orientation while the orientation is kicked by
 /// a random rotation: `v = max_speed · ô`, `rotation = binomial() · rate / √dt`, so the heading
 /// changes by `binomial() · rate · √dt` per step (a random walk independent of the frame rate;
-/// `rate` in rad/√s). The turning is jerky: compare [`Wander`](crate::Wander).
+/// `rate` in rad/√s). The turning is jerky: compare [`Wander`](crate::steering::Wander).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KinematicWander {

@@ -1,5 +1,30 @@
 //! Steering behaviours (Millington §3.2–3.3, Green, Buckland): each returns accelerations in an
-//! optional [`SteeringOutput`](crate::SteeringOutput) (kinematic movement returns velocities).
+//! optional [`SteeringOutput`](crate::kinematic::SteeringOutput) (kinematic movement returns
+//! velocities). Linear behaviours are generic over `Vec2` and `Vec3`; the 3D forms of the
+//! angular ones are in [`three_d`](crate::three_d), the combiners in
+//! [`combine`](crate::combine).
+//!
+//! - **Seek and arrive** (§3.3.3–3.3.6): [`Seek`], [`Flee`] (both shaped by [`SeekMode`]),
+//!   [`Arrive`] (its ramp [`Approach`], Buckland's [`Deceleration`], what it does inside its
+//!   radius [`Stop`]), [`VelocityMatch`].
+//! - **Kinematic movement** (§3.2), which sets velocities: [`KinematicSeek`], [`KinematicFlee`],
+//!   [`KinematicArrive`], [`KinematicWander`].
+//! - **Facing** (§3.3.5, §3.3.9–3.3.10): [`Align`], [`Face`], [`LookWhereYoureGoing`].
+//! - **Moving targets** (§3.3.8): [`Pursue`] and [`Evade`] with a look-ahead [`Prediction`]
+//!   ([`Estimate`]) and what the pursuer does with it ([`Chase`]); [`OffsetPursuit`],
+//!   [`Interpose`].
+//! - **Wander** (§3.3.11): [`Wander`], Buckland's [`WanderJitter`], [`WorldWander`].
+//! - **Groups** (§3.3.13–3.3.14): [`Separation`] ([`Falloff`], [`Gather`]), [`Cohesion`],
+//!   [`Alignment`], [`CollisionAvoidance`] with the exact [`closest_approach`], and the naive
+//!   [`ConeCheck`]. Flocking presets (§3.4.2, Buckland): [`MillingtonFlock`], [`BucklandFlock`],
+//!   with [`FlockWeights`] and a [`Neighbourhood`].
+//! - **Obstacles and walls** (§3.3.15, Buckland, Green): [`ObstacleAvoidance`] (its rays
+//!   [`RayLayout`], [`AdaptiveFan`], [`AvoidTarget`], per-character [`AvoidanceState`]),
+//!   Buckland's [`DetectionBox`] ([`BoxThreat`]) and [`WallFeelers`], Green's
+//!   [`RepelObstacle`]; [`Hide`] behind obstacles.
+//! - **Paths** (§3.3.12, Green): [`FollowPath`]; Green's [`DogOnAString`], [`Reprojection`] and
+//!   [`GrapplingHooks`]; his [`Pilot`] metrics ([`PilotEvent`], [`is_crowded`]).
+//! - **Per-character state**: [`Stateful`], the one convention for behaviours with memory.
 
 /// [`Stateful`] for a path behaviour whose state is its path parameter (m of arc length) in a
 /// field `param`; a non-finite parameter restarts at 0.
@@ -51,6 +76,8 @@ pub use path_techniques::{DogOnAString, GrapplingHooks, Reprojection};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};
 pub use wander::{Wander, WanderJitter, WorldWander};
+
+pub use crate::pilot::{is_crowded, Pilot, PilotEvent};
 
 /// A behaviour with memory per character (a path parameter, a waypoint, the fan's angle and
 /// committed side): the one convention for it. One value of the behaviour can serve many

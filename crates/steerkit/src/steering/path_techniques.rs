@@ -1,5 +1,5 @@
 //! Green's three path-following techniques (dog on a string, reprojection, grappling hooks) and
-//! Buckland's waypoint seek distance, beside Millington's [`FollowPath`](crate::FollowPath).
+//! Buckland's waypoint seek distance, beside Millington's [`FollowPath`](super::FollowPath).
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};

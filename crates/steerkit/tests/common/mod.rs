@@ -1,7 +1,8 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
-use steerkit::{Kinematic, Limits, SteeringOutput, Vec2};
+use steerkit::kinematic::{Kinematic, Limits, SteeringOutput};
+use steerkit::Vec2;
 
 pub fn limits(max_speed: f32, max_acc: f32) -> Limits {
     Limits::new(max_speed, max_acc, 4.0, 20.0).unwrap()
