@@ -126,7 +126,7 @@ impl Grid {
                     let mut total = 1usize;
                     for i in 0..V::DIM {
                         // agents spread over more than f32 can hold still get a finite extent
-                        let extent = (hi[i] - lo[i]).max(0.0).min(f32::MAX);
+                        let extent = (hi[i] - lo[i]).clamp(0.0, f32::MAX);
                         self.dims[i] = cells_along(extent, cell, budget).saturating_add(1);
                         total = total.saturating_mul(self.dims[i]);
                     }
