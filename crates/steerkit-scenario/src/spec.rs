@@ -250,6 +250,21 @@ pub(crate) struct NodeSpec {
     pub path_radius: Option<f32>,
     pub ahead: Option<f32>,
     pub closeness: Option<f32>,
+    // cone check, detection box, repel obstacle
+    pub range: Option<f32>,
+    pub min_length: Option<f32>,
+    pub braking_weight: Option<f32>,
+    pub contact_gap: Option<f32>,
+    // align
+    pub orientation: Option<f32>,
+    // flocking presets
+    pub separation_weight: Option<f32>,
+    pub alignment_weight: Option<f32>,
+    pub cohesion_weight: Option<f32>,
+    pub wander_weight: Option<f32>,
+    pub wander: Option<bool>,
+    // dither members
+    pub probability: Option<f32>,
     // steering pipeline
     pub grid_min: Option<Xy>,
     pub grid_max: Option<Xy>,

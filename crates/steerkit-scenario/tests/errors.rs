@@ -228,14 +228,14 @@ fn unknown_behaviour_kind() {
 }
 
 #[test]
-fn library_kind_the_engine_cannot_run_yet() {
-    let src = with("kind = \"seek\", target = [0, 0]", "kind = \"detection_box\"");
+fn a_custom_leaf_cannot_be_named_by_a_file() {
+    let src = with("kind = \"seek\", target = [0, 0]", "kind = \"custom\"");
     let e = toml_error(&src);
     assert_located(
         &e,
-        at(&src, "\"detection_box\""),
+        at(&src, "\"custom\""),
         "groups[1].behaviour.members[0].kind",
-        "`detection_box` is not available in scenarios yet",
+        "`custom` is code of a program's own, registered with its crowd in Rust",
     );
 }
 
@@ -321,7 +321,7 @@ fn weight_outside_a_weighted_combiner() {
         &e,
         at(&src, "3 }"),
         "groups[0].behaviour.weight",
-        "only members of `blend` and `running_sum` take a weight",
+        "only members of `blend`, `running_sum` and `dither` take a weight",
     );
 }
 

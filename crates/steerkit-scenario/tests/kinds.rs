@@ -72,6 +72,21 @@ const MINIMAL: &[(&str, &str)] = &[
     ("kinematic_seek", r#"{ kind = "kinematic_seek", target = [1, 2] }"#),
     ("kinematic_arrive", r#"{ kind = "kinematic_arrive", use_goal = true, radius = 0.5 }"#),
     ("kinematic_wander", r#"{ kind = "kinematic_wander", rate = 1.5 }"#),
+    ("cone_check", r#"{ kind = "cone_check", half_angle = 0.5, range = 3 }"#),
+    ("detection_box", r#"{ kind = "detection_box", min_length = 2, braking_weight = 0.3 }"#),
+    ("repel_obstacle", r#"{ kind = "repel_obstacle", range = 2, contact_gap = 0.2 }"#),
+    ("align", r#"{ kind = "align", orientation = 1.5 }"#),
+    ("face", r#"{ kind = "face", agent = "other:0", slow_radius = 0.8 }"#),
+    ("look_where_youre_going", r#"{ kind = "look_where_youre_going" }"#),
+    ("millington_flock", r#"{ kind = "millington_flock", radius = 2, cohesion_weight = 0.5 }"#),
+    (
+        "buckland_flock",
+        r#"{ kind = "buckland_flock", radius = 2, wander = true, wander_weight = 0.7 }"#,
+    ),
+    (
+        "dither",
+        r#"{ kind = "dither", members = [{ kind = "seek", target = [1, 2], probability = 0.5, weight = 2 }, { kind = "arrive", use_goal = true, slow_radius = 1 }] }"#,
+    ),
     (
         "pipeline",
         r#"{ kind = "pipeline", use_goal = true, grid_min = [-10, -10], grid_max = [10, 10], clearance = 0.5, slow_radius = 1 }"#,
@@ -125,6 +140,21 @@ fn every_kind_builds_into_its_recipe() {
                 *arrive == KinematicArrive::new(0.5, 0.25).unwrap()
             }
             ("kinematic_wander", Recipe::KinematicWander { rate }) => *rate == 1.5,
+            ("cone_check", Recipe::ConeCheck(_)) => true,
+            ("detection_box", Recipe::DetectionBox(_)) => true,
+            ("repel_obstacle", Recipe::RepelObstacle(_)) => true,
+            ("align", Recipe::Align { orientation, .. }) => *orientation == 1.5,
+            ("face", Recipe::Face { target: Target::Agent(h), .. }) => *h == other,
+            ("look_where_youre_going", Recipe::LookWhereYoureGoing(_)) => true,
+            ("millington_flock", Recipe::MillingtonFlock(f)) => f.weights.cohesion == 0.5,
+            ("buckland_flock", Recipe::BucklandFlock(f)) => {
+                f.wander.is_some() && f.weights.wander == 0.7
+            }
+            ("dither", Recipe::Dither { members, .. }) => {
+                members.len() == 2
+                    && (members[0].0, members[0].1) == (2.0, 0.5)
+                    && (members[1].0, members[1].1) == (1.0, 1.0)
+            }
             (
                 "pipeline",
                 Recipe::Pipeline {

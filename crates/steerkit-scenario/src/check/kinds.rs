@@ -17,10 +17,12 @@ use steerkit::formation::SlotSteering;
 use steerkit::geometry::Aabb;
 use steerkit::pipeline::HeadFor;
 use steerkit::steering::{
-    AdaptiveFan, Align, Alignment, Approach, Arrive, AvoidTarget, Cohesion, CollisionAvoidance,
-    DogOnAString, Estimate, Evade, Falloff, Flee, FollowPath, Gather, GrapplingHooks, Hide,
-    Interpose, KinematicArrive, ObstacleAvoidance, OffsetPursuit, Prediction, Pursue, RayLayout,
-    Reprojection, Seek, SeekMode, Separation, Stop, VelocityMatch, WallFeelers, WorldWander,
+    AdaptiveFan, Align, Alignment, Approach, Arrive, AvoidTarget, BucklandFlock, Cohesion,
+    CollisionAvoidance, ConeCheck, DetectionBox, DogOnAString, Estimate, Evade, Face, Falloff,
+    Flee, FlockWeights, FollowPath, Gather, GrapplingHooks, Hide, Interpose, KinematicArrive,
+    LookWhereYoureGoing, MillingtonFlock, ObstacleAvoidance, OffsetPursuit, Prediction, Pursue,
+    RayLayout, RepelObstacle, Reprojection, Seek, SeekMode, Separation, Stop, VelocityMatch,
+    WallFeelers, WorldWander,
 };
 use steerkit::ParamError;
 
@@ -386,6 +388,107 @@ pub(crate) const KINDS: &[Kind] = &[
         },
     },
     Kind {
+        kind: RecipeKind::ConeCheck,
+        fields: &["half_angle", "range"],
+        build: |x| {
+            x.req("half_angle", x.n.half_angle.is_some())?;
+            x.req("range", x.n.range.is_some())?;
+            let (half, range) = (x.n.half_angle.unwrap_or_default(), x.n.range.unwrap_or_default());
+            Ok(Behaviour::ConeCheck(x.lib(ConeCheck::new(half, range))?))
+        },
+    },
+    Kind {
+        kind: RecipeKind::DetectionBox,
+        fields: &["min_length", "braking_weight"],
+        build: |x| {
+            x.req("min_length", x.n.min_length.is_some())?;
+            let mut b = x.lib(DetectionBox::new(x.n.min_length.unwrap_or_default()))?;
+            if let Some(w) = x.n.braking_weight {
+                b = x.lib(b.with_braking(w))?;
+            }
+            Ok(Behaviour::DetectionBox(b))
+        },
+    },
+    Kind {
+        kind: RecipeKind::RepelObstacle,
+        fields: &["range", "contact_gap"],
+        build: |x| {
+            x.req("range", x.n.range.is_some())?;
+            x.req("contact_gap", x.n.contact_gap.is_some())?;
+            let (range, gap) = (x.n.range.unwrap_or_default(), x.n.contact_gap.unwrap_or_default());
+            Ok(Behaviour::RepelObstacle(x.lib(RepelObstacle::new(range, gap))?))
+        },
+    },
+    Kind {
+        kind: RecipeKind::Align,
+        fields: &["orientation", "target_radius", "slow_radius", "time_to_target"],
+        build: |x| {
+            x.req("orientation", x.n.orientation.is_some())?;
+            let orientation = finite(&x.f("orientation"), x.n.orientation.unwrap_or_default())?;
+            Ok(Behaviour::Align { orientation, align: align(x)? })
+        },
+    },
+    Kind {
+        kind: RecipeKind::Face,
+        fields: &["target", "agent", "use_goal", "target_radius", "slow_radius", "time_to_target"],
+        build: |x| Ok(Behaviour::Face { target: x.target()?, face: Face::new(align(x)?) }),
+    },
+    Kind {
+        kind: RecipeKind::LookWhereYoureGoing,
+        fields: &["target_radius", "slow_radius", "time_to_target"],
+        build: |x| Ok(Behaviour::LookWhereYoureGoing(LookWhereYoureGoing::new(align(x)?))),
+    },
+    Kind {
+        kind: RecipeKind::MillingtonFlock,
+        fields: &["radius", "separation_weight", "alignment_weight", "cohesion_weight"],
+        build: |x| {
+            x.req("radius", x.n.radius.is_some())?;
+            let mut f = x.lib(MillingtonFlock::new(x.n.radius.unwrap_or_default()))?;
+            flock_weights(x, &mut f.weights)?;
+            Ok(Behaviour::MillingtonFlock(f))
+        },
+    },
+    Kind {
+        kind: RecipeKind::BucklandFlock,
+        fields: &[
+            "radius",
+            "wander",
+            "separation_weight",
+            "alignment_weight",
+            "cohesion_weight",
+            "wander_weight",
+        ],
+        build: |x| {
+            x.req("radius", x.n.radius.is_some())?;
+            // the crowd draws the wander from each agent's generator: the seed is not used
+            let seed = x.n.wander.unwrap_or(false).then_some(0);
+            let mut f = x.lib(BucklandFlock::new(x.n.radius.unwrap_or_default(), seed))?;
+            flock_weights(x, &mut f.weights)?;
+            if let Some(w) = x.n.wander_weight {
+                f.weights.wander = finite(&x.f("wander_weight"), w)?;
+            }
+            Ok(Behaviour::BucklandFlock(f))
+        },
+    },
+    Kind {
+        kind: RecipeKind::Dither,
+        fields: &["members", "epsilon"],
+        build: |x| {
+            let epsilon = x.lib(Epsilon::new(x.n.epsilon.unwrap_or(1e-3)))?;
+            let probabilities = x.n.members.iter().flatten().map(|m| m.probability);
+            let mut out = Vec::new();
+            for (i, ((w, b), p)) in members(x)?.into_iter().zip(probabilities).enumerate() {
+                let at = format!("{}.members[{i}].probability", x.path);
+                let p = finite(&at, p.unwrap_or(1.0))?;
+                if !(0.0..=1.0).contains(&p) {
+                    return Err(problem(at, format!("must be in [0, 1], got {p}")));
+                }
+                out.push((w, p, b));
+            }
+            Ok(Behaviour::Dither { members: out, epsilon })
+        },
+    },
+    Kind {
         kind: RecipeKind::Pipeline,
         fields: &[
             "target",
@@ -408,24 +511,10 @@ pub(crate) const KINDS: &[Kind] = &[
 ];
 
 /// Library kinds a file cannot name, each with the reason given to a file that tries.
-pub(crate) const NOT_IN_FILES: &[(RecipeKind, &str)] = &[
-    (RecipeKind::Dither, NOT_YET),
-    (RecipeKind::DetectionBox, NOT_YET),
-    (RecipeKind::RepelObstacle, NOT_YET),
-    (RecipeKind::Align, NOT_YET),
-    (RecipeKind::Face, NOT_YET),
-    (RecipeKind::LookWhereYoureGoing, NOT_YET),
-    (RecipeKind::ConeCheck, NOT_YET),
-    (RecipeKind::MillingtonFlock, NOT_YET),
-    (RecipeKind::BucklandFlock, NOT_YET),
-    (
-        RecipeKind::Custom,
-        "is code of a program's own, registered with its crowd in Rust; a file cannot name it",
-    ),
-];
-
-const NOT_YET: &str =
-    "is not available in scenarios yet (the crowd engine runs it; the format does not map it yet)";
+pub(crate) const NOT_IN_FILES: &[(RecipeKind, &str)] = &[(
+    RecipeKind::Custom,
+    "is code of a program's own, registered with its crowd in Rust; a file cannot name it",
+)];
 
 /// A behaviour node being checked: where it is, what it says, and its kind's fields.
 struct Node<'a> {
@@ -499,14 +588,16 @@ fn node_present(n: &NodeSpec) -> Vec<Present> {
               decay, buffer, margin, horizon, offset, predict_time, half_angle, whisker_ratio,
               half_width, avoid_distance, lookahead, lookahead_time, max_half_angle, widen_rate,
               commitment, length, side_angle, side_ratio, threat_range, ratio, string,
-              leash_speed, path_radius, ahead, closeness, rate, cell_size, clearance;
+              leash_speed, path_radius, ahead, closeness, rate, cell_size, clearance, range,
+              min_length, braking_weight, contact_gap, orientation, separation_weight,
+              alignment_weight, cohesion_weight, wander_weight, probability;
         xys: target, velocity, local_offset, grid_min, grid_max;
         others: members = "members", agent = "agent", use_goal = "use_goal", mode = "mode",
                 braking = "braking", stop = "stop", estimate = "estimate",
                 head_on_shortcut = "head_on_shortcut", falloff = "falloff", gather = "gather",
                 match_ = "match", path = "path", rays = "rays", ray_count = "ray_count",
                 avoid_target = "avoid_target", other_agent = "other_agent",
-                constraint_steps = "constraint_steps")
+                constraint_steps = "constraint_steps", wander = "wander")
 }
 
 /// Checks a behaviour node. `parent` is the kind of the combiner holding it (for `weight`).
@@ -531,18 +622,28 @@ pub(crate) fn node(
         };
         return Err(problem(join(path, "kind"), msg));
     };
-    let weighted = matches!(parent, Some(RecipeKind::Blend | RecipeKind::RunningSum));
+    let weighted =
+        matches!(parent, Some(RecipeKind::Blend | RecipeKind::RunningSum | RecipeKind::Dither));
     let mut allowed: Vec<&str> = kind.fields.to_vec();
     if weighted {
         allowed.push("weight");
     }
+    if parent == Some(RecipeKind::Dither) {
+        allowed.push("probability");
+    } else if n.probability.is_some() {
+        return Err(problem(
+            join(path, "probability"),
+            "only members of `dither` take a probability",
+        ));
+    }
     if !weighted && n.weight.is_some() {
         let why = match parent {
             Some(p) => format!(
-                "members of `{}` take no weight (only members of `blend` and `running_sum` do)",
+                "members of `{}` take no weight (only members of `blend`, `running_sum` and \
+                 `dither` do)",
                 p.name()
             ),
-            None => "only members of `blend` and `running_sum` take a weight".to_owned(),
+            None => "only members of `blend`, `running_sum` and `dither` take a weight".to_owned(),
         };
         return Err(problem(join(path, "weight"), why));
     }
@@ -557,6 +658,31 @@ pub(crate) fn node(
         ));
     }
     (kind.build)(&Node { path, n, refs, depth, kind })
+}
+
+/// Align's angular radii (rad) and response time: `target_radius` 0.01, `slow_radius` 0.5,
+/// `time_to_target` 0.1 by default.
+fn align(x: &Node<'_>) -> Result<Align> {
+    let n = x.n;
+    let target = non_negative(&x.f("target_radius"), n.target_radius.unwrap_or(0.01))?;
+    let slow = non_negative(&x.f("slow_radius"), n.slow_radius.unwrap_or(0.5))?;
+    let time = positive(&x.f("time_to_target"), n.time_to_target.unwrap_or(0.1))?;
+    x.lib(Align::new(target, slow, time))
+}
+
+/// The flocking presets' optional weights.
+fn flock_weights(x: &Node<'_>, w: &mut FlockWeights) -> Result<()> {
+    let n = x.n;
+    for (field, given, slot) in [
+        ("separation_weight", n.separation_weight, &mut w.separation),
+        ("alignment_weight", n.alignment_weight, &mut w.alignment),
+        ("cohesion_weight", n.cohesion_weight, &mut w.cohesion),
+    ] {
+        if let Some(v) = given {
+            *slot = finite(&x.f(field), v)?;
+        }
+    }
+    Ok(())
 }
 
 /// A combiner's members with their weights (1 by default).
