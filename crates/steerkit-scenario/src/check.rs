@@ -452,7 +452,7 @@ fn geometry(spec: &ScenarioSpec) -> Result<Geometry> {
 }
 
 fn obstacle(path: &str, o: &ObstacleSpec) -> Result<Obstacle> {
-    let points = o.points.as_ref().map(|p| p.iter().flatten().copied().collect::<Vec<f32>>());
+    let points = o.points.as_ref().map(|p| p.iter().flat_map(|q| q.0).collect::<Vec<f32>>());
     let mut present = present!(o; nums: radius; xys: center, min, max; others:);
     if let Some(p) = points {
         present.push(Present { name: "points", numbers: p });

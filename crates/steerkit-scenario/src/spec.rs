@@ -7,8 +7,30 @@
 
 use serde::Deserialize;
 
-/// A 2D point or vector `[x, y]` (m, or m/s for velocities).
-pub(crate) type Xy = [f32; 2];
+/// A 2D point or vector `[x, y]` (m, or m/s for velocities): exactly two numbers, so a
+/// `[x, y, z]` point in a 2D scenario is an error, not silently cut to two.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Xy(pub [f32; 2]);
+
+impl core::ops::Deref for Xy {
+    type Target = [f32; 2];
+    fn deref(&self) -> &[f32; 2] {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Xy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<f32>::deserialize(d)?;
+        match v.as_slice() {
+            [x, y] => Ok(Xy([*x, *y])),
+            _ => Err(serde::de::Error::invalid_length(
+                v.len(),
+                &"a 2D point or vector [x, y] (scenarios are 2D)",
+            )),
+        }
+    }
+}
 
 /// The whole file.
 #[derive(Debug, Clone, Deserialize)]

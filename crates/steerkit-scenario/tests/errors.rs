@@ -731,3 +731,12 @@ fn a_spawn_too_dense_to_spread_out_is_refused() {
     assert_eq!(e.field(), "groups[0].spawn", "{e}");
     assert!(e.to_string().contains("more than 10 times the spawn region's 100 m²"), "{e}");
 }
+
+/// Scenarios are 2D: a point with three components is an error at that point, not cut to two.
+#[test]
+fn a_three_component_point_is_refused() {
+    let e = toml_error(&with("target = [5, 0]", "target = [5, 0, 2]"));
+    let text = e.to_string();
+    assert_eq!(e.field(), "groups[0].behaviour.target", "{text}");
+    assert!(text.contains("invalid length 3, expected a 2D point or vector [x, y]"), "{text}");
+}
