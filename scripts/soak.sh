@@ -18,9 +18,12 @@ while kill -0 "$pid" 2>/dev/null; do
   sleep 2
 done
 wait "$pid"
-printf '%s\n' "${samples[@]}" | sort -n | awk '
-  NR == 1 {min = $1} {max = $1; n++; v[n] = $1}
-  END {printf "rss samples %d: first %d KiB, min %d KiB, max %d KiB, last %d KiB\n", n, v[1], min, max, v[n]}'
+# resident memory at each quarter of the run (the budgeted outputs grow it steadily; a leak
+# would grow it beyond them)
+printf '%s\n' "${samples[@]}" | awk '
+  {n++; v[n] = $1; if (n == 1 || $1 > max) max = $1}
+  END {printf "rss over %d samples (KiB): 25%% %d, 50%% %d, 75%% %d, end %d, max %d\n",
+       n, v[int(n/4)+1], v[int(n/2)+1], v[int(3*n/4)+1], v[n], max}'
 python3 - "$out" <<'PY'
 import json, math, sys, pathlib
 out = pathlib.Path(sys.argv[1])
