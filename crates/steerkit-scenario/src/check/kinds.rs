@@ -6,8 +6,8 @@
 //! place in [`NOT_IN_FILES`].
 
 use super::{
-    finite, join, lib, non_negative, one_of, positive, problem, xy, Present, Refs, Result,
-    MAX_DEPTH,
+    finite, join, lib, non_negative, one_of, positive, problem, required, xy, Present, Refs,
+    Result, MAX_DEPTH,
 };
 use crate::model::{Behaviour, TargetRef};
 use crate::spec::NodeSpec;
@@ -533,11 +533,7 @@ impl Node<'_> {
 
     /// An error when a required field is absent.
     fn req(&self, name: &str, present: bool) -> Result<()> {
-        if present {
-            Ok(())
-        } else {
-            Err(problem(self.f(name), format!("kind `{}` needs `{name}`", self.kind.kind.name())))
-        }
+        required(self.path, "kind", self.kind.kind.name(), name, present.then_some(()))
     }
 
     /// A library constructor's result, its error pointed at the field it names.
