@@ -740,3 +740,16 @@ fn a_three_component_point_is_refused() {
     assert_eq!(e.field(), "groups[0].behaviour.target", "{text}");
     assert!(text.contains("invalid length 3, expected a 2D point or vector [x, y]"), "{text}");
 }
+
+/// A dither member's probability outside [0, 1], and a probability outside a dither.
+#[test]
+fn dither_probability_out_of_range_or_out_of_place() {
+    let e = toml_error(&with(
+        "kind = \"blend\", members = [{ kind = \"seek\", target = [0, 0], weight = 1 }",
+        "kind = \"dither\", members = [{ kind = \"seek\", target = [0, 0], probability = 1.5 }",
+    ));
+    assert_eq!(e.field(), "groups[1].behaviour.members[0].probability", "{e}");
+    assert!(e.to_string().contains("must be in [0, 1], got 1.5"), "{e}");
+    let e = toml_error(&with("slow_radius = 2 }", "slow_radius = 2, probability = 0.5 }"));
+    assert!(e.to_string().contains("only members of `dither` take a probability"), "{e}");
+}
