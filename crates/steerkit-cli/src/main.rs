@@ -105,20 +105,26 @@ fn run_command(args: &RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    let dir = args.out.clone().unwrap_or_else(|| Path::new("out").join(scenario.output_name()));
+    // a second run into the same directory replaces the files; the summary says so
+    let replaced = dir.join("metrics.json").exists();
+    // the rows go to disk as the run goes, and become trajectories.csv when it succeeds
+    let partial = dir.join("trajectories.csv.partial");
     let options = RunOptions {
         steps: args.steps,
         seed: args.seed,
         threads: args.threads.map(|t| t as usize),
         trajectory_every: args.trajectory_every,
         progress: true,
+        stream_trajectories: Some(partial.clone()),
     };
     let outcome = match run(&scenario, &options) {
         Ok(o) => o,
-        Err(e) => return fail(e),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return fail(e);
+        }
     };
-    let dir = args.out.clone().unwrap_or_else(|| Path::new("out").join(&outcome.output_name));
-    // a second run into the same directory replaces the files; the summary says so
-    let replaced = dir.join("metrics.json").exists();
     let files = match outcome.write(&dir) {
         Ok(f) => f,
         Err(e) => return fail(e),

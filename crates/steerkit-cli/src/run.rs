@@ -98,6 +98,10 @@ pub struct RunOptions {
     pub trajectory_every: Option<u32>,
     /// Show a progress bar on standard error (only drawn when it is a terminal).
     pub progress: bool,
+    /// Write the trajectory rows into this file as the run goes, so memory stays flat however
+    /// long the run ([`RunOutcome::write`] moves it to `trajectories.csv`); `None`: keep them
+    /// in [`RunOutcome::trajectories`].
+    pub stream_trajectories: Option<PathBuf>,
 }
 
 /// The arrivals, paths and final state of one group.
@@ -304,8 +308,10 @@ pub struct RunOutcome {
     pub metrics: Metrics,
     /// The replay data.
     pub recording: Recording,
-    /// The kept trajectory rows, by step then agent number.
+    /// The kept trajectory rows, by step then agent number (empty when they were streamed).
     pub trajectories: Vec<TrajectoryRow>,
+    /// The file the rows were streamed into, if [`RunOptions::stream_trajectories`] asked.
+    pub streamed_trajectories: Option<PathBuf>,
     /// Steps between kept trajectory rows.
     pub trajectory_every: u32,
     /// The built world after the last step (for callers that want to look further).
@@ -321,30 +327,16 @@ pub const OUTPUT_FILES: [&str; 4] =
     ["metrics.json", "trajectories.csv", "replay.html", "snapshot.svg"];
 
 impl RunOutcome {
-    /// `trajectories.csv` as text.
+    /// `trajectories.csv` as text (the header only when the rows were streamed).
     #[must_use]
     pub fn trajectories_csv(&self) -> String {
         let names: Vec<String> = self.metrics.groups.iter().map(|g| csv_field(&g.name)).collect();
-        let dt = f64::from(self.metrics.dt);
-        let mut s = String::with_capacity(self.trajectories.len() * 56 + 64);
-        s.push_str("step,time,agent,group,x,y,vx,vy,orientation\n");
+        let mut s = Vec::with_capacity(self.trajectories.len() * 56 + 64);
+        let _ = write_csv_header(&mut s);
         for r in &self.trajectories {
-            let g = &names[self.agent_groups[r.agent as usize] as usize];
-            let _ = writeln!(
-                s,
-                "{},{},{},{},{},{},{},{},{}",
-                r.step,
-                num(f64::from(r.step) * dt, 6),
-                r.agent,
-                g,
-                num(f64::from(r.position.x), 4),
-                num(f64::from(r.position.y), 4),
-                num(f64::from(r.velocity.x), 4),
-                num(f64::from(r.velocity.y), 4),
-                num(f64::from(r.orientation), 4),
-            );
+            let _ = write_csv_row(&mut s, r, &names, &self.agent_groups, self.metrics.dt);
         }
-        s
+        String::from_utf8(s).unwrap_or_default()
     }
 
     /// Writes the four files into `dir` (created if needed) and returns their paths in the
@@ -362,15 +354,47 @@ impl RunOutcome {
         let mut metrics = self.metrics.to_json();
         metrics.push('\n');
         std::fs::write(&paths[0], metrics).map_err(fail(&paths[0]))?;
-        let csv = std::fs::File::create(&paths[1]).map_err(fail(&paths[1]))?;
-        let mut csv = std::io::BufWriter::new(csv);
-        csv.write_all(self.trajectories_csv().as_bytes())
-            .and_then(|()| csv.flush())
-            .map_err(fail(&paths[1]))?;
+        match &self.streamed_trajectories {
+            Some(streamed) => std::fs::rename(streamed, &paths[1]).map_err(fail(&paths[1]))?,
+            None => {
+                let csv = std::fs::File::create(&paths[1]).map_err(fail(&paths[1]))?;
+                let mut csv = std::io::BufWriter::new(csv);
+                csv.write_all(self.trajectories_csv().as_bytes())
+                    .and_then(|()| csv.flush())
+                    .map_err(fail(&paths[1]))?;
+            }
+        }
         crate::replay::write_html(&self.recording, &paths[2]).map_err(fail(&paths[2]))?;
         crate::snapshot::write_svg(&self.recording, &paths[3]).map_err(fail(&paths[3]))?;
         Ok(paths)
     }
+}
+
+fn write_csv_header(w: &mut impl std::io::Write) -> std::io::Result<()> {
+    w.write_all(b"step,time,agent,group,x,y,vx,vy,orientation\n")
+}
+
+/// One row of `trajectories.csv`: positions and velocities to 0.1 mm, time to 1 µs.
+fn write_csv_row(
+    w: &mut impl std::io::Write,
+    r: &TrajectoryRow,
+    group_names: &[String],
+    agent_groups: &[u32],
+    dt: f32,
+) -> std::io::Result<()> {
+    writeln!(
+        w,
+        "{},{},{},{},{},{},{},{},{}",
+        r.step,
+        num(f64::from(r.step) * f64::from(dt), 6),
+        r.agent,
+        group_names[agent_groups[r.agent as usize] as usize],
+        num(f64::from(r.position.x), 4),
+        num(f64::from(r.position.y), 4),
+        num(f64::from(r.velocity.x), 4),
+        num(f64::from(r.velocity.y), 4),
+        num(f64::from(r.orientation), 4),
+    )
 }
 
 /// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
@@ -441,7 +465,7 @@ fn simulate(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(sim.finish(scenario, threads, wall_seconds))
+    sim.finish(scenario, threads, wall_seconds)
 }
 
 /// A run in progress: the world, how its agents are numbered, what is kept and what has been
@@ -457,7 +481,7 @@ struct Simulation {
     numbering: Numbering,
     recorder: Recorder<Vec2>,
     traj_every: u32,
-    trajectories: Vec<TrajectoryRow>,
+    trajectories: TrajectoryLog,
     /// True when the plan wants the pairwise scan (overlaps or the minimum separation).
     pairwise: bool,
     events: EventTally,
@@ -482,6 +506,10 @@ impl Simulation {
         let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
         let pairs = PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
         let groups_n = world.groups.len();
+        let trajectories = match &options.stream_trajectories {
+            None => TrajectoryLog::Kept(Vec::new()),
+            Some(path) => TrajectoryLog::streamed(path, &world, &numbering, dt)?,
+        };
         Ok(Self {
             steps,
             steps32,
@@ -491,7 +519,7 @@ impl Simulation {
             numbering,
             recorder,
             traj_every,
-            trajectories: Vec::new(),
+            trajectories,
             pairwise,
             events: EventTally::new(n),
             pairs,
@@ -521,7 +549,7 @@ impl Simulation {
             self.slots.add(&self.world.crowd, &self.numbering);
         }
         if step % self.traj_every == 0 || step == self.steps32 {
-            push_rows(&self.world.crowd, &self.numbering, step, &mut self.trajectories);
+            self.trajectories.push_step(&self.world.crowd, &self.numbering, step)?;
         }
         if self.recorder.records(step) {
             self.record_frame(step, frame_min_gap)?;
@@ -598,7 +626,12 @@ impl Simulation {
         Ok(())
     }
 
-    fn finish(self, scenario: &Scenario, threads: usize, wall_seconds: f64) -> RunOutcome {
+    fn finish(
+        self,
+        scenario: &Scenario,
+        threads: usize,
+        wall_seconds: f64,
+    ) -> Result<RunOutcome, RunError> {
         let groups = self.group_metrics();
         let collects = |m: Metric| self.plan.collects(m);
         let (events, pairs) = (&self.events, &self.pairs);
@@ -632,17 +665,17 @@ impl Simulation {
             stuck: collects(Metric::Stuck).then_some(events.stuck),
             groups,
         };
-        let mut trajectories = self.trajectories;
-        trajectories.sort_by_key(|r| (r.step, r.agent));
-        RunOutcome {
+        let (trajectories, streamed_trajectories) = self.trajectories.finish()?;
+        Ok(RunOutcome {
             metrics,
             recording: self.recorder.finish(),
             trajectories,
+            streamed_trajectories,
             trajectory_every: self.traj_every,
             output_name: self.world.settings.output_name.clone(),
             world: self.world,
             agent_groups: self.numbering.agent_groups,
-        }
+        })
     }
 
     /// Arrivals, paths, final speed and polarisation, and slot errors of each group.
@@ -932,22 +965,82 @@ fn progress_bar(wanted: bool, steps: u64) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-fn push_rows(
-    crowd: &steerkit::crowd::Crowd2,
-    numbering: &Numbering,
-    step: u32,
-    rows: &mut Vec<TrajectoryRow>,
-) {
-    let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
-    for (i, h) in crowd.handles().enumerate() {
-        if let Some(agent) = numbering.number(h) {
-            rows.push(TrajectoryRow {
-                step,
-                agent,
-                position: p[i],
-                velocity: v[i],
-                orientation: o[i],
-            });
+/// The trajectory rows: kept in memory, or written to a file step by step.
+enum TrajectoryLog {
+    Kept(Vec<TrajectoryRow>),
+    Streamed {
+        path: PathBuf,
+        file: std::io::BufWriter<std::fs::File>,
+        group_names: Vec<String>,
+        agent_groups: Vec<u32>,
+        dt: f32,
+        /// One step's rows, sorted into agent order before they are written.
+        step_rows: Vec<TrajectoryRow>,
+    },
+}
+
+impl TrajectoryLog {
+    fn streamed(
+        path: &Path,
+        world: &steerkit_scenario::World,
+        numbering: &Numbering,
+        dt: f32,
+    ) -> Result<Self, RunError> {
+        let fail = |source| RunError::Write { path: path.to_path_buf(), source };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|source| RunError::Write { path: dir.to_path_buf(), source })?;
+        }
+        let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+        write_csv_header(&mut file).map_err(fail)?;
+        Ok(Self::Streamed {
+            path: path.to_path_buf(),
+            file,
+            group_names: world.groups.iter().map(|g| csv_field(&g.name)).collect(),
+            agent_groups: numbering.agent_groups.clone(),
+            dt,
+            step_rows: Vec::new(),
+        })
+    }
+
+    /// Keeps (or writes) every numbered agent's row at `step`.
+    fn push_step(
+        &mut self,
+        crowd: &steerkit::crowd::Crowd2,
+        numbering: &Numbering,
+        step: u32,
+    ) -> Result<(), RunError> {
+        let (p, v, o) = (crowd.positions(), crowd.velocities(), crowd.orientations());
+        let rows = crowd.handles().enumerate().filter_map(|(i, h)| {
+            let agent = numbering.number(h)?;
+            Some(TrajectoryRow { step, agent, position: p[i], velocity: v[i], orientation: o[i] })
+        });
+        match self {
+            Self::Kept(kept) => kept.extend(rows),
+            Self::Streamed { path, file, group_names, agent_groups, dt, step_rows } => {
+                step_rows.clear();
+                step_rows.extend(rows);
+                step_rows.sort_unstable_by_key(|r| r.agent);
+                for r in step_rows.iter() {
+                    write_csv_row(file, r, group_names, agent_groups, *dt)
+                        .map_err(|source| RunError::Write { path: path.clone(), source })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The kept rows by step then agent, or the flushed file.
+    fn finish(self) -> Result<(Vec<TrajectoryRow>, Option<PathBuf>), RunError> {
+        match self {
+            Self::Kept(mut rows) => {
+                rows.sort_by_key(|r| (r.step, r.agent));
+                Ok((rows, None))
+            }
+            Self::Streamed { path, mut file, .. } => match file.flush() {
+                Ok(()) => Ok((Vec::new(), Some(path))),
+                Err(source) => Err(RunError::Write { path, source }),
+            },
         }
     }
 }

@@ -132,3 +132,48 @@ proptest! {
         prop_assert!(!bad, "{}", text);
     }
 }
+
+/// A path of 140,000 points (a sine wave along x, 1 cm apart): after each follower's first
+/// step, which searches the whole path, the coherent search (`search_window`) looks only near
+/// the last parameter, so a step costs the same as on a short path. The followers keep to the
+/// wave and move along it at close to their top speed.
+#[test]
+fn a_path_of_140_000_points_is_followed_along_its_length() {
+    let wave = |x: f32| (x * 0.5).sin() * 3.0;
+    let points: String = (0..140_000)
+        .map(|i| {
+            let x = i as f32 * 0.01;
+            format!("[{x:.2},{:.3}],", wave(x))
+        })
+        .collect();
+    let src = format!(
+        r#"name = "long_path"
+dt = 0.05
+steps = 200
+[world]
+min = [-10, -10]
+max = [1410, 10]
+neighbour_radius = 2
+[[paths]]
+name = "wave"
+points = [{points}]
+[[groups]]
+name = "walkers"
+radius = 0.3
+limits = {{ max_speed = 2, max_acceleration = 8, max_rotation = 4, max_angular_acceleration = 20 }}
+behaviour = {{ kind = "follow_path", path = "wave", offset = 1.0, predict_time = 0.2 }}
+agents = [{{ position = [0, 0] }}, {{ position = [500, 0] }}, {{ position = [1000, -3] }}]
+"#
+    );
+    assert!(src.len() < 4 << 20, "the file must stay under the 4 MiB limit");
+    let s = Scenario::from_toml_str(&src, "long_path.toml").unwrap();
+    let o = run(&s, &RunOptions { threads: Some(1), ..RunOptions::default() }).unwrap();
+    for start in [0.0f32, 500.0, 1000.0] {
+        let first = o.trajectories.iter().find(|r| r.step == 0 && r.position.x == start).unwrap();
+        let last = o.trajectories.iter().find(|r| r.step == 200 && r.agent == first.agent).unwrap();
+        let p = last.position;
+        // 10 s at up to 2 m/s along a wave whose arc is about 1.7× its run in x
+        assert!(p.x - start > 5.0 && p.x - start < 20.0, "agent from x = {start} ended at {p}");
+        assert!((p.y - wave(p.x)).abs() < 1.0, "agent from x = {start} left the wave: {p}");
+    }
+}

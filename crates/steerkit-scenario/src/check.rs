@@ -515,8 +515,11 @@ fn paths(spec: &ScenarioSpec) -> Result<Vec<NamedPath>> {
         for (j, q) in p.points.iter().enumerate() {
             pts.push(xy(&format!("{path}.points[{j}]"), *q)?);
         }
+        let window = positive(&join(&path, "search_window"), p.search_window.unwrap_or(10.0))?;
         let polyline = Polyline::new(pts, p.looping)
-            .map_err(|e| problem(join(&path, "points"), e.to_string()))?;
+            .map_err(|e| problem(join(&path, "points"), e.to_string()))?
+            .with_search_window(Some(window))
+            .map_err(|e| problem(join(&path, "search_window"), e.to_string()))?;
         out.push(NamedPath { name: p.name.clone(), polyline });
     }
     Ok(out)

@@ -97,6 +97,7 @@ pub(crate) struct PathSpec {
     pub points: Vec<Xy>,
     #[serde(default)]
     pub looping: bool,
+    pub search_window: Option<f32>,
 }
 
 /// `[[groups]]`.

@@ -31,8 +31,9 @@ pub trait Path<V: Vector = Vec2> {
     fn get_position(&self, param: f32) -> V;
 
     /// The parameter of the path point nearest to `position`, searching only arc lengths within
-    /// `window` of `last_param` (`None` searches the whole path). Ties go to the candidate
-    /// nearest `last_param` along the path.
+    /// `window` of `last_param` (`None` searches the whole path; so does a NaN `last_param`,
+    /// for a follower not yet placed on the path). Ties go to the candidate nearest
+    /// `last_param` along the path.
     fn get_param_within(&self, position: V, last_param: f32, window: Option<f32>) -> f32;
 
     /// The coherence window [`get_param`](Path::get_param) uses (m): `None` is global.
@@ -325,10 +326,12 @@ impl<V: Vector> Path<V> for Polyline<V> {
         if len.is_nan() || len <= 0.0 {
             return 0.0;
         }
-        let last = self.wrap_param(last_param);
+        // a NaN last parameter means "not yet on the path": search all of it once
+        let global = last_param.is_nan();
+        let last = if global { 0.0 } else { self.wrap_param(last_param) };
         let mut best = (f32::INFINITY, f32::INFINITY, f32::INFINITY);
         let w = match window {
-            Some(w) if w >= 0.0 && (!self.looping || 2.0 * w < len) => w,
+            Some(w) if !global && w >= 0.0 && (!self.looping || 2.0 * w < len) => w,
             _ => {
                 self.search_interval(position, last, 0.0, len, &mut best);
                 return self.finish(best);

@@ -76,7 +76,7 @@ impl Crowd<Vec2> {
             anchor,
             state: BehaviourState {
                 wander: Vec2::ZERO,
-                path_param: 0.0,
+                path_param: f32::NAN,
                 stalled: 0.0,
                 rng: Rng::new(mix(self.config.seed ^ mix(!id))),
             },

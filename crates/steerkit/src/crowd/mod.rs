@@ -543,7 +543,7 @@ impl<V: CrowdVector> Crowd<V> {
             goal: spec.goal.unwrap_or(V::ZERO),
             state: BehaviourState {
                 wander: V::ZERO,
-                path_param: 0.0,
+                path_param: f32::NAN,
                 stalled: 0.0,
                 rng: Rng::new(mix(self.config.seed ^ mix(id))),
             },
@@ -696,7 +696,8 @@ impl<V: CrowdVector> Crowd<V> {
         self.index_of(h).map(|i| self.debug[i])
     }
 
-    /// An agent's path parameter (m of arc length along the path it follows).
+    /// An agent's path parameter (m of arc length along the path it follows); NaN before its
+    /// first step on a path.
     #[must_use]
     pub fn path_param(&self, h: AgentHandle) -> Option<f32> {
         self.index_of(h).map(|i| self.cold[i].state.path_param)

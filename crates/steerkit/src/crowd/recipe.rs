@@ -928,7 +928,8 @@ impl Plan {
 pub(crate) struct BehaviourState<V: Vector> {
     /// Wander target relative to the wander centre (zero until first used).
     pub wander: V,
-    /// Path parameter (m of arc length).
+    /// Path parameter (m of arc length); NaN until a path leaf first places the agent (the
+    /// nearest point of the whole path, then a coherent search).
     pub path_param: f32,
     /// Seconds without progress (stuck detection).
     pub stalled: f32,
@@ -1137,7 +1138,8 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::ConeCheck(cone) => cone.steer(me, cx.neighbours, limits),
         Recipe::DogOnAString { path, dog } => {
             let path = &cx.paths[path.0 as usize];
-            let mut d = dog.with_state(state.path_param);
+            // the leash starts at the path's start
+            let mut d = dog.with_state(if state.path_param.is_nan() { 0.0 } else { state.path_param });
             let s = d.steer(me, path, limits, cx.dt);
             state.path_param = d.state();
             let leash = d.leash(path);

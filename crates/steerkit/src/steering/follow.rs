@@ -16,7 +16,9 @@ use crate::steering::{Arrive, Seek};
 /// seek(target); on an open path, arrive at the end once the target reaches it
 /// ```
 /// The parameter found is stored and passed back next call (erratum E7: the listing passes the
-/// current position and drops the result). The predictive form cuts corners: it looks for the
+/// current position and drops the result). It starts at 0; start it at NaN
+/// ([`with_state`](crate::steering::Stateful::with_state)) to search the whole path once and
+/// then stay coherent. The predictive form cuts corners: it looks for the
 /// path point nearest to where the character will be, so it turns early.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -85,7 +87,7 @@ impl FollowPath {
                 let ahead = path.get_param(character.position + character.velocity * t, self.param);
                 // never backwards (for a reversed follower, never forwards)
                 let step = path.param_difference(self.param, ahead);
-                if step * self.offset.signum() >= 0.0 {
+                if self.param.is_nan() || step * self.offset.signum() >= 0.0 {
                     ahead
                 } else {
                     self.param
@@ -104,6 +106,7 @@ impl FollowPath {
 }
 
 path_parameter_state!(
-    FollowPath,
-    "The state is the path parameter found by the last call; start from another after a re-path."
+    nan_searches FollowPath,
+    "The state is the path parameter found by the last call; start from another after a re-path \
+     (NaN: search the whole path)."
 );

@@ -27,9 +27,16 @@
 //! - **Per-character state**: [`Stateful`], the one convention for behaviours with memory.
 
 /// [`Stateful`] for a path behaviour whose state is its path parameter (m of arc length) in a
-/// field `param`; a non-finite parameter restarts at 0.
+/// field `param`; a non-finite parameter restarts at 0. With `nan_searches`, NaN is kept: the
+/// next call searches the whole path for the nearest point (a follower not yet placed on it).
 macro_rules! path_parameter_state {
     ($behaviour:ty, $doc:literal) => {
+        path_parameter_state!($behaviour, $doc, |p: f32| if p.is_finite() { p } else { 0.0 });
+    };
+    (nan_searches $behaviour:ty, $doc:literal) => {
+        path_parameter_state!($behaviour, $doc, |p: f32| if p.is_infinite() { 0.0 } else { p });
+    };
+    ($behaviour:ty, $doc:literal, $accept:expr) => {
         #[doc = $doc]
         impl $crate::steering::Stateful for $behaviour {
             type State = f32;
@@ -39,7 +46,7 @@ macro_rules! path_parameter_state {
             }
 
             fn with_state(mut self, param: f32) -> Self {
-                self.param = if param.is_finite() { param } else { 0.0 };
+                self.param = ($accept)(param);
                 self
             }
         }

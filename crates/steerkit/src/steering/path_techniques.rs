@@ -110,9 +110,9 @@ pub struct Reprojection {
 }
 
 path_parameter_state!(
-    Reprojection,
+    nan_searches Reprojection,
     "The state is the projection's path parameter found by the last call (the coherent search \
-     starts there)."
+     starts there; NaN: search the whole path)."
 );
 
 impl Reprojection {
