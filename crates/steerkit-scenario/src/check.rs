@@ -365,34 +365,40 @@ fn formation(path: &str, fs: &FormationSpec, refs: &Refs<'_>) -> Result<Formatio
             format!("no group named `{}` (groups: {})", fs.group, names.join(", ")),
         ));
     };
-    let shape = match fs.shape.as_str() {
-        "box" => {
-            let columns = fs.columns.ok_or_else(|| {
-                problem(f("columns"), "shape `box` needs `columns` (slots per row)")
-            })?;
-            Shape::Box { columns: columns as usize }
+    // `None`: a box, whose row length comes from `columns`
+    let shape = one_of(
+        &f("shape"),
+        &fs.shape,
+        &[
+            ("line", Some(Shape::Line)),
+            ("v", Some(Shape::V)),
+            ("wedge", Some(Shape::Wedge)),
+            ("column", Some(Shape::Column)),
+            ("circle", Some(Shape::DefensiveCircle)),
+            ("box", None),
+        ],
+    )?;
+    let shape = match (shape, fs.columns) {
+        (None, Some(columns)) => Shape::Box { columns: columns as usize },
+        (None, None) => {
+            return Err(problem(f("columns"), "shape `box` needs `columns` (slots per row)"))
         }
-        other => {
-            if fs.columns.is_some() {
-                return Err(problem(f("columns"), "field `columns` applies only to shape `box`"));
-            }
-            one_of(
-                &f("shape"),
-                other,
-                &[
-                    ("line", Shape::Line),
-                    ("v", Shape::V),
-                    ("wedge", Shape::Wedge),
-                    ("column", Shape::Column),
-                    ("circle", Shape::DefensiveCircle),
-                ],
-            )?
+        (Some(_), Some(_)) => {
+            return Err(problem(f("columns"), "field `columns` applies only to shape `box`"))
         }
+        (Some(shape), None) => shape,
     };
     let pattern = ScalablePattern::new(shape, finite(&f("spacing"), fs.spacing)?)
         .map_err(|e| lib(path, &["spacing", "columns"], &e))?;
     let anchor_limits = limits(&f("anchor_limits"), &fs.anchor_limits)?;
     let anchor = node(&f("anchor"), &fs.anchor, None, refs, 1)?;
+    if anchor.uses_goal() {
+        return Err(problem(
+            f("anchor"),
+            "a formation's anchor has no goal: give its target as `target` or `agent`, not \
+             `use_goal = true`",
+        ));
+    }
     Ok(FormationPlan {
         group,
         pattern,
@@ -771,6 +777,13 @@ fn group(
         )?,
         _ => unreachable_group(path)?,
     };
+    if behaviour.uses_goal() && agents.iter().all(|a| a.goal.is_none()) {
+        return Err(problem(
+            join(path, "goal"),
+            "the behaviour steers for the agents' goal (`use_goal = true`), but no agent of the \
+             group has one: give the group a `goal` or its agents goals",
+        ));
+    }
     Ok(GroupPlan {
         name: g.name.clone(),
         colour: g.colour.clone(),

@@ -296,6 +296,16 @@ fn formation_of_a_group_that_does_not_exist() {
     let e = toml_error(&bad_shape);
     assert_eq!(e.field(), "formations[0].shape", "{e}");
     assert_eq!(e.location(), Some(at(&bad_shape, "\"u\"")));
+    // every accepted shape is offered, `box` too
+    assert!(
+        e.to_string().ends_with(
+            "unknown value `u`; expected one of `line`, `v`, `wedge`, `column`, `circle`, `box`"
+        ),
+        "{e}"
+    );
+    let boxed = bad_shape.replace("\"u\"", "\"box\"");
+    let e = toml_error(&boxed);
+    assert_eq!(e.field(), "formations[0].columns", "{e}");
 }
 
 #[test]
@@ -362,6 +372,21 @@ fn a_group_with_no_agents() {
         "groups[0].count",
         "`count` is 0 and there is no `agents` list",
     );
+}
+
+#[test]
+fn use_goal_in_a_group_without_goals() {
+    let src = with("target = [5, 0], target_radius", "use_goal = true, target_radius");
+    let e = toml_error(&src);
+    assert_eq!(e.field(), "groups[0].goal", "{e}");
+    assert!(e.to_string().contains("no agent of the group has one"), "{e}");
+    // a group goal, or one agent's own goal, is enough
+    Scenario::from_toml_str(&src.replacen("radius = 0.3", "goal = [1, 1]\nradius = 0.3", 1), "t")
+        .unwrap();
+    let b = with("seek\", target = [0, 0]", "seek\", use_goal = true");
+    assert_eq!(toml_error(&b).field(), "groups[1].goal");
+    let one = b.replace("[{ position = [1, 1] }]", "[{ position = [1, 1], goal = [2, 2] }]");
+    Scenario::from_toml_str(&one, "t").unwrap();
 }
 
 #[test]

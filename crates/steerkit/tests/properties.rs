@@ -297,3 +297,99 @@ proptest! {
         prop_assert!((0.0..=1.0).contains(&c));
     }
 }
+
+/// A character at `distance` m from the origin heading straight for it at `speed` m/s, run
+/// through arrive for 60 s at `hz`: the largest distance from the target after it first came
+/// inside the target radius (m), or `None` if it never did.
+fn worst_after_arrival(
+    arrive: &Arrive,
+    limits: &Limits,
+    distance: f32,
+    speed: f32,
+    hz: f32,
+) -> Option<f32> {
+    let dt = 1.0 / hz;
+    let mut c = Kinematic {
+        position: Vec2::new(distance, 0.0),
+        velocity: Vec2::new(-speed, 0.0),
+        ..Kinematic::default()
+    };
+    let mut worst: Option<f32> = None;
+    for _ in 0..(60.0 * hz) as usize {
+        let s = arrive.steer(&c, Vec2::ZERO, limits).unwrap_or_default();
+        c.integrate(&s, limits, dt);
+        let d = c.position.length();
+        if worst.is_some() || d < arrive.target_radius() {
+            worst = Some(worst.unwrap_or(0.0).max(d));
+        }
+    }
+    worst
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The braking ramp never carries the character out through its target radius once inside,
+    /// at 30, 60 and 120 Hz, from rest or from any speed at which stopping is possible (up to
+    /// the ramp's speed at the start), for any response time from one step to 0.5 s.
+    #[test]
+    fn braking_arrive_never_passes_through_its_target_radius(
+        max_speed in 0.5f32..12.0,
+        max_acceleration in 0.5f32..25.0,
+        response in 0.0f32..0.5,
+        target_radius in 0.01f32..0.3,
+        distance in 0.5f32..30.0,
+        speed_fraction in 0.0f32..1.0,
+        hz in prop::sample::select(vec![30.0f32, 60.0, 120.0]),
+    ) {
+        let limits = Limits::new(max_speed, max_acceleration, 3.0, 10.0).unwrap();
+        let arrive = Arrive::with_approach(target_radius, Approach::Braking, 1.0 / hz + response).unwrap();
+        let speed = arrive.approach_speed(distance, &limits) * speed_fraction;
+        if let Some(worst) = worst_after_arrival(&arrive, &limits, distance, speed, hz) {
+            prop_assert!(worst <= target_radius, "went {worst} m out with a {target_radius} m radius");
+        } else {
+            // only a slow character far away may still be on its way after 60 s
+            prop_assert!(distance / max_speed > 20.0, "never arrived");
+        }
+    }
+}
+
+/// The case: braking arrive with a 5 cm radius at dt 0.01–0.05 used to pass its spot by
+/// about 0.27 m; now it stays inside the radius once there.
+#[test]
+fn braking_arrive_with_a_5_cm_radius_stays_inside() {
+    let limits = Limits::new(3.0, 10.0, 3.0, 10.0).unwrap();
+    let arrive = Arrive::with_approach(0.05, Approach::Braking, 0.1).unwrap();
+    for hz in [20.0, 30.0, 60.0, 100.0] {
+        let worst = worst_after_arrival(&arrive, &limits, 10.0, 0.0, hz).expect("arrives");
+        assert!(worst <= 0.05, "{hz} Hz: {worst} m from the target after arriving");
+    }
+}
+
+/// An arrived character comes to rest (below 10⁻¹² m/s) and stays on the spot: no residual speed below
+/// a cut-off left to creep (it used to drift 1.6 cm in 25 s and could leave its radius).
+#[test]
+fn an_arrived_character_comes_to_rest_and_stays() {
+    let limits = Limits::new(2.0, 4.0, 3.0, 10.0).unwrap();
+    for (dt, response) in [(0.05, 0.1), (0.02, 0.1), (1.0 / 60.0, 0.5)] {
+        let arrive = Arrive::new(0.1, 2.0, response).unwrap();
+        let mut c = Kinematic { position: Vec2::new(3.0, 1.0), ..Kinematic::default() };
+        let steps = (10.0 / dt) as usize;
+        for _ in 0..steps {
+            let s = arrive.steer(&c, Vec2::ZERO, &limits).unwrap_or_default();
+            c.integrate(&s, &limits, dt);
+        }
+        let settled = c.position;
+        assert!(settled.length() < 0.1, "arrived within the radius: {settled}");
+        for _ in 0..(25.0 / dt) as usize {
+            let s = arrive.steer(&c, Vec2::ZERO, &limits).unwrap_or_default();
+            c.integrate(&s, &limits, dt);
+        }
+        assert!(c.velocity.length() < 1e-12, "dt {dt}: still moving at {}", c.velocity);
+        assert!(
+            (c.position - settled).length() < 1e-5,
+            "dt {dt}: crept {} m",
+            (c.position - settled).length()
+        );
+    }
+}

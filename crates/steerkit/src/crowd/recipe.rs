@@ -523,6 +523,30 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
         self.any_leaf(|i| i.path)
     }
 
+    /// A leaf's point target: seek, flee, arrive, face, the kinematic seek and arrive, and the
+    /// pipeline's goal; `None` for other kinds and for combiners.
+    #[must_use]
+    pub fn target(&self) -> Option<&Target<V, A>> {
+        match self {
+            Recipe::Seek { target, .. }
+            | Recipe::Flee { target, .. }
+            | Recipe::Arrive { target, .. }
+            | Recipe::Face { target, .. }
+            | Recipe::KinematicSeek { target }
+            | Recipe::KinematicArrive { target, .. }
+            | Recipe::Pipeline { goal: target, .. } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// True when some leaf steers for the agent's own goal ([`Target::Goal`]).
+    #[must_use]
+    pub fn uses_goal(&self) -> bool {
+        let mut any = false;
+        self.for_each_leaf(&mut |r| any |= matches!(r.target(), Some(Target::Goal)));
+        any
+    }
+
     /// The same recipe with every agent reference mapped by `agent` and every path reference
     /// by `path`: how a description that names agents and paths its own way (a scenario
     /// file's `"group:index"` and path names) becomes the crowd's recipe.
@@ -1139,7 +1163,8 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::DogOnAString { path, dog } => {
             let path = &cx.paths[path.0 as usize];
             // the leash starts at the path's start
-            let mut d = dog.with_state(if state.path_param.is_nan() { 0.0 } else { state.path_param });
+            let mut d =
+                dog.with_state(if state.path_param.is_nan() { 0.0 } else { state.path_param });
             let s = d.steer(me, path, limits, cx.dt);
             state.path_param = d.state();
             let leash = d.leash(path);

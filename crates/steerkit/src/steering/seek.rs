@@ -5,8 +5,10 @@ use crate::error::{at_least, non_negative, positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 
-/// Below this squared speed (m²/s²) an arrived character counts as at rest.
-pub(crate) const REST_SPEED_SQ: f32 = 1e-8;
+/// Below this squared speed (m²/s², 1 pm/s) an arrived character counts as at rest: far below
+/// any visible drift, and above the subnormal range where braking by a fraction of the speed
+/// stops making progress.
+const REST_SPEED_SQ: f32 = 1e-24;
 
 /// How seek and flee turn a direction into an acceleration.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -187,8 +189,14 @@ pub enum Approach {
     /// Green and Buckland: `min(d / t, max_speed)`, a linear ramp that starts at
     /// `max_speed · t` (the same ramp as `SlowRadius(max_speed · t)`, stated as a time).
     DecelerationTime(f32),
-    /// Braking distance: `min(max_speed, √(2 · max_acceleration · d))`, the fastest speed from
-    /// which the character can still stop on the spot. No radius to tune.
+    /// Braking distance: `min(max_speed, √(a · d), d / (4 · time_to_target))` with `a` the
+    /// maximum acceleration. No radius to tune. `√(a · d)` is the speed from which braking at
+    /// `a / 2` stops on the spot: the other half is left to the velocity controller, which lags
+    /// the ramp by `time_to_target`. The last stretch is a linear ramp that a first-order
+    /// controller follows without overshoot (critically damped at 4 × `time_to_target`), so
+    /// the character never passes through its target radius (for `time_to_target ≥ dt`; a
+    /// faster response than the step over-corrects). `√(2 · a · d)` with the full acceleration
+    /// overshoots by many radii once the controller lags.
     Braking,
 }
 
@@ -196,8 +204,9 @@ pub enum Approach {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Stop {
-    /// Brake to rest (`a = −v / time_to_target`, clipped), then return `None`. The default: the
-    /// character comes to rest inside the radius instead of drifting out and oscillating.
+    /// Brake to rest (`a = −v / time_to_target`, clipped), then return `None` once the speed is
+    /// below 10⁻¹² m/s. The default: the character comes to rest inside the radius instead of
+    /// drifting out and oscillating.
     #[default]
     Brake,
     /// The book's literal form: return `None` at once, leaving any residual velocity to drift.
@@ -321,7 +330,10 @@ impl Arrive {
                 }
             }
             Approach::DecelerationTime(t) => (distance / t).min(max),
-            Approach::Braking => (2.0 * limits.max_acceleration() * distance).sqrt().min(max),
+            Approach::Braking => (limits.max_acceleration() * distance)
+                .sqrt()
+                .min(distance / (4.0 * self.time_to_target))
+                .min(max),
         }
     }
 
@@ -356,6 +368,8 @@ impl Arrive {
             // the book's coast says nothing strictly inside a radius; exactly on a zero-radius
             // target its direction is zero, so its desired velocity is 0 and it brakes
             let coasting = self.stop == Stop::Coast && distance < self.target_radius;
+            // brake until the speed is negligible (a picometre per second): a cut-off that
+            // leaves a visible speed lets the character creep for ever, out of the radius
             if coasting || relative.length_squared() < REST_SPEED_SQ {
                 return None;
             }
