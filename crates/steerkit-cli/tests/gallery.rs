@@ -269,7 +269,9 @@ fn the_remedy_turns_out_of_the_corner_the_naive_rays_run_into() {
     };
     let (naive, remedy) = (nearest("naive"), nearest("remedy"));
     eprintln!("corner: naive {naive} m, remedy {remedy} m from the apex");
-    assert!(naive < 0.6, "the naive rays reach {naive} m from the apex");
+    // a 0.3 m body wedged between walls at ±20° has its centre 0.3 / sin 20° = 0.88 m from
+    // the apex: the naive walker runs all the way in
+    assert!(naive < 0.95, "the naive rays reach {naive} m from the apex");
     assert!(remedy > 2.5, "the remedy turns {remedy} m before it");
 }
 

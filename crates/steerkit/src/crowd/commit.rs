@@ -58,6 +58,7 @@ impl<V: CrowdVector> Crowd<V> {
                                 &mut kin.position,
                                 &mut kin.velocity,
                                 radius[i],
+                                c.flags & TOUCHING != 0,
                             );
                             let touching = match contact {
                                 Contact::None => false,

@@ -131,9 +131,10 @@ impl<V: CrowdVector> Crowd<V> {
                     // the contact may hand over speed: keep within the agent's limit
                     *v = (*v + *dv).clamp_length_max(c.limits.max_speed());
                     // a push is a move like any other: it never carries a centre across a
-                    // wall or into a solid (the crowd pressing on a doorway's jambs)
+                    // wall or into a solid, nor a body into one (the crowd pressing on a
+                    // doorway's jambs)
                     if let Some(obstacles) = obstacles {
-                        let _ = V::contain(obstacles, old, p, v, r);
+                        let _ = V::contain(obstacles, old, p, v, r, false);
                     }
                     bounds_confine(&self.config.bounds, p, v);
                     pass_move = pass_move.max(dp.length());

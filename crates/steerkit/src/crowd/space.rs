@@ -28,11 +28,12 @@ mod sealed {
     pub enum Contact {
         /// Nothing touched.
         None,
-        /// The centre would have crossed this wall: the move was refused (Green).
+        /// The body met this wall: the centre's move across it was refused (Green), or the
+        /// body reached it and was held off it.
         Wall(ObstacleId),
         /// The centre would have entered this solid obstacle: the move was refused.
         Blocked(ObstacleId),
-        /// The body overlaps this solid obstacle (the centre is outside).
+        /// The body reached this solid obstacle (and was pushed back out of it).
         Touch(ObstacleId),
     }
 
@@ -53,14 +54,16 @@ mod sealed {
             Self: super::CrowdVector;
         /// Applies the static world to a move from `old` to `position` (2D only; 3D crowds
         /// have no obstacles): a centre never crosses a wall or enters a solid (the move is
-        /// refused and the velocity loses its component into the surface), and a body
-        /// overlapping a solid is reported.
+        /// refused and the velocity loses its component into the surface), then the body is
+        /// pushed out of every wall and solid it overlaps, and a body touching a solid is
+        /// reported.
         fn contain(
             obstacles: &ObstacleSet,
             old: Self,
             position: &mut Self,
             velocity: &mut Self,
             radius: f32,
+            touching: bool,
         ) -> Contact;
     }
 }
@@ -87,8 +90,10 @@ impl Space for Vec2 {
         position: &mut Self,
         velocity: &mut Self,
         radius: f32,
+        touching: bool,
     ) -> Contact {
         let step = *position - old;
+        let mut blocked = Contact::None;
         if step != Vec2::ZERO {
             if let Some(hit) = obstacles.first_hit(old, step) {
                 *position = old;
@@ -96,25 +101,63 @@ impl Space for Vec2 {
                 if into < 0.0 {
                     *velocity -= hit.normal * into;
                 }
-                return match obstacles.get(hit.obstacle) {
+                blocked = match obstacles.get(hit.obstacle) {
                     Some(Obstacle::Wall(_)) => Contact::Wall(hit.obstacle),
                     _ => Contact::Blocked(hit.obstacle),
                 };
             }
         }
-        let mut touch = Contact::None;
-        obstacles.for_each_overlapping(&Circle::new(*position, radius), |id, o| {
-            let lower = match touch {
-                Contact::Touch(t) => id.0 < t.0,
-                _ => true,
-            };
-            if !matches!(o, Obstacle::Wall(_)) && lower {
-                touch = Contact::Touch(id);
+        // The body: the centre moves out of every obstacle (wall or solid) the disc overlaps,
+        // by the overlap, along the line from the obstacle's nearest point, unless that would
+        // carry it through another obstacle (a gap narrower than the body). A few passes
+        // settle a body wedged in a corner; the set's fixed visiting order keeps the result
+        // independent of the agents' order. Contact is reported within a slightly larger
+        // disc while it lasts, so a body sliding along a surface is one contact, not many.
+        let report = if touching { radius * (1.0 + CONTACT_HYSTERESIS) } else { radius };
+        let mut touch: Option<(ObstacleId, bool)> = None;
+        for pass in 0..PUSH_PASSES {
+            let mut pushed = false;
+            let disc = Circle::new(*position, if pass == 0 { report } else { radius });
+            obstacles.for_each_overlapping(&disc, |id, o| {
+                let nearest = o.closest_point(*position);
+                let (mut normal, distance) = (*position - nearest).unit_and_length_f64();
+                if distance == 0.0 {
+                    // the centre on the surface: out toward where it came from
+                    normal = (old - nearest).normalize_or_zero();
+                }
+                let depth = radius - distance;
+                if depth > 0.0 && normal != Vec2::ZERO {
+                    let push = normal * depth;
+                    if obstacles.first_hit(*position, push).is_none() {
+                        *position += push;
+                        pushed = true;
+                        let into = velocity.dot(normal);
+                        if into < 0.0 {
+                            *velocity -= normal * into;
+                        }
+                    }
+                }
+                if pass == 0 && touch.is_none_or(|(t, _)| id.0 < t.0) {
+                    touch = Some((id, matches!(o, Obstacle::Wall(_))));
+                }
+            });
+            if !pushed {
+                break;
             }
-        });
-        touch
+        }
+        match (blocked, touch) {
+            (Contact::None, Some((id, true))) => Contact::Wall(id),
+            (Contact::None, Some((id, false))) => Contact::Touch(id),
+            _ => blocked,
+        }
     }
 }
+
+/// Passes of the body's push-out from the static world (one suffices away from corners).
+const PUSH_PASSES: usize = 4;
+
+/// A contact with the static world lasts while the gap stays under this fraction of the radius.
+const CONTACT_HYSTERESIS: f32 = 0.1;
 
 /// `orientation_of(direction)` (the angle of a non-zero direction in (−π, π]) without a libm
 /// call: one division and Abramowitz & Stegun's 4.4.49 polynomial for `atan` on [0, 1]
@@ -165,7 +208,7 @@ impl Space for Vec3 {
         SteeringOutput::ZERO
     }
     fn update_formations(_: &mut super::Crowd<Self>, _: f32) {}
-    fn contain(_: &ObstacleSet, _: Self, _: &mut Self, _: &mut Self, _: f32) -> Contact {
+    fn contain(_: &ObstacleSet, _: Self, _: &mut Self, _: &mut Self, _: f32, _: bool) -> Contact {
         Contact::None
     }
 }

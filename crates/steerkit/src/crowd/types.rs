@@ -251,7 +251,8 @@ pub enum CrowdEvent {
         /// The obstacle.
         obstacle: ObstacleId,
     },
-    /// The agent's centre would have crossed a wall; the move was refused (Green).
+    /// The agent met a wall: its centre's move across it was refused (Green), or its body
+    /// reached the wall and was held off it. Raised once per contact.
     WallCrossing {
         /// The agent.
         agent: AgentHandle,
