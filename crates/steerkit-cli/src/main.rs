@@ -164,17 +164,24 @@ fn validate(file: &Path) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    match scenario.build() {
-        Ok(world) => {
-            let g = &scenario.geometry();
+    // agents, groups, obstacles, walls and paths of the built world
+    let built = if scenario.dimensions() == 3 {
+        scenario
+            .build_in::<steerkit::Vec3>()
+            .map(|w| (w.crowd.len(), w.groups.len(), w.geometry.obstacles.len(), 0, w.paths.len()))
+    } else {
+        scenario.build().map(|w| {
+            let g = &w.geometry;
+            (w.crowd.len(), w.groups.len(), g.obstacles.len(), g.walls.len(), w.paths.len())
+        })
+    };
+    match built {
+        Ok((agents, groups, obstacles, walls, paths)) => {
             let line = format!(
-                "OK {}: {} agents in {} groups, {} obstacles, {} walls, {} paths, {} steps of {} s\n",
+                "OK {} ({}D): {agents} agents in {groups} groups, {obstacles} obstacles, {walls} \
+                 walls, {paths} paths, {} steps of {} s\n",
                 file.display(),
-                world.crowd.len(),
-                world.groups.len(),
-                g.obstacles.len(),
-                g.walls.len(),
-                world.paths.len(),
+                scenario.dimensions(),
                 scenario.steps(),
                 scenario.dt()
             );

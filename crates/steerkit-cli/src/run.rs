@@ -916,7 +916,7 @@ fn recorder(
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            let radius = scenario.groups()[i].radius;
+            let radius = scenario.plan::<Vec2>().map_or(0.0, |p| p.groups[i].radius);
             let colour = g.colour.clone().unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_owned());
             RecGroup::new(g.name.clone(), colour, radius)
         })

@@ -71,7 +71,8 @@ fn every_file_in_scenarios_is_built_in_and_every_built_in_is_a_file() {
 fn seek_overshoots_and_swings_while_arrive_stops_on_the_spot() {
     let s = scenario("seek_arrive");
     let o = outcome("seek_arrive");
-    let goal = |group: usize, i: usize| s.groups()[group].agents[i].goal.unwrap();
+    let goal =
+        |group: usize, i: usize| s.plan::<Vec2>().unwrap().groups[group].agents[i].goal.unwrap();
     let last_seconds = o.metrics.steps as f32 * o.metrics.dt - 4.0;
     for (gi, name) in ["seek", "seek_velocity"].iter().enumerate() {
         for (i, a) in agents_of(&o, name).into_iter().enumerate() {
@@ -106,7 +107,8 @@ fn kinematic_arrive_stops_dead_kinematic_seek_jitters_steering_arrive_eases_in()
     let s = scenario("kinematic");
     let o = outcome("kinematic");
     let dt = o.metrics.dt;
-    let goal = |group: usize, i: usize| s.groups()[group].agents[i].goal.unwrap();
+    let goal =
+        |group: usize, i: usize| s.plan::<Vec2>().unwrap().groups[group].agents[i].goal.unwrap();
     let end = o.metrics.steps as f32 * dt;
     // kinematic seek: full speed from the first step to the last, flipping across its spot
     for (i, a) in agents_of(&o, "kinematic_seek").into_iter().enumerate() {
@@ -310,7 +312,7 @@ fn hiders_end_behind_pillars() {
         .into_iter()
         .filter(|&a| {
             let me = track(&o, a).last().unwrap().position;
-            s.geometry().obstacles.iter().any(|ob| match ob {
+            s.plan::<Vec2>().unwrap().geometry.obstacles.iter().any(|ob| match ob {
                 Obstacle::Circle(c) => {
                     let seg = Segment { a: hunter.position, b: me };
                     let (p, _) = closest_point_on_segment(c.center, seg.a, seg.b);
@@ -371,7 +373,7 @@ fn all_four_path_techniques_reach_the_end() {
     let o = outcome("path_following");
     assert_eq!(o.metrics.paths_completed, Some(4));
     for (i, g) in o.metrics.groups.iter().enumerate() {
-        let end = *s.paths()[i].polyline.points().last().unwrap();
+        let end = *s.plan::<Vec2>().unwrap().paths[i].polyline.points().last().unwrap();
         let at = track(&o, agents_of(&o, &g.name)[0]).last().unwrap().position;
         eprintln!("{}: {} m from the end", g.name, (at - end).length());
         assert!(
@@ -419,7 +421,8 @@ fn the_example_runs() {
 fn the_pipeline_goes_round_the_bowl_while_seek_with_avoidance_is_trapped_in_it() {
     let s = scenario("pipeline");
     let o = outcome("pipeline");
-    let goal = |group: usize, i: usize| s.groups()[group].agents[i].goal.unwrap();
+    let goal =
+        |group: usize, i: usize| s.plan::<Vec2>().unwrap().groups[group].agents[i].goal.unwrap();
     // seek + obstacle avoidance: into the bowl and never out (its inner face is 9 m short)
     for (i, a) in agents_of(&o, "seek_avoid").into_iter().enumerate() {
         let t = track(&o, a);

@@ -2,8 +2,10 @@
 //! field applicable to its kind, every reference resolved, every library value built by its
 //! validating constructor.
 
+use crate::dim::Dim;
 use crate::model::{
-    AgentRef, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan, NamedPath, Placement,
+    AgentRef, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan, NamedPath,
+    Placement, Plan,
 };
 use crate::spec::{
     FormationSpec, GroupSpec, HeadingSpec, LimitsSpec, ObstacleSpec, ScenarioSpec, SpawnSpec,
@@ -15,7 +17,7 @@ use steerkit::geometry::{Aabb, Circle, Obstacle, ObstacleSet, Polygon, Segment};
 use steerkit::kinematic::{Integration, Limits, Scheme};
 use steerkit::math::Rng;
 use steerkit::path::Polyline;
-use steerkit::{ParamError, Vec2};
+use steerkit::{ParamError, Vec2, Vec3};
 
 /// Most agents a scenario may create (all groups together).
 pub const MAX_AGENTS: u64 = 1_000_000;
@@ -90,8 +92,26 @@ fn positive(path: &str, v: f32) -> Result<f32> {
     Ok(v)
 }
 
-/// A point or vector: finite components within ±[`MAX_COORDINATE`].
-fn xy(path: &str, v: Xy) -> Result<Vec2> {
+/// A point or vector of the scenario's space: exactly its number of components, finite,
+/// within ±[`MAX_COORDINATE`].
+fn point<V: Dim>(path: &str, v: Xy) -> Result<V> {
+    match (v.len(), V::DIMS) {
+        (3, 2) => {
+            return Err(problem(
+                path,
+                "a 3D point [x, y, z] in a 2D scenario: put `dimensions = 3` at the top of the \
+                 file for a 3D world",
+            ))
+        }
+        (2, 3) => {
+            return Err(problem(
+                path,
+                "a 2D point [x, y] in a 3D scenario (`dimensions = 3`): write [x, y, z], y up",
+            ))
+        }
+        (n, d) if n != d => return Err(problem(path, format!("{d} components expected, got {n}"))),
+        _ => {}
+    }
     for (i, c) in v.iter().enumerate() {
         let at = format!("{path}[{i}]");
         if !c.is_finite() {
@@ -101,7 +121,12 @@ fn xy(path: &str, v: Xy) -> Result<Vec2> {
             return Err(problem(at, format!("must be within ±{MAX_COORDINATE} m, got {c}")));
         }
     }
-    Ok(Vec2::new(v[0], v[1]))
+    Ok(V::from_components(&v))
+}
+
+/// A point of the plane (walls, 2D obstacles, formations, the pipeline's grid).
+fn xy(path: &str, v: Xy) -> Result<Vec2> {
+    point::<Vec2>(path, v)
 }
 
 /// A name: non-empty after trimming, at most [`MAX_NAME`] characters, no control characters.
@@ -239,14 +264,17 @@ pub(crate) struct Checked {
     pub seed: u64,
     pub dt: f32,
     pub steps: u64,
-    pub bounds: Bounds,
     pub neighbour_radius: f32,
     pub non_penetration_passes: u32,
-    pub geometry: Geometry,
-    pub paths: Vec<NamedPath>,
-    pub groups: Vec<GroupPlan>,
-    pub formations: Vec<FormationPlan>,
     pub metrics: MetricsPlan,
+    pub space: Space,
+}
+
+/// The checked world, in the scenario's dimensions.
+#[derive(Clone, Debug)]
+pub(crate) enum Space {
+    Two(Plan<Vec2>),
+    Three(Plan<Vec3>),
 }
 
 pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
@@ -270,10 +298,48 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
         let field = if spec.steps.is_some() { "steps" } else { "duration" };
         return Err(problem(field, format!("{steps} steps is more than the limit of {MAX_STEPS}")));
     }
-    let (bounds, neighbour_radius, passes) = world(&spec.world)?;
-    let geometry = geometry(spec)?;
-    let paths = paths(spec)?;
+    let w = &spec.world;
+    let neighbour_radius = positive("world.neighbour_radius", w.neighbour_radius)?;
+    let passes = w.non_penetration_passes.unwrap_or(4);
+    if passes > 64 {
+        return Err(problem("world.non_penetration_passes", format!("at most 64, got {passes}")));
+    }
     let metrics = metrics(spec)?;
+    let space = match spec.dimensions {
+        None | Some(2) => Space::Two(plan(spec)?),
+        Some(3) => Space::Three(plan(spec)?),
+        Some(d) => return Err(problem("dimensions", format!("must be 2 or 3, got {d}"))),
+    };
+    Ok(Checked {
+        name: spec.name.clone(),
+        description: spec.description.clone(),
+        seed: spec.seed,
+        dt,
+        steps,
+        neighbour_radius,
+        non_penetration_passes: passes,
+        metrics,
+        space,
+    })
+}
+
+/// The world of the file in `V`'s dimensions: bounds, geometry, paths, groups (with every
+/// agent placed) and formations.
+fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
+    let bounds = bounds::<V>(&spec.world)?;
+    if V::DIMS == 3 {
+        // the 3D crowd has no static world yet, and formations are planar
+        let planar = [
+            ("obstacles", spec.obstacles.is_empty()),
+            ("walls", spec.walls.is_empty()),
+            ("formations", spec.formations.is_empty()),
+        ];
+        if let Some((key, _)) = planar.iter().find(|(_, empty)| !empty) {
+            return Err(problem(*key, format!("`{key}` exist only in 2D scenarios")));
+        }
+    }
+    let geometry = geometry(spec)?;
+    let paths = paths::<V>(spec)?;
 
     // group names first: behaviours refer to any group, earlier or later
     let mut group_index: HashMap<&str, usize> = HashMap::new();
@@ -304,7 +370,8 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
         }
         sizes.push(n);
     }
-    let refs = Refs { groups: &group_index, sizes: &sizes, paths: &paths };
+    let path_names: Vec<&str> = paths.iter().map(|p| p.name.as_str()).collect();
+    let refs = Refs { groups: &group_index, sizes: &sizes, paths: &path_names, dims: V::DIMS };
 
     let solids = ObstacleSet::new(geometry.obstacles.iter().cloned())
         .map_err(|e| problem("obstacles", e.to_string()))?;
@@ -325,21 +392,7 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
         }
         formations.push(plan);
     }
-    Ok(Checked {
-        name: spec.name.clone(),
-        description: spec.description.clone(),
-        seed: spec.seed,
-        dt,
-        steps,
-        bounds,
-        neighbour_radius,
-        non_penetration_passes: passes,
-        geometry,
-        paths,
-        groups,
-        formations,
-        metrics,
-    })
+    Ok(Plan { bounds, geometry, paths, groups, formations })
 }
 
 fn limits(path: &str, l: &LimitsSpec) -> Result<Limits> {
@@ -391,7 +444,11 @@ fn formation(path: &str, fs: &FormationSpec, refs: &Refs<'_>) -> Result<Formatio
     let pattern = ScalablePattern::new(shape, finite(&f("spacing"), fs.spacing)?)
         .map_err(|e| lib(path, &["spacing", "columns"], &e))?;
     let anchor_limits = limits(&f("anchor_limits"), &fs.anchor_limits)?;
-    let anchor = node(&f("anchor"), &fs.anchor, None, refs, 1)?;
+    let anchor = node(&f("anchor"), &fs.anchor, None, refs, 1)?.map(
+        &|a| *a,
+        &|p| *p,
+        &<Vec2 as Dim>::from_file,
+    );
     if anchor.uses_goal() {
         return Err(problem(
             f("anchor"),
@@ -409,9 +466,8 @@ fn formation(path: &str, fs: &FormationSpec, refs: &Refs<'_>) -> Result<Formatio
     })
 }
 
-fn world(w: &WorldSpec) -> Result<(Bounds, f32, u32)> {
-    let r = positive("world.neighbour_radius", w.neighbour_radius)?;
-    let bounds = match (w.min, w.max) {
+fn bounds<V: Dim>(w: &WorldSpec) -> Result<Bounds<V>> {
+    Ok(match (w.min, w.max) {
         (None, None) => {
             if w.wrap {
                 return Err(problem("world.wrap", "a wrap-around world needs `min` and `max`"));
@@ -421,8 +477,8 @@ fn world(w: &WorldSpec) -> Result<(Bounds, f32, u32)> {
         (Some(_), None) => return Err(problem("world.max", "`min` is given, so `max` is needed")),
         (None, Some(_)) => return Err(problem("world.min", "`max` is given, so `min` is needed")),
         (Some(min), Some(max)) => {
-            let (min, max) = (xy("world.min", min)?, xy("world.max", max)?);
-            for i in 0..2 {
+            let (min, max): (V, V) = (point("world.min", min)?, point("world.max", max)?);
+            for i in 0..V::DIMS {
                 if max[i] <= min[i] {
                     return Err(problem(
                         format!("world.max[{i}]"),
@@ -436,12 +492,7 @@ fn world(w: &WorldSpec) -> Result<(Bounds, f32, u32)> {
                 Bounds::Bounded { min, max }
             }
         }
-    };
-    let passes = w.non_penetration_passes.unwrap_or(4);
-    if passes > 64 {
-        return Err(problem("world.non_penetration_passes", format!("at most 64, got {passes}")));
-    }
-    Ok((bounds, r, passes))
+    })
 }
 
 fn geometry(spec: &ScenarioSpec) -> Result<Geometry> {
@@ -458,7 +509,8 @@ fn geometry(spec: &ScenarioSpec) -> Result<Geometry> {
 }
 
 fn obstacle(path: &str, o: &ObstacleSpec) -> Result<Obstacle> {
-    let points = o.points.as_ref().map(|p| p.iter().flat_map(|q| q.0).collect::<Vec<f32>>());
+    let points =
+        o.points.as_ref().map(|p| p.iter().flat_map(|q| q.iter().copied()).collect::<Vec<f32>>());
     let mut present = present!(o; nums: radius; xys: center, min, max; others:);
     if let Some(p) = points {
         present.push(Present { name: "points", numbers: p });
@@ -506,8 +558,8 @@ fn obstacle(path: &str, o: &ObstacleSpec) -> Result<Obstacle> {
     }
 }
 
-fn paths(spec: &ScenarioSpec) -> Result<Vec<NamedPath>> {
-    let mut out: Vec<NamedPath> = Vec::with_capacity(spec.paths.len());
+fn paths<V: Dim>(spec: &ScenarioSpec) -> Result<Vec<NamedPath<V>>> {
+    let mut out: Vec<NamedPath<V>> = Vec::with_capacity(spec.paths.len());
     for (i, p) in spec.paths.iter().enumerate() {
         let path = format!("paths[{i}]");
         name(&join(&path, "name"), &p.name)?;
@@ -519,7 +571,7 @@ fn paths(spec: &ScenarioSpec) -> Result<Vec<NamedPath>> {
         }
         let mut pts = Vec::with_capacity(p.points.len());
         for (j, q) in p.points.iter().enumerate() {
-            pts.push(xy(&format!("{path}.points[{j}]"), *q)?);
+            pts.push(point::<V>(&format!("{path}.points[{j}]"), *q)?);
         }
         let window = positive(&join(&path, "search_window"), p.search_window.unwrap_or(10.0))?;
         let polyline = Polyline::new(pts, p.looping)
@@ -595,7 +647,9 @@ fn group_size(path: &str, g: &GroupSpec) -> Result<usize> {
 pub(crate) struct Refs<'a> {
     groups: &'a HashMap<&'a str, usize>,
     sizes: &'a [usize],
-    paths: &'a [NamedPath],
+    paths: &'a [&'a str],
+    /// The scenario's dimensions (2 or 3).
+    pub dims: usize,
 }
 
 impl Refs<'_> {
@@ -630,39 +684,28 @@ impl Refs<'_> {
     }
 
     fn path(&self, path: &str, name: &str) -> Result<usize> {
-        self.paths.iter().position(|p| p.name == name).ok_or_else(|| {
-            let names: Vec<&str> = self.paths.iter().map(|p| p.name.as_str()).collect();
-            let list = if names.is_empty() {
+        self.paths.iter().position(|p| *p == name).ok_or_else(|| {
+            let list = if self.paths.is_empty() {
                 "there are no paths".to_owned()
             } else {
-                format!("paths: {}", names.join(", "))
+                format!("paths: {}", self.paths.join(", "))
             };
             problem(path, format!("no path named `{name}` ({list})"))
         })
     }
 }
 
-/// True when `p` is inside (or on) a solid obstacle: a logarithmic query of the obstacle tree,
-/// so many agents and many obstacles stay cheap.
-fn inside_solid(solids: &ObstacleSet, p: Vec2) -> bool {
-    let mut inside = false;
-    solids.for_each_overlapping(&Circle::new(p, 0.0), |_, o| {
-        inside |= !matches!(o, Obstacle::Wall(_));
-    });
-    inside
-}
-
 /// Tries per spawned agent to find a place outside the solid obstacles.
 const SPAWN_TRIES: usize = 64;
 
-fn group(
+fn group<V: Dim>(
     path: &str,
     g: &GroupSpec,
-    bounds: &Bounds,
+    bounds: &Bounds<V>,
     solids: &ObstacleSet,
     refs: &Refs<'_>,
     rng: &mut Rng,
-) -> Result<GroupPlan> {
+) -> Result<GroupPlan<V>> {
     if let Some(c) = &g.colour {
         let ok =
             c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|c| c.is_ascii_hexdigit());
@@ -685,8 +728,8 @@ fn group(
     .map_err(|e| {
         lib(&lp, &["max_speed", "max_acceleration", "max_rotation", "max_angular_acceleration"], &e)
     })?;
-    let goal = match g.goal {
-        Some(p) => Some(xy(&join(path, "goal"), p)?),
+    let goal: Option<V> = match g.goal {
+        Some(p) => Some(point(&join(path, "goal"), p)?),
         None => None,
     };
     let arrive_radius = match g.arrive_radius {
@@ -720,29 +763,33 @@ fn group(
     let angular_drag = non_negative(&join(path, "angular_drag"), g.angular_drag.unwrap_or(0.0))?;
     let integration = Integration::new(scheme, linear_drag, angular_drag)
         .map_err(|e| lib(path, &["linear_drag", "angular_drag"], &e))?;
-    let behaviour = node(&join(path, "behaviour"), &g.behaviour, None, refs, 0)?;
+    let behaviour = node(&join(path, "behaviour"), &g.behaviour, None, refs, 0)?.map(
+        &|a| *a,
+        &|p| *p,
+        &V::from_file,
+    );
 
     let agents = match (&g.agents, g.count, &g.spawn) {
         (Some(list), _, _) => {
             let mut out = Vec::with_capacity(list.len());
             for (i, a) in list.iter().enumerate() {
                 let ap = format!("{path}.agents[{i}]");
-                let position = xy(&join(&ap, "position"), a.position)?;
+                let position: V = point(&join(&ap, "position"), a.position)?;
                 if !bounds.contains(position) {
                     return Err(problem(
                         join(&ap, "position"),
                         "the agent starts outside the world's bounds",
                     ));
                 }
-                if inside_solid(solids, position) {
+                if V::inside_solid(solids, position) {
                     return Err(problem(
                         join(&ap, "position"),
                         "the agent starts inside a solid obstacle",
                     ));
                 }
                 let velocity = match a.velocity {
-                    Some(v) => xy(&join(&ap, "velocity"), v)?,
-                    None => Vec2::ZERO,
+                    Some(v) => point(&join(&ap, "velocity"), v)?,
+                    None => V::ZERO,
                 };
                 if velocity.length() > limits.max_speed() * (1.0 + 1e-6) {
                     return Err(problem(
@@ -754,12 +801,13 @@ fn group(
                         ),
                     ));
                 }
-                let orientation = match a.orientation {
+                let heading = match a.orientation {
                     Some(o) => finite(&join(&ap, "orientation"), o)?,
                     None => 0.0,
                 };
+                let orientation = V::heading(heading).0;
                 let goal = match a.goal {
-                    Some(p) => Some(xy(&join(&ap, "goal"), p)?),
+                    Some(p) => Some(point(&join(&ap, "goal"), p)?),
                     None => goal,
                 };
                 out.push(Placement { position, velocity, orientation, goal });
@@ -801,19 +849,19 @@ fn group(
 }
 
 /// `group_size` has already rejected every other combination.
-fn unreachable_group(path: &str) -> Result<Vec<Placement>> {
+fn unreachable_group<V: Dim>(path: &str) -> Result<Vec<Placement<V>>> {
     Err(problem(path, "the group has no agents"))
 }
 
-fn spawn_agents(
+fn spawn_agents<V: Dim>(
     path: &str,
     s: &SpawnSpec,
     n: u32,
-    (bounds, solids): (&Bounds, &ObstacleSet),
+    (bounds, solids): (&Bounds<V>, &ObstacleSet),
     (body, max_speed): (f32, f32),
-    goal: Option<Vec2>,
+    goal: Option<V>,
     rng: &mut Rng,
-) -> Result<Vec<Placement>> {
+) -> Result<Vec<Placement<V>>> {
     let mut present =
         present!(s; nums: radius; xys: min, max, center, speed; others: heading = "heading");
     if let Some(HeadingSpec::Angle(a)) = s.heading {
@@ -823,61 +871,56 @@ fn spawn_agents(
     }
     let what = "spawn shape";
     let shape = s.shape.as_str();
-    // the region as a box to draw from, and the disc it must fall in (circle)
-    let (mut lo, mut hi, disc) = match shape {
-        "rect" => {
-            applicable(path, what, shape, &present, &["min", "max", "heading", "speed"])?;
-            let min = xy(&join(path, "min"), required(path, what, shape, "min", s.min)?)?;
-            let max = xy(&join(path, "max"), required(path, what, shape, "max", s.max)?)?;
-            for i in 0..2 {
-                if max[i] < min[i] {
-                    return Err(problem(
-                        format!("{path}.max[{i}]"),
-                        format!("must not be less than `min[{i}]` ({}), got {}", min[i], max[i]),
-                    ));
-                }
+    // the region as a box to draw from, and the disc or ball it must fall in
+    let (mut lo, mut hi, ball): (V, V, _) = if shape == V::BOX {
+        applicable(path, what, shape, &present, &["min", "max", "heading", "speed"])?;
+        let min: V = point(&join(path, "min"), required(path, what, shape, "min", s.min)?)?;
+        let max: V = point(&join(path, "max"), required(path, what, shape, "max", s.max)?)?;
+        for i in 0..V::DIMS {
+            if max[i] < min[i] {
+                return Err(problem(
+                    format!("{path}.max[{i}]"),
+                    format!("must not be less than `min[{i}]` ({}), got {}", min[i], max[i]),
+                ));
             }
-            (min, max, None)
         }
-        "circle" => {
-            applicable(path, what, shape, &present, &["center", "radius", "heading", "speed"])?;
-            let c = xy(&join(path, "center"), required(path, what, shape, "center", s.center)?)?;
-            let r = non_negative(
-                &join(path, "radius"),
-                required(path, what, shape, "radius", s.radius)?,
-            )?;
-            (c - Vec2::splat(r), c + Vec2::splat(r), Some((c, r)))
-        }
-        other => {
-            return Err(problem(
-                join(path, "shape"),
-                format!("unknown spawn shape `{other}`; expected `rect` or `circle`"),
-            ))
-        }
+        (min, max, None)
+    } else if shape == V::BALL {
+        applicable(path, what, shape, &present, &["center", "radius", "heading", "speed"])?;
+        let c: V = point(&join(path, "center"), required(path, what, shape, "center", s.center)?)?;
+        let r =
+            non_negative(&join(path, "radius"), required(path, what, shape, "radius", s.radius)?)?;
+        (c - V::splat(r), c + V::splat(r), Some((c, r)))
+    } else {
+        return Err(problem(
+            join(path, "shape"),
+            format!("unknown spawn shape `{shape}`; expected `{}` or `{}`", V::BOX, V::BALL),
+        ));
     };
     // a region larger than the world is fine: draw from the part inside the world
     if let Some((min, max)) = bounds.corners() {
         lo = lo.max(min);
         hi = hi.min(max);
-        if (lo.x > hi.x || lo.y > hi.y) && n > 0 {
+        if (0..V::DIMS).any(|i| lo[i] > hi[i]) && n > 0 {
             return Err(problem(path, "the spawn region lies outside the world"));
         }
     }
     // bodies piled deeper than this can never spread out, and every neighbour query in the
     // pile then costs O(n): refuse them instead of running for ever
-    let region = match disc {
-        Some((_, r)) => core::f32::consts::PI * r * r,
-        None => (hi.x - lo.x) * (hi.y - lo.y),
+    let region = match ball {
+        Some((_, r)) => V::ball_measure(r),
+        None => (0..V::DIMS).map(|i| hi[i] - lo[i]).product(),
     };
-    let bodies = n as f32 * core::f32::consts::PI * body * body;
-    let capacity = MAX_SPAWN_DEPTH * region.max(core::f32::consts::PI * body * body);
+    let bodies = n as f32 * V::ball_measure(body);
+    let capacity = MAX_SPAWN_DEPTH * region.max(V::ball_measure(body));
     if bodies > capacity {
+        let unit = if V::DIMS == 2 { "m²" } else { "m³" };
         return Err(problem(
             path,
             format!(
-                "{n} bodies of radius {body} m cover {bodies:.0} m², more than {MAX_SPAWN_DEPTH} \
-                 times the spawn region's {region:.0} m² (inside the world): use a larger \
-                 region, fewer agents or smaller bodies"
+                "{n} bodies of radius {body} m cover {bodies:.0} {unit}, more than \
+                 {MAX_SPAWN_DEPTH} times the spawn region's {region:.0} {unit} (inside the \
+                 world): use a larger region, fewer agents or smaller bodies"
             ),
         ));
     }
@@ -906,10 +949,13 @@ fn spawn_agents(
     for k in 0..n {
         let mut found = None;
         for _ in 0..SPAWN_TRIES {
-            let x = lo.x + (hi.x - lo.x) * rng.uniform();
-            let p = Vec2::new(x, lo.y + (hi.y - lo.y) * rng.uniform());
-            let in_disc = disc.is_none_or(|(c, r)| (p - c).length_squared() <= r * r);
-            if in_disc && bounds.contains(p) && !inside_solid(solids, p) {
+            let mut c = [0.0f32; 3];
+            for (i, c) in c.iter_mut().enumerate().take(V::DIMS) {
+                *c = lo[i] + (hi[i] - lo[i]) * rng.uniform();
+            }
+            let p = V::from_components(&c);
+            let in_ball = ball.is_none_or(|(c, r)| (p - c).length_squared() <= r * r);
+            if in_ball && bounds.contains(p) && !V::inside_solid(solids, p) {
                 found = Some(p);
                 break;
             }
@@ -923,16 +969,17 @@ fn spawn_agents(
                 ),
             ));
         };
-        let orientation = match s.heading {
+        let heading = match s.heading {
             Some(HeadingSpec::Angle(a)) => a,
             Some(HeadingSpec::Random) => {
                 core::f32::consts::TAU * rng.uniform() - core::f32::consts::PI
             }
             None => 0.0,
         };
+        let (orientation, facing) = V::heading(heading);
         let velocity = match speed {
-            Some((lo, hi)) => Vec2::from_angle(orientation) * (lo + (hi - lo) * rng.uniform()),
-            None => Vec2::ZERO,
+            Some((lo, hi)) => facing * (lo + (hi - lo) * rng.uniform()),
+            None => V::ZERO,
         };
         out.push(Placement { position, velocity, orientation, goal });
     }

@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 mod check;
+mod dim;
 mod error;
 mod model;
 mod spec;
@@ -47,14 +48,15 @@ pub use check::{
     sanitise_name, MAX_AGENTS, MAX_COORDINATE, MAX_DEPTH, MAX_DT, MAX_MAGNITUDE, MAX_NAME,
     MAX_SPAWN_DEPTH, MAX_STEPS, MIN_POSITIVE,
 };
+pub use dim::Dim;
 pub use error::{Location, ScenarioError};
 pub use model::{
     AgentRef, Behaviour, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan,
-    NamedPath, Placement, TargetRef,
+    NamedPath, Placement, Plan, TargetRef,
 };
 pub use world::{RunSettings, World, WorldGroup};
 
-use check::{Checked, Problem};
+use check::{Checked, Problem, Space};
 use spec::ScenarioSpec;
 use std::io::Read;
 use std::path::Path;
@@ -235,10 +237,23 @@ impl Scenario {
     pub fn steps(&self) -> u64 {
         self.checked.steps
     }
-    /// The world's shape.
+    /// 2 or 3 (`dimensions` in the file; 2 when absent).
     #[must_use]
-    pub fn bounds(&self) -> Bounds {
-        self.checked.bounds
+    pub fn dimensions(&self) -> usize {
+        match self.checked.space {
+            Space::Two(_) => 2,
+            Space::Three(_) => 3,
+        }
+    }
+    /// The checked world in the scenario's space: `plan::<Vec2>()` for a 2D scenario,
+    /// `plan::<Vec3>()` for a 3D one; `None` in the other space.
+    #[must_use]
+    pub fn plan<V: Dim>(&self) -> Option<&Plan<V>> {
+        let any: &dyn std::any::Any = match &self.checked.space {
+            Space::Two(p) => p,
+            Space::Three(p) => p,
+        };
+        any.downcast_ref()
     }
     /// Neighbourhood radius (m) of the group behaviours.
     #[must_use]
@@ -250,26 +265,6 @@ impl Scenario {
     pub fn non_penetration_passes(&self) -> u32 {
         self.checked.non_penetration_passes
     }
-    /// Obstacles and walls.
-    #[must_use]
-    pub fn geometry(&self) -> &Geometry {
-        &self.checked.geometry
-    }
-    /// The named paths, in file order.
-    #[must_use]
-    pub fn paths(&self) -> &[NamedPath] {
-        &self.checked.paths
-    }
-    /// The groups, in file order.
-    #[must_use]
-    pub fn groups(&self) -> &[GroupPlan] {
-        &self.checked.groups
-    }
-    /// The formations, in file order.
-    #[must_use]
-    pub fn formations(&self) -> &[FormationPlan] {
-        &self.checked.formations
-    }
     /// What to measure.
     #[must_use]
     pub fn metrics(&self) -> &MetricsPlan {
@@ -278,7 +273,10 @@ impl Scenario {
     /// Number of agents in all groups.
     #[must_use]
     pub fn agent_count(&self) -> usize {
-        self.checked.groups.iter().map(|g| g.agents.len()).sum()
+        match &self.checked.space {
+            Space::Two(p) => p.groups.iter().map(|g| g.agents.len()).sum(),
+            Space::Three(p) => p.groups.iter().map(|g| g.agents.len()).sum(),
+        }
     }
 }
 

@@ -5,34 +5,35 @@ use steerkit::crowd::{Recipe, Target};
 use steerkit::formation::ScalablePattern;
 use steerkit::geometry::{Obstacle, Segment};
 use steerkit::kinematic::{Integration, Limits};
+use steerkit::math::Vector;
 use steerkit::path::Polyline;
 use steerkit::Vec2;
 
 /// The shape of the world.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Bounds {
+pub enum Bounds<V = Vec2> {
     /// No bounds (no `min`/`max` in `[world]`).
     Unbounded,
     /// A box whose faces stop agents (m).
     Bounded {
         /// Lower corner (m).
-        min: Vec2,
+        min: V,
         /// Upper corner (m).
-        max: Vec2,
+        max: V,
     },
     /// A wrap-around box (torus), `wrap = true` (m).
     Wrapping {
         /// Lower corner (m).
-        min: Vec2,
+        min: V,
         /// Upper corner (m), exclusive.
-        max: Vec2,
+        max: V,
     },
 }
 
-impl Bounds {
+impl<V: Vector> Bounds<V> {
     /// The box, when there is one.
     #[must_use]
-    pub fn corners(&self) -> Option<(Vec2, Vec2)> {
+    pub fn corners(&self) -> Option<(V, V)> {
         match *self {
             Bounds::Unbounded => None,
             Bounds::Bounded { min, max } | Bounds::Wrapping { min, max } => Some((min, max)),
@@ -42,22 +43,43 @@ impl Bounds {
     /// True when `p` is inside the world: always when unbounded; boundary included for a
     /// bounded box; for a wrap-around box the upper faces are outside (they are the lower ones).
     #[must_use]
-    pub fn contains(&self, p: Vec2) -> bool {
+    pub fn contains(&self, p: V) -> bool {
+        let axes = 0..V::DIM;
         match *self {
             Bounds::Unbounded => true,
-            Bounds::Bounded { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
-            Bounds::Wrapping { min, max } => p.cmpge(min).all() && p.cmplt(max).all(),
+            Bounds::Bounded { min, max } => {
+                axes.into_iter().all(|i| p[i] >= min[i] && p[i] <= max[i])
+            }
+            Bounds::Wrapping { min, max } => {
+                axes.into_iter().all(|i| p[i] >= min[i] && p[i] < max[i])
+            }
         }
     }
 }
 
+/// A checked world in the scenario's space: `Plan<Vec2>` for a 2D file (`dimensions = 2`,
+/// the default), `Plan<Vec3>` for a 3D one (`dimensions = 3`, y up).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan<V: Vector = Vec2> {
+    /// The world's shape.
+    pub bounds: Bounds<V>,
+    /// Obstacles and walls (2D only: empty in a 3D scenario).
+    pub geometry: Geometry,
+    /// The named paths, in file order.
+    pub paths: Vec<NamedPath<V>>,
+    /// The groups, in file order, every agent placed.
+    pub groups: Vec<GroupPlan<V>>,
+    /// The formations, in file order (2D only).
+    pub formations: Vec<FormationPlan>,
+}
+
 /// A named path.
 #[derive(Clone, Debug, PartialEq)]
-pub struct NamedPath {
+pub struct NamedPath<V: Vector = Vec2> {
     /// Its name in the file.
     pub name: String,
     /// The validated polyline.
-    pub polyline: Polyline,
+    pub polyline: Polyline<V>,
 }
 
 /// Another group's agent, by group index and index within that group.
@@ -71,13 +93,17 @@ pub struct AgentRef {
 
 /// Where a seek, flee or arrive points: `target = [x, y]` ([`Target::Point`]),
 /// `use_goal = true` ([`Target::Goal`]) or `agent = "group:index"` ([`Target::Agent`]).
-pub type TargetRef = Target<Vec2, AgentRef>;
+pub type TargetRef<V = Vec2> = Target<V, AgentRef>;
 
 /// A checked behaviour tree (the file's `behaviour` node): the crowd engine's own [`Recipe`]
 /// with agents named by [`AgentRef`] and paths by their index into
 /// [`Scenario::paths`](crate::Scenario::paths), mapped onto the built crowd with
 /// [`Recipe::map_refs`]. A file never holds [`Recipe::Custom`].
-pub type Behaviour = Recipe<Vec2, AgentRef, usize>;
+pub type Behaviour<V = Vec2> = Recipe<V, AgentRef, usize>;
+
+/// A behaviour as read from a file, in 3D (`z = 0` in a 2D file) whatever the scenario's
+/// dimensions; [`Dim::from_file`](crate::Dim::from_file) carries it into the scenario's space.
+pub(crate) type FileBehaviour = Behaviour<steerkit::Vec3>;
 
 /// A checked formation: a group's agents in a pattern, the anchor steered by a behaviour.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,20 +124,20 @@ pub struct FormationPlan {
 
 /// How an agent starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Placement {
+pub struct Placement<V: Vector = Vec2> {
     /// Position (m).
-    pub position: Vec2,
+    pub position: V,
     /// Velocity (m/s).
-    pub velocity: Vec2,
-    /// Orientation (rad).
-    pub orientation: f32,
+    pub velocity: V,
+    /// Orientation (rad in 2D, a unit quaternion in 3D).
+    pub orientation: V::Orientation,
     /// Goal (m), if any.
-    pub goal: Option<Vec2>,
+    pub goal: Option<V>,
 }
 
 /// A checked group.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GroupPlan {
+pub struct GroupPlan<V: Vector = Vec2> {
     /// Name (unique in the scenario).
     pub name: String,
     /// Display colour (`#rrggbb`), if given.
@@ -121,9 +147,9 @@ pub struct GroupPlan {
     /// Limits.
     pub limits: Limits,
     /// Every agent's start, in order (index `i` is `"name:i"`).
-    pub agents: Vec<Placement>,
+    pub agents: Vec<Placement<V>>,
     /// The behaviour.
-    pub behaviour: Behaviour,
+    pub behaviour: Behaviour<V>,
     /// Distance (m) to its goal at which an agent counts as arrived.
     pub arrive_radius: f32,
     /// Buckland's non-penetration constraint.

@@ -7,15 +7,19 @@
 
 use serde::Deserialize;
 
-/// A 2D point or vector `[x, y]` (m, or m/s for velocities): exactly two numbers, so a
-/// `[x, y, z]` point in a 2D scenario is an error, not silently cut to two.
+/// A point or vector: `[x, y]`, or `[x, y, z]` in a 3D scenario (m, or m/s for velocities).
+/// Any other length is an error here; whether the length matches the scenario's dimensions
+/// is checked with the rest (`check::point`), so a 3D point in a 2D file is never cut short.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct Xy(pub [f32; 2]);
+pub(crate) struct Xy {
+    c: [f32; 3],
+    n: u8,
+}
 
 impl core::ops::Deref for Xy {
-    type Target = [f32; 2];
-    fn deref(&self) -> &[f32; 2] {
-        &self.0
+    type Target = [f32];
+    fn deref(&self) -> &[f32] {
+        &self.c[..usize::from(self.n)]
     }
 }
 
@@ -23,10 +27,11 @@ impl<'de> Deserialize<'de> for Xy {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<f32>::deserialize(d)?;
         match v.as_slice() {
-            [x, y] => Ok(Xy([*x, *y])),
+            [x, y] => Ok(Xy { c: [*x, *y, 0.0], n: 2 }),
+            [x, y, z] => Ok(Xy { c: [*x, *y, *z], n: 3 }),
             _ => Err(serde::de::Error::invalid_length(
                 v.len(),
-                &"a 2D point or vector [x, y] (scenarios are 2D)",
+                &"a point or vector: [x, y], or [x, y, z] in a 3D scenario",
             )),
         }
     }
@@ -37,6 +42,7 @@ impl<'de> Deserialize<'de> for Xy {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ScenarioSpec {
     pub name: String,
+    pub dimensions: Option<u8>,
     #[serde(default)]
     pub description: String,
     #[serde(default)]

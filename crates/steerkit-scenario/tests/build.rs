@@ -46,7 +46,7 @@ fn the_example_builds_from_toml_and_json() {
             r => panic!("{r:?}"),
         }
         // agents start where the plan put them
-        let plan = &s.groups()[1].agents[1];
+        let plan = &s.plan::<Vec2>().unwrap().groups[1].agents[1];
         let i = w.crowd.index_of(w.groups[1].agents[1]).unwrap();
         assert_eq!(w.crowd.positions()[i], plan.position);
     }

@@ -1,6 +1,7 @@
 //! One test per kind of bad input: each checks that the message names the file, the field path
 //! and the line and column of the offending text.
 
+use steerkit::Vec2;
 use steerkit_scenario::{Location, Scenario, ScenarioError, MAX_FILE_SIZE};
 
 const BASE: &str = r#"name = "t"
@@ -643,7 +644,7 @@ fn an_endless_device_or_a_fifo_is_refused_before_reading() {
 fn a_spawn_region_larger_than_the_world_is_fine() {
     let src = with("max = [5, 5] }", "max = [500, 500] }").replace("count = 3", "count = 200");
     let s = Scenario::from_toml_str(&src, "big-region.toml").unwrap();
-    let agents = &s.groups()[0].agents;
+    let agents = &s.plan::<Vec2>().unwrap().groups[0].agents;
     assert_eq!(agents.len(), 200);
     assert!(agents.iter().all(|a| a.position.x.abs() <= 10.0 && a.position.y.abs() <= 10.0));
     // not piled on the faces
@@ -757,13 +758,99 @@ fn a_spawn_too_dense_to_spread_out_is_refused() {
     assert!(e.to_string().contains("more than 10 times the spawn region's 100 m²"), "{e}");
 }
 
-/// Scenarios are 2D: a point with three components is an error at that point, not cut to two.
+/// A point with three components in a 2D scenario is an error at that point, not cut to two;
+/// a 2D point in a 3D scenario, a point of one or four numbers, and `dimensions = 4` too.
 #[test]
-fn a_three_component_point_is_refused() {
+fn points_must_match_the_scenario_dimensions() {
     let e = toml_error(&with("target = [5, 0]", "target = [5, 0, 2]"));
     let text = e.to_string();
     assert_eq!(e.field(), "groups[0].behaviour.target", "{text}");
-    assert!(text.contains("invalid length 3, expected a 2D point or vector [x, y]"), "{text}");
+    assert!(text.contains("a 3D point [x, y, z] in a 2D scenario: put `dimensions = 3`"), "{text}");
+    let e = toml_error(&with("target = [5, 0]", "target = [5, 0, 2, 1]"));
+    assert!(e.to_string().contains("invalid length 4, expected a point or vector"), "{e}");
+    let e = toml_error(&with("name = \"t\"", "name = \"t\"\ndimensions = 4"));
+    assert_eq!(e.field(), "dimensions", "{e}");
+    assert!(e.to_string().ends_with("must be 2 or 3, got 4"), "{e}");
+    let e = toml_error(&THREE_D.replace("goal = [0, 5, 0]", "goal = [0, 5]"));
+    assert_eq!(e.field(), "groups[0].goal", "{e}");
+    assert!(e.to_string().contains("a 2D point [x, y] in a 3D scenario"), "{e}");
+}
+
+/// A small 3D scenario: a box world, a sphere spawn, a 3D path and goal.
+const THREE_D: &str = r#"name = "birds"
+dimensions = 3
+dt = 0.05
+steps = 20
+[world]
+min = [-20, 0, -20]
+max = [20, 20, 20]
+neighbour_radius = 3
+[[paths]]
+name = "climb"
+points = [[0, 1, 0], [10, 10, 0], [10, 10, 10]]
+[[groups]]
+name = "flock"
+count = 30
+spawn = { shape = "sphere", center = [0, 10, 0], radius = 5, heading = "random", speed = [0, 1] }
+radius = 0.3
+goal = [0, 5, 0]
+limits = { max_speed = 4, max_acceleration = 8, max_rotation = 3, max_angular_acceleration = 10 }
+behaviour = { kind = "blend", members = [
+  { kind = "arrive", use_goal = true, slow_radius = 3, weight = 1 },
+  { kind = "separation", threshold = 1, falloff = "linear", weight = 2 },
+  { kind = "wander", radius = 1, distance = 2, jitter = 1, weight = 0.5 },
+] }
+[[groups]]
+name = "climber"
+agents = [{ position = [0, 1, 0], velocity = [0, 1, 0] }]
+radius = 0.3
+limits = { max_speed = 4, max_acceleration = 8, max_rotation = 3, max_angular_acceleration = 10 }
+behaviour = { kind = "follow_path", path = "climb", offset = 1 }
+"#;
+
+/// A 3D scenario loads, places every agent inside its sphere and the world, and builds into a
+/// 3D crowd that runs; it does not build as 2D.
+#[test]
+fn a_3d_scenario_loads_and_builds_into_a_3d_crowd() {
+    use steerkit::Vec3;
+    let s = Scenario::from_toml_str(THREE_D, "birds.toml").unwrap();
+    assert_eq!(s.dimensions(), 3);
+    assert!(s.plan::<Vec2>().is_none());
+    let plan = s.plan::<Vec3>().unwrap();
+    assert_eq!(plan.groups[0].agents.len(), 30);
+    for a in &plan.groups[0].agents {
+        assert!((a.position - Vec3::new(0.0, 10.0, 0.0)).length() <= 5.0, "{}", a.position);
+        assert!(a.velocity.length() <= 1.0);
+    }
+    assert_eq!(plan.paths[0].polyline.points()[2], Vec3::new(10.0, 10.0, 10.0));
+    let e = s.build().unwrap_err();
+    assert_eq!(e.field(), "dimensions", "{e}");
+    let mut w = s.build_in::<Vec3>().unwrap();
+    for _ in 0..20 {
+        w.crowd.step(0.05).unwrap();
+    }
+    assert!(w.crowd.positions().iter().all(|p| p.is_finite() && p.y >= 0.0));
+}
+
+/// What stays 2D is refused in a 3D scenario, naming it.
+#[test]
+fn planar_parts_are_refused_in_3d() {
+    let e = toml_error(&THREE_D.replace(
+        "{ kind = \"separation\", threshold = 1, falloff = \"linear\", weight = 2 }",
+        "{ kind = \"wall_feelers\", length = 1, weight = 2 }",
+    ));
+    assert_eq!(e.field(), "groups[0].behaviour.members[1].kind", "{e}");
+    assert!(
+        e.to_string().ends_with("kind `wall_feelers` works in 2D scenarios only, not in a 3D one"),
+        "{e}"
+    );
+    let e = toml_error(&format!("{THREE_D}[[walls]]\nfrom = [0, 0]\nto = [1, 1]\n"));
+    assert_eq!(e.field(), "walls", "{e}");
+    let e = toml_error(&THREE_D.replace("shape = \"sphere\"", "shape = \"circle\""));
+    assert!(
+        e.to_string().contains("unknown spawn shape `circle`; expected `box` or `sphere`"),
+        "{e}"
+    );
 }
 
 /// A dither member's probability outside [0, 1], and a probability outside a dither.

@@ -34,7 +34,7 @@ fn arrive_every_walker_arrives_and_rests_without_overlap() {
     let (w, arrived, overlaps) = run(&s);
     assert_eq!(arrived, 8);
     assert_eq!(overlaps, 0);
-    for (h, plan) in w.groups[0].agents.iter().zip(&s.groups()[0].agents) {
+    for (h, plan) in w.groups[0].agents.iter().zip(&s.plan::<Vec2>().unwrap().groups[0].agents) {
         let i = w.crowd.index_of(*h).unwrap();
         let (p, v) = (w.crowd.positions()[i], w.crowd.velocities()[i]);
         assert!(

@@ -6,11 +6,12 @@
 //! place in [`NOT_IN_FILES`].
 
 use super::{
-    finite, join, lib, non_negative, one_of, positive, problem, required, xy, Present, Refs,
+    finite, join, lib, non_negative, one_of, point, positive, problem, required, xy, Present, Refs,
     Result, MAX_DEPTH,
 };
-use crate::model::{Behaviour, TargetRef};
+use crate::model::{FileBehaviour as Behaviour, TargetRef};
 use crate::spec::NodeSpec;
+use crate::spec::Xy;
 use steerkit::combine::Epsilon;
 use steerkit::crowd::RecipeKind;
 use steerkit::formation::SlotSteering;
@@ -25,6 +26,7 @@ use steerkit::steering::{
     WallFeelers, WorldWander,
 };
 use steerkit::ParamError;
+use steerkit::{Vec2, Vec3};
 
 /// One behaviour kind of the format: the fields it takes (besides `kind`, and `weight` inside
 /// `blend` and `running_sum`) and how a node of it is checked and built.
@@ -111,7 +113,7 @@ pub(crate) const KINDS: &[Kind] = &[
         fields: &["velocity", "time_to_target"],
         build: |x| {
             x.req("velocity", x.n.velocity.is_some())?;
-            let velocity = xy(&x.f("velocity"), x.n.velocity.unwrap_or_default())?;
+            let velocity = x.point("velocity", x.n.velocity.unwrap_or_default())?;
             let matching = x.lib(VelocityMatch::new(x.n.time_to_target.unwrap_or(0.1)))?;
             Ok(Behaviour::VelocityMatch { velocity, matching })
         },
@@ -306,7 +308,7 @@ pub(crate) const KINDS: &[Kind] = &[
         build: |x| {
             let leader = x.agent("agent")?;
             x.req("local_offset", x.n.local_offset.is_some())?;
-            let offset = xy(&x.f("local_offset"), x.n.local_offset.unwrap_or_default())?;
+            let offset = x.point("local_offset", x.n.local_offset.unwrap_or_default())?;
             let t = x.n.max_prediction.unwrap_or(1.0);
             Ok(Behaviour::OffsetPursuit { leader, pursuit: x.lib(OffsetPursuit::new(offset, t))? })
         },
@@ -531,6 +533,12 @@ impl Node<'_> {
         join(self.path, name)
     }
 
+    /// A point field in the scenario's dimensions, as a 3D vector (`z = 0` in 2D).
+    fn point(&self, name: &str, v: Xy) -> Result<Vec3> {
+        let at = self.f(name);
+        Ok(if self.refs.dims == 3 { point(&at, v)? } else { point::<Vec2>(&at, v)?.extend(0.0) })
+    }
+
     /// An error when a required field is absent.
     fn req(&self, name: &str, present: bool) -> Result<()> {
         required(self.path, "kind", self.kind.kind.name(), name, present.then_some(()))
@@ -555,11 +563,11 @@ impl Node<'_> {
     }
 
     /// Exactly one of `target`, `agent`, `use_goal`.
-    fn target(&self) -> Result<TargetRef> {
+    fn target(&self) -> Result<TargetRef<Vec3>> {
         let (n, path) = (self.n, self.path);
         let use_goal = n.use_goal.unwrap_or(false);
         match (n.target, &n.agent, use_goal) {
-            (Some(p), None, false) => Ok(TargetRef::Point(xy(&join(path, "target"), p)?)),
+            (Some(p), None, false) => Ok(TargetRef::Point(self.point("target", p)?)),
             (None, Some(a), false) => {
                 Ok(TargetRef::Agent(self.refs.agent(&join(path, "agent"), a)?))
             }
@@ -642,6 +650,12 @@ pub(crate) fn node(
             None => "only members of `blend`, `running_sum` and `dither` take a weight".to_owned(),
         };
         return Err(problem(join(path, "weight"), why));
+    }
+    if refs.dims == 3 && kind.kind.info().planar {
+        return Err(problem(
+            join(path, "kind"),
+            format!("kind `{name}` works in 2D scenarios only, not in a 3D one"),
+        ));
     }
     super::applicable(path, "kind", name, &node_present(n), &allowed)?;
     if let (Some(p), true) = (parent, kind.kind.info().kinematic) {

@@ -556,13 +556,26 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
         agent: &impl Fn(&A) -> A2,
         path: &impl Fn(&P) -> P2,
     ) -> Recipe<V, A2, P2> {
+        self.map(agent, path, &|v| v)
+    }
+
+    /// [`map_refs`](Self::map_refs) that also carries every point and vector of the recipe
+    /// (targets, target velocities, offsets, the wander state) into another space by
+    /// `vector`: how one description serves 2D and 3D.
+    #[must_use]
+    pub fn map<W: Vector, A2, P2>(
+        &self,
+        agent: &impl Fn(&A) -> A2,
+        path: &impl Fn(&P) -> P2,
+        vector: &impl Fn(V) -> W,
+    ) -> Recipe<W, A2, P2> {
         let target = |t: &Target<V, A>| match t {
-            Target::Point(p) => Target::Point(*p),
+            Target::Point(p) => Target::Point(vector(*p)),
             Target::Goal => Target::Goal,
             Target::Agent(a) => Target::Agent(agent(a)),
         };
         let weighted = |m: &Vec<(f32, Recipe<V, A, P>)>| {
-            m.iter().map(|(w, r)| (*w, r.map_refs(agent, path))).collect()
+            m.iter().map(|(w, r)| (*w, r.map(agent, path, vector))).collect()
         };
         match self {
             Recipe::Seek { target: t, seek } => Recipe::Seek { target: target(t), seek: *seek },
@@ -577,9 +590,9 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
                 Recipe::Evade { threat: agent(threat), evade: *evade }
             }
             Recipe::VelocityMatch { velocity, matching } => {
-                Recipe::VelocityMatch { velocity: *velocity, matching: *matching }
+                Recipe::VelocityMatch { velocity: vector(*velocity), matching: *matching }
             }
-            Recipe::Wander(w) => Recipe::Wander(*w),
+            Recipe::Wander(w) => Recipe::Wander(w.map(vector)),
             Recipe::Separation(s) => Recipe::Separation(*s),
             Recipe::Cohesion(c) => Recipe::Cohesion(*c),
             Recipe::Alignment(a) => Recipe::Alignment(*a),
@@ -589,7 +602,7 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
             }
             Recipe::Blend(m) => Recipe::Blend(weighted(m)),
             Recipe::Priority { groups, epsilon } => Recipe::Priority {
-                groups: groups.iter().map(|r| r.map_refs(agent, path)).collect(),
+                groups: groups.iter().map(|r| r.map(agent, path, vector)).collect(),
                 epsilon: *epsilon,
             },
             Recipe::RunningSum(m) => Recipe::RunningSum(weighted(m)),
@@ -601,9 +614,15 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
             Recipe::Interpose { a, b, interpose } => {
                 Recipe::Interpose { a: agent(a), b: agent(b), interpose: *interpose }
             }
-            Recipe::OffsetPursuit { leader, pursuit } => {
-                Recipe::OffsetPursuit { leader: agent(leader), pursuit: *pursuit }
-            }
+            Recipe::OffsetPursuit { leader, pursuit } => Recipe::OffsetPursuit {
+                leader: agent(leader),
+                pursuit: OffsetPursuit {
+                    offset: vector(pursuit.offset),
+                    prediction: pursuit.prediction,
+                    arrive: pursuit.arrive,
+                    feed_forward: pursuit.feed_forward,
+                },
+            },
             Recipe::ConeCheck(c) => Recipe::ConeCheck(*c),
             Recipe::DogOnAString { path: p, dog } => {
                 Recipe::DogOnAString { path: path(p), dog: *dog }
@@ -619,7 +638,7 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
             Recipe::Dither { members, epsilon } => Recipe::Dither {
                 members: members
                     .iter()
-                    .map(|(w, p, r)| (*w, *p, r.map_refs(agent, path)))
+                    .map(|(w, p, r)| (*w, *p, r.map(agent, path, vector)))
                     .collect(),
                 epsilon: *epsilon,
             },

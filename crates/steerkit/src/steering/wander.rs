@@ -224,6 +224,12 @@ impl<V: Vector> WorldWander<V> {
         })
     }
 
+    /// The same wander in another space, its current target carried by `f`.
+    pub(crate) fn map<W: Vector>(&self, f: impl Fn(V) -> W) -> WorldWander<W> {
+        let WorldWander { radius, distance, jitter, target } = *self;
+        WorldWander { radius, distance, jitter, target: f(target) }
+    }
+
     /// (radius (m), distance (m), jitter (m/√s)).
     #[must_use]
     pub fn parameters(&self) -> (f32, f32, f32) {

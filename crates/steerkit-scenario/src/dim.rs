@@ -1,0 +1,147 @@
+//! What differs between a 2D and a 3D scenario: the vector type, the spawn regions' names and
+//! measures, headings, and the parts of the static world that exist only in 2D so far.
+
+use crate::model::{FormationPlan, Geometry};
+use steerkit::crowd::{AgentHandle, Crowd, CrowdError, CrowdVector, FormationId, Recipe};
+use steerkit::formation::{FormationManager, Pattern};
+use steerkit::geometry::{Circle, Obstacle, ObstacleSet};
+use steerkit::kinematic::Kinematic;
+use steerkit::{ParamError, Vec2, Vec3};
+
+/// A space a scenario is built in: [`Vec2`] (`dimensions = 2`, the default) or [`Vec3`]
+/// (`dimensions = 3`, y up). Sealed: implemented for those two only.
+pub trait Dim: CrowdVector + sealed::Sealed {
+    /// 2 or 3.
+    const DIMS: usize;
+    /// The box spawn region's `shape`: `rect` in 2D, `box` in 3D.
+    const BOX: &'static str;
+    /// The round spawn region's `shape`: `circle` in 2D, `sphere` in 3D.
+    const BALL: &'static str;
+    /// Area (m²) or volume (m³) of a disc or ball of radius `r` (m).
+    fn ball_measure(r: f32) -> f32;
+    /// The orientation of a heading (rad, counter-clockwise from +x; in 3D on the ground,
+    /// `steerkit::math::ground`) and the unit direction it faces.
+    fn heading(angle: f32) -> (Self::Orientation, Self);
+    /// A point from exactly [`DIMS`](Self::DIMS) components.
+    fn from_components(c: &[f32]) -> Self;
+    /// Every component `v`.
+    fn splat(v: f32) -> Self;
+    /// A behaviour's vector as read from the file (`z = 0` in a 2D file) in this space.
+    fn from_file(v: Vec3) -> Self;
+    /// True when `p` is inside a solid obstacle of the (2D) set.
+    fn inside_solid(solids: &ObstacleSet, p: Self) -> bool;
+    /// Installs the obstacles and walls (2D only: a 3D file has none).
+    ///
+    /// # Errors
+    /// The obstacle set's own error.
+    fn set_geometry(crowd: &mut Crowd<Self>, geometry: &Geometry) -> Result<(), ParamError>;
+    /// Adds a formation (2D only: a 3D file has none).
+    ///
+    /// # Errors
+    /// The crowd's error.
+    fn add_formation(
+        crowd: &mut Crowd<Self>,
+        plan: &FormationPlan,
+        members: &[AgentHandle],
+        anchor: Recipe<Vec2>,
+    ) -> Result<FormationId, CrowdError>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for steerkit::Vec2 {}
+    impl Sealed for steerkit::Vec3 {}
+}
+
+impl Dim for Vec2 {
+    const DIMS: usize = 2;
+    const BOX: &'static str = "rect";
+    const BALL: &'static str = "circle";
+    fn ball_measure(r: f32) -> f32 {
+        core::f32::consts::PI * r * r
+    }
+    fn heading(angle: f32) -> (f32, Vec2) {
+        (angle, Vec2::from_angle(angle))
+    }
+    fn from_components(c: &[f32]) -> Vec2 {
+        Vec2::new(c[0], c[1])
+    }
+    fn splat(v: f32) -> Vec2 {
+        Vec2::splat(v)
+    }
+    fn from_file(v: Vec3) -> Vec2 {
+        v.truncate()
+    }
+    fn inside_solid(solids: &ObstacleSet, p: Vec2) -> bool {
+        // a logarithmic query of the obstacle tree, so many agents and obstacles stay cheap
+        let mut inside = false;
+        solids.for_each_overlapping(&Circle::new(p, 0.0), |_, o| {
+            inside |= !matches!(o, Obstacle::Wall(_));
+        });
+        inside
+    }
+    fn set_geometry(crowd: &mut Crowd<Vec2>, geometry: &Geometry) -> Result<(), ParamError> {
+        let solids = geometry.obstacles.iter().cloned();
+        let walls = geometry.walls.iter().map(|w| Obstacle::Wall(*w));
+        let all: Vec<Obstacle> = solids.chain(walls).collect();
+        if !all.is_empty() {
+            crowd.set_obstacles(ObstacleSet::new(all)?);
+        }
+        Ok(())
+    }
+    fn add_formation(
+        crowd: &mut Crowd<Vec2>,
+        plan: &FormationPlan,
+        members: &[AgentHandle],
+        anchor: Recipe<Vec2>,
+    ) -> Result<FormationId, CrowdError> {
+        let start = Kinematic {
+            position: plan.anchor_position,
+            orientation: plan.anchor_orientation,
+            velocity: Vec2::ZERO,
+            rotation: 0.0,
+        };
+        let manager = FormationManager::new(Pattern::from(plan.pattern), start, plan.anchor_limits);
+        crowd.add_formation(manager, members, anchor)
+    }
+}
+
+impl Dim for Vec3 {
+    const DIMS: usize = 3;
+    const BOX: &'static str = "box";
+    const BALL: &'static str = "sphere";
+    fn ball_measure(r: f32) -> f32 {
+        4.0 / 3.0 * core::f32::consts::PI * r * r * r
+    }
+    fn heading(angle: f32) -> (steerkit::Quat, Vec3) {
+        let q = steerkit::math::ground::heading_to_quat(angle);
+        (q, <Vec3 as steerkit::math::Vector>::forward(q))
+    }
+    fn from_components(c: &[f32]) -> Vec3 {
+        Vec3::new(c[0], c[1], c[2])
+    }
+    fn splat(v: f32) -> Vec3 {
+        Vec3::splat(v)
+    }
+    fn from_file(v: Vec3) -> Vec3 {
+        v
+    }
+    fn inside_solid(_: &ObstacleSet, _: Vec3) -> bool {
+        false
+    }
+    fn set_geometry(_: &mut Crowd<Vec3>, _: &Geometry) -> Result<(), ParamError> {
+        Ok(())
+    }
+    fn add_formation(
+        _: &mut Crowd<Vec3>,
+        _: &FormationPlan,
+        _: &[AgentHandle],
+        _: Recipe<Vec2>,
+    ) -> Result<FormationId, CrowdError> {
+        // the check refuses formations in 3D files
+        Err(CrowdError::Param(ParamError::Invalid {
+            name: "formation",
+            expected: "a 2D scenario (formations are planar)",
+        }))
+    }
+}
