@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use steerkit_cli::gallery;
-use steerkit_cli::run::{run, RunOptions};
+use steerkit_cli::run::{run, run_in, RunOptions};
 use steerkit_scenario::Scenario;
 
 mod bench;
@@ -118,21 +118,24 @@ fn run_command(args: &RunArgs) -> ExitCode {
         progress: true,
         stream_trajectories: Some(partial.clone()),
     };
-    let outcome = match run(&scenario, &options) {
-        Ok(o) => o,
+    // the summary and the files written, in the scenario's space
+    let done = if scenario.dimensions() == 3 {
+        run_in::<steerkit::Vec3>(&scenario, &options)
+            .and_then(|o| o.write(&dir).map(|files| (o.metrics, files)))
+    } else {
+        run(&scenario, &options).and_then(|o| o.write(&dir).map(|files| (o.metrics, files)))
+    };
+    let (metrics, files) = match done {
+        Ok(d) => d,
         Err(e) => {
             let _ = std::fs::remove_file(&partial);
             return fail(e);
         }
     };
-    let files = match outcome.write(&dir) {
-        Ok(f) => f,
-        Err(e) => return fail(e),
-    };
     let wrote = files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ");
     let text = format!(
         "{}wrote {wrote}{}\nreplay: {}\n",
-        outcome.metrics.summary_table(),
+        metrics.summary_table(),
         if replaced { " (replacing the previous run there)" } else { "" },
         files[2].display()
     );

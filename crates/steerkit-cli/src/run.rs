@@ -8,7 +8,8 @@
 //! - `metrics.json`: [`Metrics`] (the schema is documented on that type and in
 //!   `docs/metrics.md`);
 //! - `trajectories.csv`: one row per agent per kept step,
-//!   `step,time,agent,group,x,y,vx,vy,orientation` (m, m/s, rad; `agent` numbers the agents in
+//!   `step,time,agent,group,x,y,vx,vy,orientation` (m, m/s, rad; in 3D
+//!   `x,y,z,vx,vy,vz,qx,qy,qz,qw`, the orientation a unit quaternion; `agent` numbers the agents in
 //!   file order, groups first to last; `group` is the group's name, quoted when it needs to be);
 //! - `replay.html` ([`crate::replay`]) and `snapshot.svg` ([`crate::snapshot`]).
 //!
@@ -25,8 +26,8 @@
 //! only the overlaps the constraint could not remove within its passes.
 
 use crate::recording::{
-    stride_for, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder, Recording,
-    RecordingError, World, PALETTE,
+    stride_for, FrameWriter, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder,
+    Recording, RecordingError, World, PALETTE,
 };
 use serde::Serialize;
 use std::collections::HashSet;
@@ -34,11 +35,123 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use steerkit::crowd::{AgentHandle, CrowdEvent};
+use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent};
 use steerkit::geometry::Obstacle;
+use steerkit::kinematic::Kinematic3;
+use steerkit::math::Vector;
 use steerkit::neighbours::{NeighbourQuery, Neighbours};
-use steerkit::Vec2;
-use steerkit_scenario::{Bounds, Metric, MetricsPlan, Scenario, ScenarioError};
+use steerkit::{Quat, Vec2, Vec3};
+use steerkit_scenario::{Bounds, Dim, Metric, MetricsPlan, Scenario, ScenarioError};
+
+/// What the runner does differently in 2D and 3D: the CSV's columns, the replay's frames and
+/// world, and formation slots (2D only).
+pub trait RunSpace: Dim {
+    /// `trajectories.csv`'s header.
+    const CSV_HEADER: &'static str;
+    /// An orientation for an agent no longer in the crowd.
+    const LOST: Self::Orientation;
+    /// Writes the orientation's CSV fields (each with its leading comma).
+    ///
+    /// # Errors
+    /// The writer's.
+    fn write_orientation(w: &mut impl std::io::Write, o: Self::Orientation) -> std::io::Result<()>;
+    /// Pushes a replay frame of every agent's position, velocity and orientation.
+    ///
+    /// # Errors
+    /// As [`Recorder::push_frame`].
+    fn push_frame<'r>(
+        recorder: &'r mut Recorder<Self>,
+        step: u32,
+        agents: impl Iterator<Item = (Self, Self, Self::Orientation)>,
+    ) -> Result<FrameWriter<'r, Self>, RecordingError>;
+    /// The replay's static world (bounds, obstacles, walls, paths).
+    fn recording_world(world: &steerkit_scenario::World<Self>) -> World;
+    /// An agent's formation slot, if it has one.
+    fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
+}
+
+impl RunSpace for Vec2 {
+    const CSV_HEADER: &'static str = "step,time,agent,group,x,y,vx,vy,orientation\n";
+    const LOST: f32 = f32::NAN;
+    fn write_orientation(w: &mut impl std::io::Write, o: f32) -> std::io::Result<()> {
+        write!(w, ",{}", num(f64::from(o), 4))
+    }
+    fn push_frame<'r>(
+        recorder: &'r mut Recorder<Vec2>,
+        step: u32,
+        agents: impl Iterator<Item = (Vec2, Vec2, f32)>,
+    ) -> Result<FrameWriter<'r, Vec2>, RecordingError> {
+        recorder.push_frame(step, agents)
+    }
+    fn recording_world(world: &steerkit_scenario::World) -> World {
+        let mut out = match world.bounds {
+            Bounds::Unbounded => World::default(),
+            Bounds::Bounded { min, max } => World::bounded(min, max, false),
+            Bounds::Wrapping { min, max } => World::bounded(min, max, true),
+        };
+        for o in &world.geometry.obstacles {
+            out.add_obstacle(o);
+        }
+        for w in &world.geometry.walls {
+            out.add_obstacle(&Obstacle::Wall(*w));
+        }
+        for p in &world.paths {
+            out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
+        }
+        out
+    }
+    fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
+        crowd.slot_target(h).map(|t| t.position)
+    }
+}
+
+impl RunSpace for Vec3 {
+    const CSV_HEADER: &'static str = "step,time,agent,group,x,y,z,vx,vy,vz,qx,qy,qz,qw\n";
+    const LOST: Quat = Quat::from_xyzw(f32::NAN, f32::NAN, f32::NAN, f32::NAN);
+    fn write_orientation(w: &mut impl std::io::Write, o: Quat) -> std::io::Result<()> {
+        for c in o.to_array() {
+            write!(w, ",{}", num(f64::from(c), 4))?;
+        }
+        Ok(())
+    }
+    fn push_frame<'r>(
+        recorder: &'r mut Recorder<Vec3>,
+        step: u32,
+        agents: impl Iterator<Item = (Vec3, Vec3, Quat)>,
+    ) -> Result<FrameWriter<'r, Vec3>, RecordingError> {
+        let kinematics: Vec<Kinematic3> = agents
+            .map(|(position, velocity, orientation)| Kinematic3 {
+                position,
+                velocity,
+                orientation,
+                ..Kinematic3::default()
+            })
+            .collect();
+        recorder.push_kinematics3(step, &kinematics)
+    }
+    fn recording_world(world: &steerkit_scenario::World<Vec3>) -> World {
+        // the 2D world section is the ground plane seen from above: (x, z) → (x, −z)
+        let ground = |v: Vec3| Vec2::new(v.x, -v.z);
+        let (wrap, corners) = match world.bounds {
+            Bounds::Unbounded => (false, None),
+            Bounds::Bounded { min, max } => (false, Some((min, max))),
+            Bounds::Wrapping { min, max } => (true, Some((min, max))),
+        };
+        let mut out = match corners {
+            None => World::default(),
+            Some((min, max)) => {
+                World::bounded(ground(min).min(ground(max)), ground(min).max(ground(max)), wrap)
+            }
+        };
+        for p in &world.paths {
+            out.add_path(PathShape::from_polyline3(p.name.clone(), &p.polyline));
+        }
+        out
+    }
+    fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
+        None
+    }
+}
 
 /// Agent-frames kept in a replay (about 10 MB of JSON at most).
 pub const REPLAY_BUDGET: usize = 300_000;
@@ -288,34 +401,34 @@ fn truncate(s: &str, n: usize) -> String {
 
 /// One trajectory row.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TrajectoryRow {
+pub struct TrajectoryRow<V: Vector = Vec2> {
     /// Step.
     pub step: u32,
     /// Agent number (file order).
     pub agent: u32,
     /// Position (m).
-    pub position: Vec2,
+    pub position: V,
     /// Velocity (m/s).
-    pub velocity: Vec2,
-    /// Heading (rad).
-    pub orientation: f32,
+    pub velocity: V,
+    /// Orientation (rad in 2D, a unit quaternion in 3D).
+    pub orientation: V::Orientation,
 }
 
 /// A finished run.
 #[derive(Debug)]
-pub struct RunOutcome {
+pub struct RunOutcome<V: RunSpace = Vec2> {
     /// What was measured.
     pub metrics: Metrics,
     /// The replay data.
     pub recording: Recording,
     /// The kept trajectory rows, by step then agent number (empty when they were streamed).
-    pub trajectories: Vec<TrajectoryRow>,
+    pub trajectories: Vec<TrajectoryRow<V>>,
     /// The file the rows were streamed into, if [`RunOptions::stream_trajectories`] asked.
     pub streamed_trajectories: Option<PathBuf>,
     /// Steps between kept trajectory rows.
     pub trajectory_every: u32,
     /// The built world after the last step (for callers that want to look further).
-    pub world: steerkit_scenario::World,
+    pub world: steerkit_scenario::World<V>,
     /// Group index of each agent number.
     pub agent_groups: Vec<u32>,
     /// The scenario's output name (`[a-z0-9_-]`).
@@ -326,13 +439,13 @@ pub struct RunOutcome {
 pub const OUTPUT_FILES: [&str; 4] =
     ["metrics.json", "trajectories.csv", "replay.html", "snapshot.svg"];
 
-impl RunOutcome {
+impl<V: RunSpace> RunOutcome<V> {
     /// `trajectories.csv` as text (the header only when the rows were streamed).
     #[must_use]
     pub fn trajectories_csv(&self) -> String {
         let names: Vec<String> = self.metrics.groups.iter().map(|g| csv_field(&g.name)).collect();
         let mut s = Vec::with_capacity(self.trajectories.len() * 56 + 64);
-        let _ = write_csv_header(&mut s);
+        let _ = s.write_all(V::CSV_HEADER.as_bytes());
         for r in &self.trajectories {
             let _ = write_csv_row(&mut s, r, &names, &self.agent_groups, self.metrics.dt);
         }
@@ -370,31 +483,29 @@ impl RunOutcome {
     }
 }
 
-fn write_csv_header(w: &mut impl std::io::Write) -> std::io::Result<()> {
-    w.write_all(b"step,time,agent,group,x,y,vx,vy,orientation\n")
-}
-
 /// One row of `trajectories.csv`: positions and velocities to 0.1 mm, time to 1 µs.
-fn write_csv_row(
+fn write_csv_row<V: RunSpace>(
     w: &mut impl std::io::Write,
-    r: &TrajectoryRow,
+    r: &TrajectoryRow<V>,
     group_names: &[String],
     agent_groups: &[u32],
     dt: f32,
 ) -> std::io::Result<()> {
-    writeln!(
+    write!(
         w,
-        "{},{},{},{},{},{},{},{},{}",
+        "{},{},{},{}",
         r.step,
         num(f64::from(r.step) * f64::from(dt), 6),
         r.agent,
         group_names[agent_groups[r.agent as usize] as usize],
-        num(f64::from(r.position.x), 4),
-        num(f64::from(r.position.y), 4),
-        num(f64::from(r.velocity.x), 4),
-        num(f64::from(r.velocity.y), 4),
-        num(f64::from(r.orientation), 4),
-    )
+    )?;
+    for v in [r.position, r.velocity] {
+        for i in 0..V::DIMS {
+            write!(w, ",{}", num(f64::from(v[i]), 4))?;
+        }
+    }
+    V::write_orientation(w, r.orientation)?;
+    w.write_all(b"\n")
 }
 
 /// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
@@ -426,6 +537,18 @@ fn num(x: f64, decimals: usize) -> String {
 /// A bad override ([`RunError::Scenario`]: steps above the limit), a world the engine refuses,
 /// a thread pool that cannot be built, or a step the engine refuses.
 pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunOutcome, RunError> {
+    run_in(scenario, options)
+}
+
+/// [`run`] in `V`, the scenario's space ([`Scenario::dimensions`]): `run_in::<Vec3>` runs a
+/// 3D scenario.
+///
+/// # Errors
+/// As [`run`]; [`RunError::Scenario`] (`dimensions`) when `V` is not the scenario's space.
+pub fn run_in<V: RunSpace>(
+    scenario: &Scenario,
+    options: &RunOptions,
+) -> Result<RunOutcome<V>, RunError> {
     let mut scenario = scenario.clone();
     if let Some(seed) = options.seed {
         scenario = scenario.with_seed(seed)?;
@@ -445,11 +568,11 @@ pub fn run(scenario: &Scenario, options: &RunOptions) -> Result<RunOutcome, RunE
     }
 }
 
-fn simulate(
+fn simulate<V: RunSpace>(
     scenario: &Scenario,
     options: &RunOptions,
     threads: usize,
-) -> Result<RunOutcome, RunError> {
+) -> Result<RunOutcome<V>, RunError> {
     let mut sim = Simulation::new(scenario, options)?;
     let bar = progress_bar(options.progress, sim.steps);
     let start = Instant::now();
@@ -470,8 +593,8 @@ fn simulate(
 
 /// A run in progress: the world, how its agents are numbered, what is kept and what has been
 /// measured so far.
-struct Simulation {
-    world: steerkit_scenario::World,
+struct Simulation<V: RunSpace> {
+    world: steerkit_scenario::World<V>,
     steps: u64,
     steps32: u32,
     dt: f32,
@@ -479,9 +602,9 @@ struct Simulation {
     /// Agents at the start.
     n: usize,
     numbering: Numbering,
-    recorder: Recorder<Vec2>,
+    recorder: Recorder<V>,
     traj_every: u32,
-    trajectories: TrajectoryLog,
+    trajectories: TrajectoryLog<V>,
     /// True when the plan wants the pairwise scan (overlaps or the minimum separation).
     pairwise: bool,
     events: EventTally,
@@ -489,9 +612,9 @@ struct Simulation {
     slots: SlotErrors,
 }
 
-impl Simulation {
+impl<V: RunSpace> Simulation<V> {
     fn new(scenario: &Scenario, options: &RunOptions) -> Result<Self, RunError> {
-        let world = scenario.build()?;
+        let world = scenario.build_in::<V>()?;
         let steps = world.settings.steps;
         let steps32 = u32::try_from(steps).map_err(|_| RunError::TooManySteps(steps))?;
         let dt = world.settings.dt;
@@ -573,12 +696,12 @@ impl Simulation {
         }
         let agents = order.iter().map(|&i| {
             if i == usize::MAX {
-                (Vec2::NAN, Vec2::NAN, f32::NAN)
+                (V::splat(f32::NAN), V::splat(f32::NAN), V::LOST)
             } else {
                 (p[i], v[i], o[i])
             }
         });
-        let mut frame = self.recorder.push_frame(step, agents)?;
+        let mut frame = V::push_frame(&mut self.recorder, step, agents)?;
         let debug = crowd.debug_info();
         let mut speed = 0.0f64;
         for (a, &i) in order.iter().enumerate() {
@@ -592,8 +715,8 @@ impl Simulation {
                 frame.target(a32, t);
             }
             frame.neighbour_radius(a32, self.pairs.neighbour_radius);
-            if let Some(slot) = crowd.slot_target(crowd.handle_at(i)) {
-                frame.slot(a32, slot.position);
+            if let Some(slot) = V::slot(crowd, crowd.handle_at(i)) {
+                frame.slot(a32, slot);
             }
         }
         frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });
@@ -631,7 +754,7 @@ impl Simulation {
         scenario: &Scenario,
         threads: usize,
         wall_seconds: f64,
-    ) -> Result<RunOutcome, RunError> {
+    ) -> Result<RunOutcome<V>, RunError> {
         let groups = self.group_metrics();
         let collects = |m: Metric| self.plan.collects(m);
         let (events, pairs) = (&self.events, &self.pairs);
@@ -683,7 +806,7 @@ impl Simulation {
         let crowd = &self.world.crowd;
         let agent_groups = &self.numbering.agent_groups;
         let arrivals = self.collects(Metric::Arrivals);
-        let velocities_of: Vec<(u32, Vec2)> = crowd
+        let velocities_of: Vec<(u32, V)> = crowd
             .handles()
             .zip(crowd.velocities())
             .filter_map(|(h, &v)| self.numbering.number(h).map(|a| (a, v)))
@@ -697,7 +820,7 @@ impl Simulation {
                 .map(|s| s as f64 * f64::from(self.dt))
                 .collect();
             let done = members().filter(|(a, _)| self.events.path_done[*a]).count();
-            let vels: Vec<Vec2> = velocities_of
+            let vels: Vec<V> = velocities_of
                 .iter()
                 .filter(|(a, _)| agent_groups[*a as usize] as usize == gi)
                 .map(|(_, v)| *v)
@@ -707,10 +830,10 @@ impl Simulation {
             } else {
                 vels.iter().map(|v| f64::from(v.length())).sum::<f64>() / vels.len() as f64
             };
-            let moving: Vec<Vec2> =
-                vels.iter().filter(|v| v.length() > 1e-3).map(|v| v.normalize()).collect();
+            let moving: Vec<V> =
+                vels.iter().filter(|v| v.length() > 1e-3).map(|v| v.normalize_or_zero()).collect();
             let polar = (!moving.is_empty()).then(|| {
-                let s: Vec2 = moving.iter().copied().sum();
+                let s = moving.iter().fold(V::ZERO, |s, &v| s + v);
                 f64::from(s.length()) / moving.len() as f64
             });
             let (slot_error_mean, slot_error_max) = self.slots.of_group(gi);
@@ -740,7 +863,7 @@ struct Numbering {
 }
 
 impl Numbering {
-    fn new(world: &steerkit_scenario::World, n: usize) -> Self {
+    fn new<V: Dim>(world: &steerkit_scenario::World<V>, n: usize) -> Self {
         let slots = world.groups.iter().flat_map(|g| &g.agents).map(|h| h.index as usize + 1).max();
         let mut numbers = vec![u32::MAX; slots.unwrap_or(0)];
         let mut agent_groups = Vec::with_capacity(n);
@@ -828,7 +951,7 @@ impl PairScan {
 
     /// Scans the committed state and returns this step's smallest gap (infinite when no two
     /// agents are within reach).
-    fn scan(&mut self, crowd: &mut steerkit::crowd::Crowd2) -> f32 {
+    fn scan<V: Dim>(&mut self, crowd: &mut Crowd<V>) -> f32 {
         let mut frame_min_gap = f32::INFINITY;
         self.overlapping_now.clear();
         // the grid query re-sorts the storage when agents moved: read everything after it
@@ -881,12 +1004,12 @@ impl SlotErrors {
         Self { sum: vec![0.0; groups], count: vec![0; groups], max: vec![0.0; groups] }
     }
 
-    fn add(&mut self, crowd: &steerkit::crowd::Crowd2, numbering: &Numbering) {
+    fn add<V: RunSpace>(&mut self, crowd: &Crowd<V>, numbering: &Numbering) {
         let positions = crowd.positions();
         for (i, h) in crowd.handles().enumerate() {
-            if let (Some(t), Some(a)) = (crowd.slot_target(h), numbering.number(h)) {
+            if let (Some(t), Some(a)) = (V::slot(crowd, h), numbering.number(h)) {
                 let g = numbering.agent_groups[a as usize] as usize;
-                let e = (positions[i] - t.position).length();
+                let e = (positions[i] - t).length();
                 self.sum[g] += f64::from(e);
                 self.count[g] += 1;
                 self.max[g] = self.max[g].max(e);
@@ -904,19 +1027,19 @@ impl SlotErrors {
     }
 }
 
-fn recorder(
+fn recorder<V: RunSpace>(
     scenario: &Scenario,
-    world: &steerkit_scenario::World,
+    world: &steerkit_scenario::World<V>,
     numbering: &Numbering,
     n: usize,
     steps32: u32,
-) -> Result<Recorder<Vec2>, RunError> {
+) -> Result<Recorder<V>, RunError> {
     let rec_groups: Vec<RecGroup> = world
         .groups
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            let radius = scenario.plan::<Vec2>().map_or(0.0, |p| p.groups[i].radius);
+            let radius = scenario.plan::<V>().map_or(0.0, |p| p.groups[i].radius);
             let colour = g.colour.clone().unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_owned());
             RecGroup::new(g.name.clone(), colour, radius)
         })
@@ -924,9 +1047,9 @@ fn recorder(
     let meta =
         Meta::new(world.settings.name.clone(), world.settings.seed, world.settings.dt, steps32)
             .with_description(scenario.description().trim());
-    Ok(Recorder::<Vec2>::new(
+    Ok(Recorder::<V>::new(
         meta,
-        recording_world(world),
+        V::recording_world(world),
         rec_groups,
         numbering.agent_groups.clone(),
         RecordOptions::for_size(n, steps32, REPLAY_BUDGET),
@@ -966,8 +1089,8 @@ fn progress_bar(wanted: bool, steps: u64) -> Option<indicatif::ProgressBar> {
 }
 
 /// The trajectory rows: kept in memory, or written to a file step by step.
-enum TrajectoryLog {
-    Kept(Vec<TrajectoryRow>),
+enum TrajectoryLog<V: RunSpace> {
+    Kept(Vec<TrajectoryRow<V>>),
     Streamed {
         path: PathBuf,
         file: std::io::BufWriter<std::fs::File>,
@@ -975,14 +1098,14 @@ enum TrajectoryLog {
         agent_groups: Vec<u32>,
         dt: f32,
         /// One step's rows, sorted into agent order before they are written.
-        step_rows: Vec<TrajectoryRow>,
+        step_rows: Vec<TrajectoryRow<V>>,
     },
 }
 
-impl TrajectoryLog {
+impl<V: RunSpace> TrajectoryLog<V> {
     fn streamed(
         path: &Path,
-        world: &steerkit_scenario::World,
+        world: &steerkit_scenario::World<V>,
         numbering: &Numbering,
         dt: f32,
     ) -> Result<Self, RunError> {
@@ -992,7 +1115,7 @@ impl TrajectoryLog {
                 .map_err(|source| RunError::Write { path: dir.to_path_buf(), source })?;
         }
         let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
-        write_csv_header(&mut file).map_err(fail)?;
+        file.write_all(V::CSV_HEADER.as_bytes()).map_err(fail)?;
         Ok(Self::Streamed {
             path: path.to_path_buf(),
             file,
@@ -1006,7 +1129,7 @@ impl TrajectoryLog {
     /// Keeps (or writes) every numbered agent's row at `step`.
     fn push_step(
         &mut self,
-        crowd: &steerkit::crowd::Crowd2,
+        crowd: &Crowd<V>,
         numbering: &Numbering,
         step: u32,
     ) -> Result<(), RunError> {
@@ -1031,7 +1154,7 @@ impl TrajectoryLog {
     }
 
     /// The kept rows by step then agent, or the flushed file.
-    fn finish(self) -> Result<(Vec<TrajectoryRow>, Option<PathBuf>), RunError> {
+    fn finish(self) -> Result<(Vec<TrajectoryRow<V>>, Option<PathBuf>), RunError> {
         match self {
             Self::Kept(mut rows) => {
                 rows.sort_by_key(|r| (r.step, r.agent));
@@ -1043,24 +1166,6 @@ impl TrajectoryLog {
             },
         }
     }
-}
-
-fn recording_world(world: &steerkit_scenario::World) -> World {
-    let mut out = match world.bounds {
-        Bounds::Unbounded => World::default(),
-        Bounds::Bounded { min, max } => World::bounded(min, max, false),
-        Bounds::Wrapping { min, max } => World::bounded(min, max, true),
-    };
-    for o in &world.geometry.obstacles {
-        out.add_obstacle(o);
-    }
-    for w in &world.geometry.walls {
-        out.add_obstacle(&Obstacle::Wall(*w));
-    }
-    for p in &world.paths {
-        out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
-    }
-    out
 }
 
 #[cfg(test)]
