@@ -181,13 +181,17 @@ try {
     const details = await page.textContent("#selected");
     check(details.includes(`Agent ${picked}`) && details.includes("climb") && details.includes("bank"), "the selected agent's 3D details are shown (climb, bank)");
 
-    // the screenshot: a moment in the middle of the run, an agent selected, panels from the top
+    // the screenshot: a moment in the middle of the run, an agent selected, panels from the top,
+    // the camera reset (F) and a step nearer than the whole world
     const shotFrame = Math.floor(info.frames * 0.45);
     await page.evaluate((v) => {
       const s = document.getElementById("scrub");
       s.value = String(v);
       s.dispatchEvent(new Event("input", { bubbles: true }));
     }, shotFrame);
+    await page.keyboard.press("f");
+    await page.mouse.move(center.x, center.y);
+    await page.mouse.wheel(0, -300);
     await page.evaluate(() => { document.querySelector("aside").scrollTop = 0; });
     await sleep(200);
     await page.screenshot({ path: shotPath });
