@@ -7,10 +7,15 @@
 //! # Schema (format `"steerkit-replay"`, version 1)
 //!
 //! Units are SI (m, s, rad). 2D runs use the x–y plane, angles counter-clockwise from +x. In a 3D
-//! run (`meta.dims = 3`, y up) every *agent* point and vector has three components, headings
-//! are ground headings (`steerkit::math::ground::quat_to_heading`), and the player draws the
-//! ground plane seen from above, `(x, z) → (x, −z)`; the `world` section is always 2D, in that
-//! same ground plane.
+//! run (`meta.dims = 3`; y up, right-handed, a character looks down its local +x axis with local
+//! +y up and local +z to its right) every *agent* point and vector has three components, headings
+//! are ground headings (`steerkit::math::ground::quat_to_heading`), and each frame may also give
+//! every body's full orientation (`attitude`). The player draws 3D runs in perspective, or as the
+//! ground plane seen from above, `(x, z) → (x, −z)`. The 2D shapes of the `world` section
+//! (`bounds`, `circles`, `polygons`, `boxes`, `walls`) are always in that ground plane; `volume`,
+//! `spheres` and `cuboids` are 3D (only in 3D recordings) and path points in a 3D recording have
+//! three components, `[x, y, z]` (older 3D recordings hold `[x, −z]` ground points; they still
+//! read).
 //!
 //! ```text
 //! {
@@ -21,7 +26,11 @@
 //!   "world":  { "bounds": {"min":[x,y],"max":[x,y]} | null, "wrap": bool,
 //!               "circles": [{"center":[x,y],"radius":r}], "polygons": [{"points":[[x,y],…]}],
 //!               "boxes": [{"min":[x,y],"max":[x,y]}], "walls": [{"a":[x,y],"b":[x,y]}],
-//!               "paths": [{"name", "points":[[x,y],…], "looping": bool}] },
+//!               "paths": [{"name", "points":[[x,y],…] (2D) | [[x,y,z],…] (3D), "looping": bool}],
+//!               3D recordings only (each written only when set or not empty):
+//!               "volume":  {"min":[x,y,z],"max":[x,y,z]} | null   world box (m), min ≤ max
+//!               "spheres": [{"center":[x,y,z],"radius":r}]        solid balls (m), r > 0
+//!               "cuboids": [{"min":[x,y,z],"max":[x,y,z]}]        solid boxes (m), min ≤ max },
 //!   "groups": [{ "name", "colour": "#rrggbb", "radius" (m) }],
 //!   "agent_groups": [g₀, g₁, …]          (group index of each agent; n = its length)
 //!   "frames": [{
@@ -29,6 +38,10 @@
 //!       "position":    [x₀,y₀, x₁,y₁, …]   (dims values per agent, m)
 //!       "velocity":    [vx₀,vy₀, …]        (dims values per agent, m/s)
 //!       "orientation": [θ₀, θ₁, …]         (one heading per agent, rad)
+//!       "attitude":    [qx₀,qy₀,qz₀,qw₀, …] (3D frames only, optional: 4 values per agent, the
+//!                                          body's unit orientation quaternion, dimensionless;
+//!                                          `q * v` turns body axes into world axes; null for
+//!                                          an agent gone; absent in 2D frames)
 //!       "overlays": {                      (optional; each layer optional; `agent` lists the
 //!                                          agents it has an entry for, repeats allowed)
 //!         "steering": {"agent":[…], "vector":[…]}        acceleration asked for (m/s²), dims each
@@ -46,19 +59,20 @@
 //! }
 //! ```
 //!
-//! Agent data (positions, velocities, headings and overlays) is stored as `f32` in flat arrays
-//! and written rounded to 3 decimals (mm, mm/s, mrad): about 33 bytes per agent per frame of
+//! Agent data (positions, velocities, headings, attitudes and overlays) is stored as `f32` in flat
+//! arrays and written rounded to 3 decimals (mm, mm/s, mrad; a quaternion component to 0.001,
+//! about a milliradian, so a reader renormalises it): about 33 bytes per agent per frame of 2D
 //! JSON. A non-finite value (an agent that left the simulation) is written as `null` and read
 //! back as NaN; the player skips it. Metric values keep full `f32` precision. Keeping one frame in
 //! `every` steps, recording overlays only for chosen agents ([`OverlayCapture`]) and capping the
 //! events ([`RecordOptions::max_events`]) keep long crowd runs small.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use steerkit::geometry::{Aabb, Circle, Obstacle, Polygon, Segment};
+use steerkit::geometry::{Aabb, Circle, Obstacle, Polygon, Segment, Sphere};
 use steerkit::kinematic::{Kinematic, Kinematic3};
 use steerkit::math::Vector;
 use steerkit::path::Polyline;
-use steerkit::{Vec2, Vec3};
+use steerkit::{Quat, Vec2, Vec3};
 
 /// The `format` string of a recording.
 pub const FORMAT: &str = "steerkit-replay";
@@ -215,14 +229,98 @@ pub struct WallShape {
     pub b: [f32; 2],
 }
 
+/// A path waypoint (m), written as a JSON array of its components.
+///
+/// `[x, y]` in a 2D recording; `[x, y, z]` (y up) in a 3D one. A 3D recording may also hold
+/// `[x, y]` points, in the ground plane `(x, −z)` (as recordings written before paths kept their
+/// height do).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PathPoint {
+    /// A point in the drawing plane (2D, or the ground plane of a 3D run).
+    Plane([f32; 2]),
+    /// A point in 3D space.
+    Space([f32; 3]),
+}
+
+impl PathPoint {
+    /// The point in the drawing plane: `(x, y)` as is, a 3D point as `(x, −z)`.
+    #[must_use]
+    pub fn plane(self) -> Vec2 {
+        match self {
+            PathPoint::Plane(p) => p.into(),
+            PathPoint::Space(p) => steerkit::math::ground::to_2d(p.into()),
+        }
+    }
+
+    /// The point in 3D: a plane point is lifted to the ground, `(x, y) → (x, 0, −y)`.
+    #[must_use]
+    pub fn space(self) -> Vec3 {
+        match self {
+            PathPoint::Plane(p) => steerkit::math::ground::to_3d(p.into(), 0.0),
+            PathPoint::Space(p) => p.into(),
+        }
+    }
+
+    /// The components (2 or 3).
+    #[must_use]
+    pub fn components(&self) -> &[f32] {
+        match self {
+            PathPoint::Plane(p) => p,
+            PathPoint::Space(p) => p,
+        }
+    }
+}
+
+impl From<Vec2> for PathPoint {
+    fn from(p: Vec2) -> Self {
+        PathPoint::Plane(p.into())
+    }
+}
+
+impl From<Vec3> for PathPoint {
+    fn from(p: Vec3) -> Self {
+        PathPoint::Space(p.into())
+    }
+}
+
+impl From<PathPoint> for Vec2 {
+    /// [`PathPoint::plane`].
+    fn from(p: PathPoint) -> Self {
+        p.plane()
+    }
+}
+
+impl Serialize for PathPoint {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            PathPoint::Plane(p) => p.serialize(s),
+            PathPoint::Space(p) => p.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PathPoint {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v: Vec<f32> = Vec::deserialize(d)?;
+        match v[..] {
+            [x, y] => Ok(PathPoint::Plane([x, y])),
+            [x, y, z] => Ok(PathPoint::Space([x, y, z])),
+            _ => Err(serde::de::Error::custom(format!(
+                "a path point has 2 or 3 components, not {}",
+                v.len()
+            ))),
+        }
+    }
+}
+
 /// A path drawn as a polyline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PathShape {
     /// Name (shown in the player).
     pub name: String,
-    /// Waypoints (m).
-    pub points: Vec<[f32; 2]>,
+    /// Waypoints (m): 2 components each in a 2D recording, 3 in a 3D one.
+    pub points: Vec<PathPoint>,
     /// Whether the last point joins the first.
     pub looping: bool,
 }
@@ -238,22 +336,52 @@ impl PathShape {
         }
     }
 
-    /// A 3D polyline path, on the ground plane `(x, −z)`.
+    /// A 3D polyline path; its points keep their three components (the top view draws them
+    /// at `(x, −z)`).
     #[must_use]
     pub fn from_polyline3(name: impl Into<String>, path: &Polyline<Vec3>) -> Self {
         PathShape {
             name: name.into(),
-            points: path
-                .points()
-                .iter()
-                .map(|&p| steerkit::math::ground::to_2d(p).into())
-                .collect(),
+            points: path.points().iter().map(|&p| p.into()).collect(),
             looping: steerkit::path::Path::is_looping(path),
         }
     }
 }
 
-/// The static world, in the 2D drawing plane.
+/// An axis-aligned box in 3D (m): the world volume or a solid box.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cuboid {
+    /// Lower corner (m).
+    pub min: [f32; 3],
+    /// Upper corner (m).
+    pub max: [f32; 3],
+}
+
+impl From<Aabb<Vec3>> for Cuboid {
+    fn from(b: Aabb<Vec3>) -> Self {
+        Cuboid { min: b.min.into(), max: b.max.into() }
+    }
+}
+
+/// A solid ball.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SphereShape {
+    /// Centre (m).
+    pub center: [f32; 3],
+    /// Radius (m).
+    pub radius: f32,
+}
+
+impl From<Sphere> for SphereShape {
+    fn from(s: Sphere) -> Self {
+        SphereShape { center: s.center.into(), radius: s.radius }
+    }
+}
+
+/// The static world: 2D shapes in the drawing plane (the ground plane `(x, −z)` of a 3D run),
+/// and, in 3D recordings only, the volume, spheres and cuboids in 3D.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct World {
@@ -278,6 +406,15 @@ pub struct World {
     /// Paths.
     #[serde(default)]
     pub paths: Vec<PathShape>,
+    /// The 3D world box, if any (3D recordings only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<Cuboid>,
+    /// Ball obstacles (3D recordings only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spheres: Vec<SphereShape>,
+    /// Box obstacles in 3D (3D recordings only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cuboids: Vec<Cuboid>,
 }
 
 impl World {
@@ -310,6 +447,100 @@ impl World {
     /// Adds a path.
     pub fn add_path(&mut self, path: PathShape) {
         self.paths.push(path);
+    }
+
+    /// Sets the 3D world box (3D recordings; the 3D view draws its edges and its floor).
+    pub fn set_volume(&mut self, min: Vec3, max: Vec3) {
+        self.volume = Some(Cuboid { min: min.into(), max: max.into() });
+    }
+
+    /// The same world with a 3D world box (see [`set_volume`](Self::set_volume)).
+    #[must_use]
+    pub fn with_volume(mut self, min: Vec3, max: Vec3) -> Self {
+        self.set_volume(min, max);
+        self
+    }
+
+    /// Adds a ball obstacle (3D recordings).
+    pub fn add_sphere(&mut self, center: Vec3, radius: f32) {
+        self.spheres.push(SphereShape { center: center.into(), radius });
+    }
+
+    /// Adds a solid axis-aligned box (3D recordings).
+    pub fn add_cuboid(&mut self, min: Vec3, max: Vec3) {
+        self.cuboids.push(Cuboid { min: min.into(), max: max.into() });
+    }
+
+    /// True when the world has 3D shapes (a volume, spheres, cuboids or 3D path points).
+    #[must_use]
+    pub fn has_3d_shapes(&self) -> bool {
+        self.volume.is_some()
+            || !self.spheres.is_empty()
+            || !self.cuboids.is_empty()
+            || self.paths.iter().flat_map(|p| &p.points).any(|q| matches!(q, PathPoint::Space(_)))
+    }
+
+    /// Checks the 3D shapes: only in 3D recordings (`dims = 3`), finite, radii positive,
+    /// `min ≤ max`.
+    fn validate(&self, dims: usize) -> Result<(), RecordingError> {
+        if dims != 3 {
+            let named = [
+                ("world.volume", self.volume.is_some()),
+                ("world.spheres", !self.spheres.is_empty()),
+                ("world.cuboids", !self.cuboids.is_empty()),
+            ];
+            for (field, set) in named {
+                if set {
+                    return Err(invalid(
+                        field,
+                        "3D shapes belong to 3D recordings (meta.dims = 3)",
+                    ));
+                }
+            }
+        }
+        let finite = |field: &str, v: &[f32]| {
+            if v.iter().all(|x| x.is_finite()) {
+                Ok(())
+            } else {
+                Err(invalid(field, format!("{v:?} must be finite")))
+            }
+        };
+        let ordered = |field: &str, b: &Cuboid| {
+            finite(&format!("{field}.min"), &b.min)?;
+            finite(&format!("{field}.max"), &b.max)?;
+            if b.min.iter().zip(&b.max).all(|(lo, hi)| lo <= hi) {
+                Ok(())
+            } else {
+                Err(invalid(field, format!("min {:?} must be ≤ max {:?}", b.min, b.max)))
+            }
+        };
+        if let Some(v) = &self.volume {
+            ordered("world.volume", v)?;
+        }
+        for (i, sphere) in self.spheres.iter().enumerate() {
+            finite(&format!("world.spheres[{i}].center"), &sphere.center)?;
+            if !(sphere.radius.is_finite() && sphere.radius > 0.0) {
+                return Err(invalid(
+                    format!("world.spheres[{i}].radius"),
+                    format!("{} must be finite and positive", sphere.radius),
+                ));
+            }
+        }
+        for (i, c) in self.cuboids.iter().enumerate() {
+            ordered(&format!("world.cuboids[{i}]"), c)?;
+        }
+        for (i, p) in self.paths.iter().enumerate() {
+            for (j, q) in p.points.iter().enumerate() {
+                if let PathPoint::Space(v) = q {
+                    let field = format!("world.paths[{i}].points[{j}]");
+                    if dims != 3 {
+                        return Err(invalid(field, "has 3 components in a 2D recording"));
+                    }
+                    finite(&field, v)?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -355,6 +586,10 @@ pub struct Frame {
     /// Headings, one per agent (rad).
     #[serde(with = "mm")]
     pub orientation: Vec<f32>,
+    /// Body orientations of a 3D frame, 4 values per agent: the unit quaternion `(x, y, z, w)`
+    /// (NaN for an agent gone). Empty in 2D frames and when not recorded.
+    #[serde(default, with = "mm", skip_serializing_if = "Vec::is_empty")]
+    pub attitude: Vec<f32>,
     /// Debug overlays (empty when not captured).
     #[serde(default, skip_serializing_if = "Overlays::is_empty")]
     pub overlays: Overlays,
@@ -704,6 +939,7 @@ impl<V: Vector> Recorder<V> {
             position: Vec::with_capacity(n * d),
             velocity: Vec::with_capacity(n * d),
             orientation: Vec::with_capacity(n),
+            attitude: Vec::new(),
             overlays: Overlays::default(),
         };
         for (p, v, heading) in agents {
@@ -776,7 +1012,9 @@ impl Recorder<Vec2> {
 }
 
 impl Recorder<Vec3> {
-    /// [`push_frame`](Self::push_frame) from 3D kinematics; headings are ground headings.
+    /// [`push_frame`](Self::push_frame) from 3D kinematics; headings are ground headings, and
+    /// the frame's `attitude` holds each body's orientation quaternion (NaN for an agent whose
+    /// position or orientation is not finite: one that left the simulation).
     ///
     /// # Errors
     /// As [`push_frame`](Self::push_frame).
@@ -790,7 +1028,18 @@ impl Recorder<Vec3> {
             agents.iter().map(|k| {
                 (k.position, k.velocity, steerkit::math::ground::quat_to_heading(k.orientation))
             }),
-        )
+        )?;
+        let frame = self.recording.frames.last_mut().expect("a frame was just pushed");
+        frame.attitude.reserve_exact(4 * agents.len());
+        for k in agents {
+            let q = if k.position.is_finite() && k.orientation.is_finite() {
+                k.orientation
+            } else {
+                Quat::from_xyzw(f32::NAN, f32::NAN, f32::NAN, f32::NAN)
+            };
+            frame.attitude.extend_from_slice(&q.to_array());
+        }
+        Ok(self.writer())
     }
 }
 
@@ -975,6 +1224,7 @@ impl Recording {
                 ));
             }
         }
+        self.world.validate(m.dims as usize)?;
         if let Some(i) = self.agent_groups.iter().position(|&g| g as usize >= self.groups.len()) {
             return Err(invalid(
                 format!("agent_groups[{i}]"),
@@ -1013,6 +1263,19 @@ impl Recording {
                 if got != want {
                     return Err(invalid(field(name), format!("has {got} values, expected {want}")));
                 }
+            }
+            let attitude = f.attitude.len();
+            if d == 2 && attitude != 0 {
+                return Err(invalid(
+                    field("attitude"),
+                    format!("has {attitude} values; 2D frames have no attitude"),
+                ));
+            }
+            if d == 3 && attitude != 0 && attitude != 4 * n {
+                return Err(invalid(
+                    field("attitude"),
+                    format!("has {attitude} values, expected {} (4 per agent) or none", 4 * n),
+                ));
             }
             let o = &f.overlays;
             let layers: [Layer<'_>; 7] = [
@@ -1271,6 +1534,172 @@ mod tests {
         assert!(
             matches!(Recording::from_json(&unknown), Err(RecordingError::Json(m)) if m.contains("wrapp"))
         );
+    }
+
+    /// Three fliers in a 3D world with every 3D shape; the second banks, the third is gone.
+    fn fliers() -> Recording {
+        let mut world =
+            World::default().with_volume(Vec3::new(-10.0, 0.0, -8.0), Vec3::splat(10.0));
+        world.add_sphere(Vec3::new(1.0, 4.0, -2.0), 1.5);
+        world.add_cuboid(Vec3::new(3.0, 0.0, 3.0), Vec3::new(5.0, 2.5, 4.0));
+        let route =
+            vec![Vec3::new(0.0, 2.0, 0.0), Vec3::new(6.0, 5.5, -1.0), Vec3::new(2.0, 3.0, 4.0)];
+        world.add_path(PathShape::from_polyline3("loop", &Polyline::looping(route).unwrap()));
+        let meta = Meta::new("fliers", 1, 0.1, 1);
+        let groups = vec![Group::new("birds", "#0072b2", 0.3)];
+        let o = RecordOptions::default();
+        let mut rec = Recorder::<Vec3>::new(meta, world, groups, vec![0; 3], o).unwrap();
+        let bank = Quat::from_rotation_y(0.5) * Quat::from_rotation_x(-0.6);
+        let ks = [
+            Kinematic3 { position: Vec3::new(1.0, 2.0, 3.0), ..Kinematic3::default() },
+            Kinematic3 { orientation: bank, velocity: Vec3::X, ..Kinematic3::default() },
+            Kinematic3 { position: Vec3::NAN, ..Kinematic3::default() },
+        ];
+        rec.push_kinematics3(0, &ks).unwrap().target(1, Vec3::new(0.0, 1.0, -4.0));
+        rec.push_kinematics3(1, &ks).unwrap();
+        rec.finish()
+    }
+
+    #[test]
+    fn attitudes_and_3d_shapes_round_trip() {
+        let r = fliers();
+        let f = &r.frames[0];
+        assert_eq!(f.attitude.len(), 12);
+        assert_eq!(f.attitude[..4], [0.0, 0.0, 0.0, 1.0]);
+        assert!(f.attitude[8..].iter().all(|q| q.is_nan()), "the agent gone has no attitude");
+        let json = r.to_json();
+        assert!(json.contains("\"attitude\":[0,0,0,1,"), "{json}");
+        assert!(json.contains(",null,null,null,null]"), "{json}");
+        assert!(
+            json.contains("\"volume\":{\"min\":[-10.0,0.0,-8.0],\"max\":[10.0,10.0,10.0]}"),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"spheres\":[{\"center\":[1.0,4.0,-2.0],\"radius\":1.5}]"),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"cuboids\":[{\"min\":[3.0,0.0,3.0],\"max\":[5.0,2.5,4.0]}]"),
+            "{json}"
+        );
+        assert!(json.contains("\"points\":[[0.0,2.0,0.0],[6.0,5.5,-1.0],[2.0,3.0,4.0]]"), "{json}");
+        let back = Recording::from_json(&json).unwrap();
+        assert_eq!(back.world, r.world);
+        let q = Quat::from_slice(&back.frames[0].attitude[4..8]);
+        let want = Quat::from_slice(&f.attitude[4..8]);
+        assert!(q.angle_between(want) < 2e-3, "{q} vs {want}");
+        assert!((q.length() - 1.0).abs() < 2e-3);
+        assert_eq!(back.to_json(), json);
+        // the top view and the snapshot see a 3D path point at (x, −z)
+        assert_eq!(back.world.paths[0].points[1].plane(), Vec2::new(6.0, 1.0));
+        assert_eq!(back.world.paths[0].points[1].space(), Vec3::new(6.0, 5.5, -1.0));
+    }
+
+    #[test]
+    fn two_d_recordings_are_written_as_before() {
+        let mut world = World::bounded(Vec2::ZERO, Vec2::splat(4.0), false);
+        let path = Polyline::open(vec![Vec2::new(1.0, 2.0), Vec2::new(3.5, 2.0)]).unwrap();
+        world.add_path(PathShape::from_polyline("p", &path));
+        let json = serde_json::to_string(&world).unwrap();
+        assert_eq!(
+            json,
+            "{\"bounds\":{\"min\":[0.0,0.0],\"max\":[4.0,4.0]},\"wrap\":false,\"circles\":[],\
+             \"polygons\":[],\"boxes\":[],\"walls\":[],\"paths\":[{\"name\":\"p\",\
+             \"points\":[[1.0,2.0],[3.5,2.0]],\"looping\":false}]}"
+        );
+        let mut rec = two_agents();
+        rec.push_frame(0, [(Vec2::ZERO, Vec2::ZERO, 0.0); 2]).unwrap();
+        let json = rec.finish().to_json();
+        assert!(!json.contains("attitude") && !json.contains("volume"), "{json}");
+        assert!(!json.contains("spheres") && !json.contains("cuboids"), "{json}");
+    }
+
+    #[test]
+    fn recordings_without_the_3d_additions_still_read() {
+        let r = fliers();
+        let mut old = r.to_json();
+        // an older 3D recording: no attitude, no 3D shapes, paths in the ground plane
+        while let Some(start) = old.find(",\"attitude\"") {
+            let end = start + old[start..].find(']').unwrap() + 1;
+            old.replace_range(start..end, "");
+        }
+        let start = old.find(",\"volume\"").unwrap();
+        let end = old.find(",\"groups\"").unwrap() - 1;
+        old.replace_range(start..end, "");
+        old = old.replace("[[0.0,2.0,0.0],[6.0,5.5,-1.0],[2.0,3.0,4.0]]", "[[0,0],[6,1],[2,-4]]");
+        let back = Recording::from_json(&old).unwrap_or_else(|e| panic!("{e}: {old}"));
+        assert!(back.frames.iter().all(|f| f.attitude.is_empty()));
+        assert!(!back.world.has_3d_shapes());
+        assert_eq!(back.world.paths[0].points[1], PathPoint::Plane([6.0, 1.0]));
+        assert_eq!(back.world.paths[0].points[1].space(), Vec3::new(6.0, 0.0, -1.0));
+    }
+
+    #[test]
+    fn bad_attitudes_and_3d_shapes_are_named() {
+        let field_of = |r: Recording| match r.validate() {
+            Err(RecordingError::Invalid { field, reason }) => {
+                assert!(!reason.is_empty());
+                field
+            }
+            other => panic!("expected an error, got {other:?}"),
+        };
+        let edit = |f: &dyn Fn(&mut Recording)| {
+            let mut r = fliers();
+            f(&mut r);
+            field_of(r)
+        };
+        assert_eq!(edit(&|r| r.frames[1].attitude.truncate(11)), "frames[1].attitude");
+        assert_eq!(edit(&|r| r.world.spheres[0].radius = 0.0), "world.spheres[0].radius");
+        assert_eq!(edit(&|r| r.world.spheres[0].radius = f32::NAN), "world.spheres[0].radius");
+        assert_eq!(
+            edit(&|r| r.world.spheres[0].center[2] = f32::INFINITY),
+            "world.spheres[0].center"
+        );
+        assert_eq!(edit(&|r| r.world.cuboids[0].min[1] = 3.0), "world.cuboids[0]");
+        assert_eq!(
+            edit(&|r| r.world.volume.as_mut().unwrap().max[0] = f32::NAN),
+            "world.volume.max"
+        );
+        assert_eq!(
+            edit(&|r| r.world.paths[0].points[2] = PathPoint::Space([0.0, f32::NAN, 0.0])),
+            "world.paths[0].points[2]"
+        );
+        // a 2D recording has no attitude and no 3D shapes
+        let mut rec = two_agents();
+        rec.push_frame(0, [(Vec2::ZERO, Vec2::ZERO, 0.0); 2]).unwrap();
+        let flat = rec.finish();
+        let edit2 = |f: &dyn Fn(&mut Recording)| {
+            let mut r = flat.clone();
+            f(&mut r);
+            field_of(r)
+        };
+        assert_eq!(
+            edit2(&|r| r.frames[0].attitude = vec![0.0, 0.0, 0.0, 1.0]),
+            "frames[0].attitude"
+        );
+        assert_eq!(edit2(&|r| r.world.add_sphere(Vec3::ZERO, 1.0)), "world.spheres");
+        assert_eq!(edit2(&|r| r.world.add_cuboid(Vec3::ZERO, Vec3::ONE)), "world.cuboids");
+        assert_eq!(edit2(&|r| r.world.set_volume(Vec3::ZERO, Vec3::ONE)), "world.volume");
+        let path3 = PathShape {
+            name: "up".into(),
+            points: vec![Vec3::ZERO.into(), Vec3::ONE.into()],
+            looping: false,
+        };
+        assert_eq!(edit2(&|r| r.world.add_path(path3.clone())), "world.paths[0].points[0]");
+        // a recorder checks the world it is given
+        let mut world = World::default();
+        world.add_sphere(Vec3::ZERO, -1.0);
+        let o = RecordOptions::default();
+        let err = Recorder::<Vec3>::new(Meta::new("t", 1, 0.1, 1), world, vec![], vec![], o);
+        assert!(
+            matches!(err, Err(RecordingError::Invalid { field, .. }) if field == "world.spheres[0].radius")
+        );
+        // a path point has 2 or 3 components
+        let json = fliers().to_json().replace("[6.0,5.5,-1.0]", "[6.0,5.5,-1.0,2.0]");
+        match Recording::from_json(&json) {
+            Err(RecordingError::Json(m)) => assert!(m.contains("2 or 3 components"), "{m}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

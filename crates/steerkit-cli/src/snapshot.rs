@@ -1,13 +1,14 @@
 //! `snapshot.svg`: the final frame of a [`Recording`] with every agent's trail.
 //!
-//! The world is drawn as in the player: bounds, paths (dashed), obstacles, walls, then trails
+//! The world is drawn as in the player's top view: bounds, paths (dashed), obstacles (a 3D run's
+//! spheres and cuboids by their ground footprint, `(x, −z)`), walls, then trails
 //! (one path per agent, broken where a wrap-around world wraps), then agents as oriented
 //! triangles (`<polygon class="agent">`, one per agent with a finite position) and a legend.
 //! Coordinates are pixels (`y` down), 1000 px across the world. Trails are thinned so the file
 //! stays small: points closer than half a pixel to the last one kept are dropped, and at most
 //! 200 000 trail points are written in all.
 
-use crate::recording::Recording;
+use crate::recording::{Cuboid, Recording};
 use std::fmt::Write as _;
 use std::path::Path;
 use steerkit::Vec2;
@@ -64,6 +65,17 @@ fn extent(r: &Recording) -> (Vec2, Vec2) {
         add(s.a.into());
         add(s.b.into());
     }
+    // 3D shapes by their ground footprint
+    for b in w.volume.iter().chain(&w.cuboids) {
+        let (a, c) = footprint(b);
+        add(a);
+        add(c);
+    }
+    for b in &w.spheres {
+        let c = ground(b.center);
+        add(c - Vec2::splat(b.radius));
+        add(c + Vec2::splat(b.radius));
+    }
     for f in &r.frames {
         for i in 0..r.agent_count() {
             add(r.plane_position(f, i));
@@ -75,6 +87,16 @@ fn extent(r: &Recording) -> (Vec2, Vec2) {
     // a little room for bodies, and never a zero-size picture
     let pad = Vec2::splat(1.0) + (hi - lo) * 0.03;
     (lo - pad, hi + pad)
+}
+
+/// A 3D point on the drawing plane, `(x, −z)`.
+fn ground(p: [f32; 3]) -> Vec2 {
+    Vec2::new(p[0], -p[2])
+}
+
+/// The lower and upper corners of a 3D box's ground footprint.
+fn footprint(b: &Cuboid) -> (Vec2, Vec2) {
+    (Vec2::new(b.min[0], -b.max[2]), Vec2::new(b.max[0], -b.min[2]))
 }
 
 struct View {
@@ -200,6 +222,25 @@ pub fn render_svg(r: &Recording) -> String {
             point(&mut pts, view.px(q.into()));
         }
         let _ = writeln!(s, r#"<polygon class="obstacle" points="{pts}" {obstacle}/>"#);
+    }
+    // 3D shapes seen from above (3D recordings)
+    for c in &w.spheres {
+        let (cx, cy) = view.px(ground(c.center));
+        let _ = writeln!(
+            s,
+            r#"<circle class="obstacle" cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" {obstacle}/>"#,
+            c.radius * scale
+        );
+    }
+    for b in &w.cuboids {
+        let (lo, hi) = footprint(b);
+        let (x, y) = view.px(Vec2::new(lo.x, hi.y));
+        let _ = writeln!(
+            s,
+            r#"<rect class="obstacle" x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" {obstacle}/>"#,
+            (hi.x - lo.x) * scale,
+            (hi.y - lo.y) * scale
+        );
     }
     for wall in &w.walls {
         let ((x1, y1), (x2, y2)) = (view.px(wall.a.into()), view.px(wall.b.into()));

@@ -630,6 +630,13 @@ fn edge_case_replays_are_written_and_read_back() {
     assert_eq!(back.meta.description, r.meta.description);
     assert_eq!(back.events[1].agent, None);
     std::fs::write(dir.join("edge-3d-replay.html"), html).unwrap();
+    // the same run as a recording made before frames carried attitudes: the player turns the
+    // bodies by their velocity
+    let mut old = r.clone();
+    old.frames.iter_mut().for_each(|f| f.attitude.clear());
+    let html = replay::render_html(&old);
+    assert!(!replay::embedded_json(&html).unwrap().contains("attitude"));
+    std::fs::write(dir.join("edge-3d-old-replay.html"), html).unwrap();
     let svg = snapshot::render_svg(&r);
     let doc = roxmltree::Document::parse(&svg).expect("well-formed");
     let agents = doc.descendants().filter(|n| n.attribute("class") == Some("agent")).count();
@@ -648,4 +655,449 @@ fn edge_case_replays_are_written_and_read_back() {
     assert_eq!(Recording::from_json(replay::embedded_json(&html).unwrap()).unwrap(), empty);
     std::fs::write(dir.join("edge-empty-replay.html"), html).unwrap();
     roxmltree::Document::parse(&snapshot::render_svg(&empty)).expect("well-formed");
+}
+
+/// A 3D run for the browser test's 3D view: 40 fliers in a volume with two spheres, a tower and a
+/// figure-eight path that climbs over one sphere and dives under the other. Sixteen follow the
+/// path, sixteen circle the spheres, a squad of four flies a high oval in formation and four
+/// scouts wander. Bodies bank into their turns and pitch with their climb (faked rotation axes,
+/// Millington §3.9.8), so the replay's attitudes carry roll and pitch.
+fn run_flight(steps: u32) -> Recording {
+    use steerkit::geometry::{Aabb, Ray3, Sphere};
+    use steerkit::kinematic::{Kinematic3, SteeringOutput3};
+    use steerkit::steering::Stateful;
+    use steerkit::three_d::{Face3, FakeRotation, Wander3};
+    use steerkit::{Quat, Vec3};
+
+    const FLY_DT: f32 = 1.0 / 30.0;
+    const BODY: f32 = 0.5;
+    let volume = (Vec3::new(-28.0, 0.0, -18.0), Vec3::new(28.0, 20.0, 18.0));
+    let spheres =
+        [Sphere::new(Vec3::new(-11.5, 9.0, 0.0), 3.5), Sphere::new(Vec3::new(11.5, 9.0, 0.0), 4.5)];
+    let tower = Aabb::new(Vec3::new(-2.0, 0.0, 11.0), Vec3::new(2.0, 13.0, 15.0));
+    // the figure eight: round sphere B high, round sphere A low, crossing 6 m apart in height
+    let eight: Vec<Vec3> = (0..48)
+        .map(|i| {
+            let t = i as f32 / 48.0 * std::f32::consts::TAU;
+            Vec3::new(20.0 * t.cos(), 9.0 + 3.0 * t.sin(), 9.0 * (2.0 * t).sin())
+        })
+        .collect();
+    // a coherent search (10 m of arc either side) keeps followers on their branch at the crossing
+    let eight = Polyline::looping(eight)
+        .and_then(|p| p.with_search_window(Some(10.0)))
+        .expect("valid path");
+    let oval: Vec<Vec3> = (0..36)
+        .map(|i| {
+            let t = i as f32 / 36.0 * std::f32::consts::TAU;
+            Vec3::new(24.0 * t.cos(), 16.0 + 1.5 * (2.0 * t).sin(), -14.0 * t.sin())
+        })
+        .collect();
+    let oval =
+        Polyline::looping(oval).and_then(|p| p.with_search_window(Some(10.0))).expect("valid path");
+
+    let mut world = World::default().with_volume(volume.0, volume.1);
+    for s in spheres {
+        world.add_sphere(s.center, s.radius);
+    }
+    world.add_cuboid(tower.min, tower.max);
+    world.add_path(PathShape::from_polyline3("figure eight", &eight));
+    world.add_path(PathShape::from_polyline3("squad oval", &oval));
+
+    #[derive(Clone, Copy, PartialEq)]
+    enum Flier {
+        Eight,
+        Orbit { sphere: usize, radius: f32, height: f32, turn: f32 },
+        Leader,
+        Wing(usize),
+        Scout,
+    }
+    // predictive, and placed on the path by a whole-path search on the first step
+    let place = |f: FollowPath| f.predictive(0.3).expect("valid").with_state(f32::NAN);
+    let mut roles = Vec::new();
+    let mut ks: Vec<Kinematic3> = Vec::new();
+    let mut followers = Vec::new();
+    for i in 0..16 {
+        let t = i as f32 / 16.0 * std::f32::consts::TAU;
+        let p = Vec3::new(20.0 * t.cos(), 9.0 + 3.0 * t.sin(), 9.0 * (2.0 * t).sin());
+        ks.push(Kinematic3 { position: p, ..Kinematic3::default() });
+        roles.push(Flier::Eight);
+        followers.push(place(FollowPath::new(2.5).expect("valid")));
+    }
+    for i in 0..16 {
+        let sphere = i % 2;
+        let radius = spheres[sphere].radius + 2.2 + (i / 2 % 4) as f32 * 0.9;
+        let height = spheres[sphere].center.y - 3.0 + (i / 2) as f32 * 0.8;
+        let turn = if i / 2 % 2 == 0 { 1.0 } else { -1.0 };
+        let a = i as f32 * 1.3;
+        let c = spheres[sphere].center;
+        let p = Vec3::new(c.x + radius * a.cos(), height, c.z + radius * a.sin());
+        ks.push(Kinematic3 { position: p, ..Kinematic3::default() });
+        roles.push(Flier::Orbit { sphere, radius, height, turn });
+    }
+    let leader = ks.len();
+    ks.push(Kinematic3 { position: Vec3::new(24.0, 16.0, 0.0), ..Kinematic3::default() });
+    roles.push(Flier::Leader);
+    followers.push(place(FollowPath::new(3.0).expect("valid")));
+    let wing_offsets =
+        [Vec3::new(-2.2, 0.0, -2.0), Vec3::new(-2.2, 0.0, 2.0), Vec3::new(-4.4, 0.0, 0.0)];
+    let wings: Vec<_> =
+        wing_offsets.iter().map(|&o| OffsetPursuit::new(o, 1.0).expect("valid")).collect();
+    for (j, o) in wing_offsets.iter().enumerate() {
+        ks.push(Kinematic3 { position: Vec3::new(24.0, 16.0, 0.0) + *o, ..Kinematic3::default() });
+        roles.push(Flier::Wing(j));
+    }
+    let mut scouts = Vec::new();
+    for i in 0..4 {
+        let p = Vec3::new(-20.0 + 13.0 * i as f32, 4.0 + i as f32, -14.0 + 2.0 * i as f32);
+        let orientation = Quat::from_rotation_y(0.7 + 1.6 * i as f32);
+        ks.push(Kinematic3 { position: p, orientation, ..Kinematic3::default() });
+        roles.push(Flier::Scout);
+        let face = Face3::new(Align::new(0.02, 0.8, 0.15).expect("valid"));
+        scouts.push(
+            Wander3::new(face, Vec3::new(4.0, 0.0, 0.0), 2.5, 0.8, 0.5, 77 + i).expect("valid"),
+        );
+    }
+    assert_eq!(ks.len(), 40);
+    // every body starts flying along its route
+    for (k, role) in ks.iter_mut().zip(&roles) {
+        let heading = match role {
+            Flier::Scout => k.orientation * Vec3::X,
+            Flier::Orbit { sphere, turn, .. } => {
+                let r = k.position - spheres[*sphere].center;
+                Vec3::new(-r.z, 0.0, r.x) * -*turn
+            }
+            _ => Vec3::new(-k.position.z, 0.0, k.position.x) * -1.0,
+        };
+        k.velocity = heading.normalize_or(Vec3::X) * 4.0;
+    }
+
+    let groups = vec![
+        Group::new("figure eight", PALETTE[0], BODY),
+        Group::new("orbiters", PALETTE[1], BODY),
+        Group::new("squad", PALETTE[2], BODY),
+        Group::new("scouts", PALETTE[3], BODY),
+    ];
+    let agent_groups = roles
+        .iter()
+        .map(|r| match r {
+            Flier::Eight => 0,
+            Flier::Orbit { .. } => 1,
+            Flier::Leader | Flier::Wing(_) => 2,
+            Flier::Scout => 3,
+        })
+        .collect();
+    let meta = Meta::new("replay 3D: fliers", 2027, FLY_DT, steps).with_description(
+        "Forty fliers in a volume: sixteen follow a figure eight that climbs over one sphere and \
+         dives under the other, sixteen circle the spheres, a squad flies a high oval in \
+         formation over the tower and four scouts wander. Bodies bank into their turns.",
+    );
+    // overlays for one of each kind: path follower, orbiter, the squad, a scout
+    let watched = vec![0, 16, 17, 32, 33, 34, 35, 36, 37, 38, 39];
+    let options = RecordOptions { overlays: OverlayCapture::Only(watched), ..Default::default() };
+    let mut rec = Recorder::<Vec3>::new(meta, world, groups, agent_groups, options).expect("valid");
+
+    let limits = Limits::new(6.0, 7.0, 3.0, 12.0).expect("valid");
+    let scout_limits = Limits::new(4.5, 5.0, 2.5, 6.0).expect("valid");
+    let fake = FakeRotation::new(2.0, 1.0).expect("valid");
+    let separation = Separation::new(1.2, Falloff::InverseSquare(0.8)).expect("valid");
+    let sep_limits = Limits::new(4.0, 6.0, 1.0, 1.0).expect("valid");
+    let neighbour_radius = 2.5;
+    let mut yaw_rate = vec![0.0f32; ks.len()];
+    let mut laps = vec![0.0f32; ks.len()];
+    let mut neighbours: Vec<Neighbour<Vec3>> = Vec::new();
+    let feel = |from: Vec3, dir: Vec3, length: f32| {
+        let ray = Ray3::new(from, dir, length);
+        let mut best: Option<f32> = None;
+        let hits = spheres.iter().map(|s| s.cast_ray(&ray)).chain([tower.cast_ray(&ray)]);
+        for h in hits.flatten() {
+            if best.is_none_or(|d| h.distance < d) {
+                best = Some(h.distance);
+            }
+        }
+        (ray.end(), best.map(|d| d / length))
+    };
+
+    for step in 0..=steps {
+        let snapshot = ks.clone();
+        let mut out = vec![SteeringOutput3::default(); ks.len()];
+        let mut targets: Vec<(u32, Vec3)> = Vec::new();
+        for (i, k) in snapshot.iter().enumerate() {
+            neighbours.clear();
+            for (j, o) in snapshot.iter().enumerate() {
+                let offset = o.position - k.position;
+                let d2 = offset.length_squared();
+                if j != i && d2 < neighbour_radius * neighbour_radius {
+                    neighbours.push(Neighbour {
+                        index: j,
+                        position: o.position,
+                        velocity: o.velocity,
+                        radius: BODY,
+                        offset,
+                        distance_squared: d2,
+                    });
+                }
+            }
+            let sep = separation
+                .steer(k, BODY, &neighbours, &sep_limits)
+                .map_or(Vec3::ZERO, |s| s.linear);
+            out[i] = match roles[i] {
+                Flier::Eight => {
+                    let s = followers[i].steer(k, &eight, &limits).unwrap_or_default();
+                    targets.push((i as u32, followers[i].target(&eight)));
+                    SteeringOutput3 { linear: s.linear + sep, ..Default::default() }
+                }
+                Flier::Orbit { sphere, radius, height, turn } => {
+                    let c = spheres[sphere].center;
+                    let r = k.position - c;
+                    let angle = r.z.atan2(r.x) + turn * 0.55;
+                    let bob = height + 1.2 * (step as f32 * FLY_DT * 0.7 + i as f32).sin();
+                    let carrot =
+                        Vec3::new(c.x + radius * angle.cos(), bob, c.z + radius * angle.sin());
+                    targets.push((i as u32, carrot));
+                    let s = Seek::new().steer(k, carrot, &limits).unwrap_or_default();
+                    SteeringOutput3 { linear: s.linear + sep, ..Default::default() }
+                }
+                Flier::Leader => {
+                    let f = &mut followers[16];
+                    let s = f.steer(k, &oval, &limits).unwrap_or_default();
+                    targets.push((i as u32, f.target(&oval)));
+                    SteeringOutput3 { linear: s.linear, ..Default::default() }
+                }
+                Flier::Wing(j) => {
+                    let s = wings[j].steer(k, &snapshot[leader], &limits).unwrap_or_default();
+                    SteeringOutput3 { linear: s.linear + sep * 0.5, ..Default::default() }
+                }
+                Flier::Scout => {
+                    // Wander3 moves the target on its ellipsoid ahead; the scout seeks it
+                    let w = &mut scouts[i - 36];
+                    w.steer(k, &scout_limits, FLY_DT);
+                    let radii = Vec3::new(w.radius_xz(), w.radius_y(), w.radius_xz());
+                    let aim = k.position + k.orientation * (w.offset() + w.wander_target() * radii);
+                    // away from a sphere it nears; back toward the middle near the walls
+                    let inner = (volume.0 + Vec3::splat(5.0), volume.1 - Vec3::splat(5.0));
+                    let near_sphere = spheres
+                        .iter()
+                        .find(|sp| (k.position - sp.center).length() < sp.radius + 4.0);
+                    let outside =
+                        k.position.cmplt(inner.0).any() || k.position.cmpgt(inner.1).any();
+                    let aim = match (near_sphere, outside) {
+                        (Some(sp), _) => k.position + (k.position - sp.center).normalize() * 8.0,
+                        (None, true) => Vec3::new(0.0, 6.0, -10.0),
+                        (None, false) => aim,
+                    };
+                    targets.push((i as u32, aim));
+                    let s = Seek::new().steer(k, aim, &scout_limits).unwrap_or_default();
+                    SteeringOutput3 { linear: s.linear + sep, ..Default::default() }
+                }
+            };
+        }
+
+        if rec.records(step) {
+            let speed = ks.iter().map(|k| k.velocity.length()).sum::<f32>() / ks.len() as f32;
+            let bank = ks.iter().map(|k| (k.orientation * Vec3::Z).y.asin().abs()).sum::<f32>()
+                / ks.len() as f32;
+            let clearance = ks
+                .iter()
+                .flat_map(|k| spheres.iter().map(|s| (k.position - s.center).length() - s.radius))
+                .fold(f32::INFINITY, f32::min);
+            let mut f = rec.push_kinematics3(step, &ks).expect("frames advance");
+            for (i, s) in out.iter().enumerate() {
+                f.steering(i as u32, s.linear);
+            }
+            for &(a, t) in &targets {
+                f.target(a, t);
+            }
+            for a in [0u32, 16, 17] {
+                let k = &ks[a as usize];
+                f.neighbour_radius(a, neighbour_radius);
+                let q = k.orientation;
+                let length = 3.0 + k.velocity.length();
+                for dir in [Vec3::X, Vec3::new(1.0, 0.0, 0.45), Vec3::new(1.0, 0.0, -0.45)] {
+                    let dir = (q * dir).normalize();
+                    let (end, hit) = feel(k.position, dir, length);
+                    f.ray(a, k.position, end, hit);
+                }
+            }
+            for (j, wing) in wings.iter().enumerate() {
+                f.slot(33 + j as u32, wing.slot(&ks[leader]));
+            }
+            for (w, a) in scouts.iter().zip(36u32..) {
+                let k = &ks[a as usize];
+                let q = k.orientation;
+                let center = k.position + q * w.offset();
+                let radii = Vec3::new(w.radius_xz(), w.radius_y(), w.radius_xz());
+                let target = center + q * (w.wander_target() * radii);
+                f.wander(a, center, w.radius_xz(), target);
+            }
+            f.metric("mean speed", "m/s", speed);
+            f.metric("mean bank", "°", bank.to_degrees());
+            f.metric("closest approach to a sphere", "m", clearance);
+        }
+        if step == steps {
+            break;
+        }
+        for (i, (k, s)) in ks.iter_mut().zip(&out).enumerate() {
+            let before = k.velocity;
+            let l = if roles[i] == Flier::Scout { &scout_limits } else { &limits };
+            k.integrate(s, l, FLY_DT);
+            // bank and pitch for display: yaw from the velocity, a smoothed yaw rate for the roll
+            let heading = |v: Vec3| (-v.z).atan2(v.x);
+            let mut turn = heading(k.velocity) - heading(before);
+            turn -= (turn / std::f32::consts::TAU).round() * std::f32::consts::TAU;
+            yaw_rate[i] += (turn / FLY_DT - yaw_rate[i]) * 0.15;
+            if let Flier::Orbit { turn: dir, .. } = roles[i] {
+                laps[i] += turn.abs();
+                if laps[i] >= std::f32::consts::TAU {
+                    laps[i] -= std::f32::consts::TAU;
+                    if i == 16 || i == 17 {
+                        rec.event(
+                            step,
+                            if dir > 0.0 { "lap (clockwise)" } else { "lap" },
+                            Some(i as u32),
+                        );
+                    }
+                }
+            }
+            let level = Kinematic3 {
+                orientation: Quat::from_rotation_y(heading(k.velocity)),
+                rotation: Vec3::Y * yaw_rate[i],
+                ..*k
+            };
+            k.orientation = fake.orientation(&level);
+            k.rotation = Vec3::ZERO;
+        }
+    }
+    rec.finish()
+}
+
+#[test]
+fn a_3d_flight_replay_has_banking_attitudes_and_3d_shapes() {
+    let r = run_flight(450);
+    assert_eq!(r.meta.dims, 3);
+    assert_eq!(r.agent_count(), 40);
+    assert_eq!(r.frames.len(), 451);
+    assert!(r.world.volume.is_some());
+    assert_eq!(r.world.spheres.len(), 2);
+    assert_eq!(r.world.cuboids.len(), 1);
+    assert!(r.world.paths.iter().all(|p| p.points.iter().all(|q| q.components().len() == 3)));
+    // every frame has a unit quaternion per agent, and the fliers bank and pitch
+    let mut max_bank = 0.0f32;
+    let mut max_pitch = 0.0f32;
+    for f in &r.frames {
+        assert_eq!(f.attitude.len(), 4 * 40);
+        for q in f.attitude.chunks_exact(4) {
+            let q = steerkit::Quat::from_slice(q);
+            assert!((q.length() - 1.0).abs() < 1e-3, "{q}");
+            max_bank = max_bank.max((q * steerkit::Vec3::Z).y.asin().abs());
+            max_pitch = max_pitch.max((q * steerkit::Vec3::X).y.asin().abs());
+        }
+    }
+    assert!(max_bank.to_degrees() > 25.0, "banks at most {:.1}°", max_bank.to_degrees());
+    assert!(max_pitch.to_degrees() > 5.0, "pitches at most {:.1}°", max_pitch.to_degrees());
+    let ov = &r.frames[200].overlays;
+    assert_eq!(ov.rays.agent.len(), 9);
+    assert_eq!(ov.slots.agent.len(), 3);
+    assert_eq!(ov.wander.agent.len(), 4);
+    assert_eq!(ov.neighbour_radius.agent.len(), 3);
+    assert_eq!(ov.steering.vector.len(), 11 * 3);
+    assert_eq!(r.metrics.len(), 3);
+    // nobody flies through a sphere, and everybody stays in the volume (with a margin)
+    let (lo, hi) = r.world.volume.map(|v| (v.min, v.max)).unwrap();
+    let mut clearance = f32::INFINITY;
+    for f in &r.frames {
+        for (agent, p) in f.position.chunks_exact(3).enumerate() {
+            for s in &r.world.spheres {
+                let c = steerkit::Vec3::from(s.center);
+                clearance = clearance.min((steerkit::Vec3::from_slice(p) - c).length() - s.radius);
+            }
+            for a in 0..3 {
+                assert!(
+                    p[a] > lo[a] - 3.0 && p[a] < hi[a] + 3.0,
+                    "agent {agent} left the volume at step {}: {p:?}",
+                    f.step
+                );
+            }
+        }
+    }
+    assert!(clearance > 0.5, "a flier came within {clearance} m of a sphere's surface");
+    println!(
+        "3D flight: banks up to {:.1}°, pitches up to {:.1}°, {:.2} m from a sphere at the closest, \
+         {} events",
+        max_bank.to_degrees(),
+        max_pitch.to_degrees(),
+        clearance,
+        r.events.len()
+    );
+
+    let html = replay::render_html(&r);
+    let back = Recording::from_json(replay::embedded_json(&html).unwrap()).unwrap();
+    assert_eq!(back.world, r.world);
+    assert_eq!(back.frames[100].attitude.len(), 160);
+    std::fs::write(out_dir().join("replay3d.html"), &html).unwrap();
+    let svg = snapshot::render_svg(&r);
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let class = |c: &str| doc.descendants().filter(|n| n.attribute("class") == Some(c)).count();
+    assert_eq!(class("agent"), 40);
+    assert_eq!(class("obstacle"), 3, "two spheres and the tower, seen from above");
+    assert_eq!(class("path"), 2);
+    std::fs::write(out_dir().join("snapshot3d.svg"), svg).unwrap();
+}
+
+/// A synthetic 3D crowd for the browser test to time the 3D view: `agents` fliers circling
+/// vertical axes at many heights, banked into their turns, `frames` frames at 30 per second.
+fn crowd3d(agents: usize, frames: u32) -> Recording {
+    use steerkit::kinematic::Kinematic3;
+    use steerkit::{Quat, Vec3};
+    let mut world =
+        World::default().with_volume(Vec3::new(-60.0, 0.0, -40.0), Vec3::new(60.0, 30.0, 40.0));
+    world.add_sphere(Vec3::new(-25.0, 12.0, 0.0), 6.0);
+    world.add_sphere(Vec3::new(25.0, 15.0, 5.0), 8.0);
+    world.add_cuboid(Vec3::new(-4.0, 0.0, -30.0), Vec3::new(4.0, 18.0, -22.0));
+    let meta = Meta::new("crowd 3D", 1, 1.0 / 30.0, frames - 1);
+    let groups = (0..4).map(|g| Group::new(format!("group {g}"), PALETTE[g], 0.3)).collect();
+    let options = RecordOptions {
+        overlays: OverlayCapture::Only((0..50).collect()),
+        ..RecordOptions::default()
+    };
+    let agent_groups = (0..agents as u32).map(|a| a % 4).collect();
+    let mut rec = Recorder::<Vec3>::new(meta, world, groups, agent_groups, options).expect("valid");
+    let mut ks = vec![Kinematic3::default(); agents];
+    for step in 0..frames {
+        let t = step as f32 / 30.0;
+        for (i, k) in ks.iter_mut().enumerate() {
+            let center = Vec3::new(
+                -50.0 + (i * 37 % 101) as f32,
+                3.0 + (i * 13 % 23) as f32,
+                -32.0 + (i * 53 % 67) as f32,
+            );
+            let radius = 3.0 + (i % 7) as f32;
+            let rate = if i % 2 == 0 { 1.0 } else { -1.0 } * 4.0 / radius;
+            let a = i as f32 + rate * t;
+            k.position =
+                center + Vec3::new(radius * a.cos(), 0.8 * (a * 2.0).sin(), -radius * a.sin());
+            k.velocity =
+                Vec3::new(-a.sin(), 1.6 * (a * 2.0).cos() / radius, -a.cos()) * radius * rate;
+            let heading = (-k.velocity.z).atan2(k.velocity.x);
+            // bank into the turn: a left turn (rate > 0) lowers the left wing
+            k.orientation =
+                Quat::from_rotation_y(heading) * Quat::from_rotation_x(-(rate * 0.7).atan());
+        }
+        let mut f = rec.push_kinematics3(step, &ks).expect("frames advance");
+        for i in 0..50 {
+            f.steering(i, (ks[i as usize].velocity * -0.5).with_y(0.0));
+        }
+        f.metric("mean height", "m", ks.iter().map(|k| k.position.y).sum::<f32>() / agents as f32);
+    }
+    rec.finish()
+}
+
+#[test]
+fn a_3d_crowd_of_2000_agents_is_written_for_the_browser_test() {
+    let r = crowd3d(2000, 90);
+    assert_eq!(r.frames.len(), 90);
+    assert!(r.frames.iter().all(|f| f.attitude.len() == 8000));
+    let html = replay::render_html(&r);
+    println!("2000 agents x 90 frames in 3D: replay.html {} bytes", html.len());
+    assert!(html.len() < 20_000_000, "replay.html is {} bytes", html.len());
+    std::fs::write(out_dir().join("crowd3d-replay.html"), html).unwrap();
 }
