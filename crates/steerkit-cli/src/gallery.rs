@@ -24,6 +24,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("offset_pursuit", include_str!("../../../scenarios/offset_pursuit.toml")),
     ("path_following", include_str!("../../../scenarios/path_following.toml")),
     ("formation", include_str!("../../../scenarios/formation.toml")),
+    ("flock3d", include_str!("../../../scenarios/flock3d.toml")),
+    ("pursuit3d", include_str!("../../../scenarios/pursuit3d.toml")),
     ("example", include_str!("../../../scenarios/example.toml")),
 ];
 

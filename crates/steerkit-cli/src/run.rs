@@ -141,6 +141,7 @@ impl RunSpace for Vec3 {
             None => World::default(),
             Some((min, max)) => {
                 World::bounded(ground(min).min(ground(max)), ground(min).max(ground(max)), wrap)
+                    .with_volume(min, max)
             }
         };
         for p in &world.paths {

@@ -2,9 +2,9 @@
 //! it is meant to show, with numbers.
 
 use steerkit::geometry::{closest_point_on_segment, Obstacle, Segment};
-use steerkit::Vec2;
+use steerkit::{Vec2, Vec3};
 use steerkit_cli::gallery;
-use steerkit_cli::run::{run, RunOptions, RunOutcome, TrajectoryRow};
+use steerkit_cli::run::{run, run_in, RunOptions, RunOutcome, RunSpace, TrajectoryRow};
 use steerkit_scenario::Scenario;
 
 fn scenario(name: &str) -> Scenario {
@@ -17,18 +17,25 @@ fn outcome(name: &str) -> RunOutcome {
     o
 }
 
+/// A 3D gallery scenario's run.
+fn outcome3(name: &str) -> RunOutcome<Vec3> {
+    let o = run_in(&scenario(name), &RunOptions::default()).expect("runs");
+    assert_eq!(o.metrics.quarantined.unwrap_or(0), 0, "{name}: an agent was quarantined");
+    o
+}
+
 /// Agent numbers of a group.
-fn agents_of(o: &RunOutcome, group: &str) -> Vec<u32> {
+fn agents_of<V: RunSpace>(o: &RunOutcome<V>, group: &str) -> Vec<u32> {
     let g = o.metrics.groups.iter().position(|g| g.name == group).expect("group") as u32;
     (0..o.agent_groups.len() as u32).filter(|&a| o.agent_groups[a as usize] == g).collect()
 }
 
 /// An agent's rows, in step order.
-fn track(o: &RunOutcome, agent: u32) -> Vec<TrajectoryRow> {
+fn track<V: RunSpace>(o: &RunOutcome<V>, agent: u32) -> Vec<TrajectoryRow<V>> {
     o.trajectories.iter().filter(|r| r.agent == agent).copied().collect()
 }
 
-fn time(o: &RunOutcome, r: &TrajectoryRow) -> f32 {
+fn time<V: RunSpace>(o: &RunOutcome<V>, r: &TrajectoryRow<V>) -> f32 {
     r.step as f32 * o.metrics.dt
 }
 
@@ -63,7 +70,11 @@ fn every_file_in_scenarios_is_built_in_and_every_built_in_is_a_file() {
         let s = scenario(name);
         assert_eq!(s.name(), name, "the scenario's name is its file name");
         assert!(s.description().split_whitespace().count() >= 25, "{name}: describe it");
-        s.build().expect("builds");
+        if s.dimensions() == 3 {
+            s.build_in::<Vec3>().expect("builds");
+        } else {
+            s.build().expect("builds");
+        }
     }
 }
 
@@ -172,7 +183,12 @@ fn arrive_all_arrive_without_overlap() {
     assert!(o.metrics.groups[0].final_mean_speed < 0.01);
 }
 
-fn first_capture(o: &RunOutcome, hunter: u32, prey: u32, within: f32) -> Option<f32> {
+fn first_capture<V: RunSpace>(
+    o: &RunOutcome<V>,
+    hunter: u32,
+    prey: u32,
+    within: f32,
+) -> Option<f32> {
     let h = track(o, hunter);
     let p = track(o, prey);
     h.iter()
@@ -452,4 +468,76 @@ fn the_pipeline_goes_round_the_bowl_while_seek_with_avoidance_is_trapped_in_it()
     }
     assert_eq!(o.metrics.group("pipeline").unwrap().arrived, Some(3));
     assert_eq!(o.metrics.obstacle_penetrations, Some(0));
+}
+
+/// In 3D too, pursue meets its climbing prey well before seek catches its own, and the evader
+/// keeps away from its chaser in all three dimensions.
+#[test]
+fn in_3d_pursue_catches_sooner_than_seek_and_the_evader_keeps_away() {
+    let o = outcome3("pursuit3d");
+    let prey = agents_of(&o, "prey");
+    let pursued = first_capture(&o, agents_of(&o, "pursuer")[0], prey[0], 0.7).expect("caught");
+    let sought =
+        first_capture(&o, agents_of(&o, "seeker")[0], prey[1], 0.7).unwrap_or(f32::INFINITY);
+    // measured: pursue 5.0 s, seek 6.48 s
+    eprintln!("3D capture: pursue {pursued} s, seek {sought} s");
+    assert!(pursued + 1.0 < sought, "pursue {pursued} s, seek {sought} s");
+    let prey_track = track(&o, prey[0]);
+    let climb = prey_track.last().unwrap().position.y - prey_track[0].position.y;
+    assert!(climb > 5.0, "the prey climbs: {climb} m");
+    let evader = track(&o, agents_of(&o, "evader")[0]);
+    let chaser = track(&o, agents_of(&o, "chaser")[0]);
+    let closest = evader
+        .iter()
+        .zip(&chaser)
+        .filter(|(e, _)| time(&o, e) <= 6.0)
+        .map(|(e, c)| (e.position - c.position).length())
+        .fold(f32::INFINITY, f32::min);
+    // measured: 5.15 m (they start 6.3 m apart)
+    eprintln!("3D evader closest in 6 s: {closest}");
+    assert!(closest > 4.0, "the chaser got within {closest} m in 6 s");
+}
+
+/// The 3D flock gathers: scattered birds (about half a neighbour each within 5 m) end in
+/// streams of a dozen or more neighbours that fly the same way (local order near 1), at full
+/// speed, without a body overlapping another.
+#[test]
+fn the_3d_flock_gathers_into_aligned_streams_without_overlaps() {
+    let o = outcome3("flock3d");
+    let size = Vec3::new(80.0, 30.0, 80.0);
+    // mean neighbours within 5 m (torus distances) and the mean local order of those with any
+    let local = |step: u32| {
+        let rows: Vec<_> = o.trajectories.iter().filter(|r| r.step == step).collect();
+        let (mut neighbours, mut order, mut counted) = (0usize, 0.0f32, 0usize);
+        for a in &rows {
+            let mut sum = a.velocity.normalize_or_zero();
+            let mut k = 0;
+            for b in &rows {
+                let d = a.position - b.position;
+                let d = d - (d / size).round() * size;
+                if a.agent != b.agent && d.length() <= 5.0 {
+                    sum += b.velocity.normalize_or_zero();
+                    k += 1;
+                }
+            }
+            neighbours += k;
+            if k > 0 {
+                order += sum.length() / (k + 1) as f32;
+                counted += 1;
+            }
+        }
+        (neighbours as f32 / rows.len() as f32, order / counted.max(1) as f32)
+    };
+    let last = o.trajectories.iter().map(|r| r.step).max().unwrap();
+    let (start, end) = (local(0), local(last));
+    // measured: 0.55 neighbours at the start; 14.4 neighbours, local order 0.9996 at the end
+    eprintln!(
+        "3D flock: neighbours {} -> {}, local order {} -> {}",
+        start.0, end.0, start.1, end.1
+    );
+    assert!(start.0 < 1.5 && end.0 > 8.0, "neighbours {} -> {}", start.0, end.0);
+    assert!(end.1 > 0.95, "local order at the end {}", end.1);
+    assert!(o.metrics.groups[0].final_mean_speed > 4.5);
+    assert_eq!(o.metrics.agent_overlaps, Some(0));
+    assert!(o.metrics.min_separation.unwrap() > 0.0);
 }

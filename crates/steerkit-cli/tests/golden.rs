@@ -28,9 +28,50 @@ impl Fnv {
     }
 }
 
+/// The `f32`s of a vector, an orientation or an angular quantity, in component order.
+trait Bits {
+    fn bits(&self) -> Vec<f32>;
+}
+
+impl Bits for f32 {
+    fn bits(&self) -> Vec<f32> {
+        vec![*self]
+    }
+}
+
+impl Bits for steerkit::Vec2 {
+    fn bits(&self) -> Vec<f32> {
+        self.to_array().to_vec()
+    }
+}
+
+impl Bits for steerkit::Vec3 {
+    fn bits(&self) -> Vec<f32> {
+        self.to_array().to_vec()
+    }
+}
+
+impl Bits for steerkit::Quat {
+    fn bits(&self) -> Vec<f32> {
+        self.to_array().to_vec()
+    }
+}
+
 fn trajectory_hash(name: &str) -> u64 {
     let scenario = gallery::load(name).expect("a built-in").expect("loads");
-    let mut world = scenario.build().expect("builds");
+    if scenario.dimensions() == 3 {
+        hash_run(scenario.build_in::<steerkit::Vec3>().expect("builds"))
+    } else {
+        hash_run(scenario.build().expect("builds"))
+    }
+}
+
+fn hash_run<V>(mut world: steerkit_scenario::World<V>) -> u64
+where
+    V: steerkit_scenario::Dim + Bits,
+    V::Orientation: Bits,
+    V::Angular: Bits,
+{
     let handles: Vec<_> = world.groups.iter().flat_map(|g| g.agents.iter().copied()).collect();
     let number = |h| handles.iter().position(|x| *x == h).map_or(u32::MAX, |i| i as u32);
     let dt = world.settings.dt;
@@ -47,12 +88,15 @@ fn trajectory_hash(name: &str) -> u64 {
         }
         for &a in &handles {
             let k = world.crowd.kinematic(a).expect("alive");
-            h.f32s(&[k.position.x, k.position.y, k.velocity.x, k.velocity.y, k.orientation]);
-            h.f32s(&[k.rotation]);
+            for part in
+                [k.position.bits(), k.velocity.bits(), k.orientation.bits(), k.rotation.bits()]
+            {
+                h.f32s(&part);
+            }
             let d = world.crowd.debug(a).expect("alive");
-            h.f32s(&[d.steering.linear.x, d.steering.linear.y, d.steering.angular]);
-            let t = d.target.unwrap_or(steerkit::Vec2::splat(f32::INFINITY));
-            h.f32s(&[t.x, t.y]);
+            h.f32s(&d.steering.linear.bits());
+            h.f32s(&d.steering.angular.bits());
+            h.f32s(&d.target.unwrap_or(V::splat(f32::INFINITY)).bits());
         }
     }
     h.0

@@ -18,10 +18,19 @@ fn every_shipped_scenario_loads_builds_and_runs_briefly() {
         }
         let s = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(!s.description().is_empty(), "{}: describe what to watch for", path.display());
-        let mut w = s.build().unwrap();
-        for _ in 0..50 {
-            let events = w.crowd.step(s.dt()).unwrap();
-            assert!(!events.iter().any(|e| matches!(e, CrowdEvent::Quarantined { .. })));
+        let quarantined = |events: &[CrowdEvent]| {
+            events.iter().any(|e| matches!(e, CrowdEvent::Quarantined { .. }))
+        };
+        if s.dimensions() == 3 {
+            let mut w = s.build_in::<steerkit::Vec3>().unwrap();
+            for _ in 0..50 {
+                assert!(!quarantined(w.crowd.step(s.dt()).unwrap()));
+            }
+        } else {
+            let mut w = s.build().unwrap();
+            for _ in 0..50 {
+                assert!(!quarantined(w.crowd.step(s.dt()).unwrap()));
+            }
         }
         n += 1;
     }
