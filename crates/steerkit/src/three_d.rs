@@ -19,8 +19,10 @@ use crate::steering::{Align, Stop};
 use core::f32::consts::PI;
 use glam::{Quat, Vec2, Vec3, Vec4};
 
-/// Below this rotation speed (rad/s) an aligned character counts as not turning (as in 2D).
-const REST_ROTATION: f32 = 1e-4;
+/// Below this rotation speed (rad/s) an aligned character counts as not turning: far below any
+/// visible drift (a cut-off like 10⁻⁴ rad/s leaves a creeping turn), above the subnormal range
+/// where braking by a fraction of the speed stops making progress (as arrive's rest speed).
+const REST_ROTATION: f32 = 1e-12;
 
 /// Below this `sin(θ/2)` a rotation counts as none: θ < 2·10⁻⁶ rad is rounding noise in the
 /// product of two f32 unit quaternions, and its axis is meaningless.

@@ -7,8 +7,10 @@ use crate::math::{orientation_of, wrap_angle};
 use crate::steering::Stop;
 use glam::Vec2;
 
-/// Below this rotation speed (rad/s) an aligned character counts as not turning.
-const REST_ROTATION: f32 = 1e-4;
+/// Below this rotation speed (rad/s) an aligned character counts as not turning: far below any
+/// visible drift (a cut-off like 10⁻⁴ rad/s leaves a creeping turn), above the subnormal range
+/// where braking by a fraction of the speed stops making progress (as arrive's rest speed).
+const REST_ROTATION: f32 = 1e-12;
 
 /// Align: match a target orientation (§3.3.5), arrive's angular twin.
 ///
