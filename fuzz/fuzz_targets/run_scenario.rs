@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use steerkit_cli::run::{run, RunOptions};
+use steerkit_cli::run::{run, run_in, RunError, RunOptions, RunOutcome, RunSpace};
 use steerkit_cli::snapshot::render_svg;
 use steerkit_scenario::Scenario;
 
@@ -21,7 +21,16 @@ fuzz_target!(|text: &str| {
         return;
     }
     let options = RunOptions { steps: Some(20), threads: Some(1), ..RunOptions::default() };
-    let o = match run(&s, &options) {
+    if s.dimensions() == 3 {
+        check(run_in::<steerkit::Vec3>(&s, &options));
+    } else {
+        check(run(&s, &options));
+    }
+});
+
+/// One-line errors; or finite agents, overlays, metrics, trajectories and snapshot.
+fn check<V: RunSpace>(outcome: Result<RunOutcome<V>, RunError>) {
+    let o = match outcome {
         Ok(o) => o,
         Err(e) => {
             assert_eq!(e.to_string().lines().count(), 1, "{e}");
@@ -29,7 +38,7 @@ fuzz_target!(|text: &str| {
         }
     };
     for f in &o.recording.frames {
-        let state = f.position.iter().chain(&f.velocity).chain(&f.orientation);
+        let state = f.position.iter().chain(&f.velocity).chain(&f.orientation).chain(&f.attitude);
         let overlays = f.overlays.steering.vector.iter().chain(&f.overlays.target.point);
         assert!(state.chain(overlays).all(|v| v.is_finite()), "step {}", f.step);
     }
@@ -39,4 +48,4 @@ fuzz_target!(|text: &str| {
     // a non-finite number is written as the token `NaN` or `inf` (names may contain "inf")
     let bad = svg.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t == "NaN" || t == "inf");
     assert!(!bad, "non-finite number in the snapshot");
-});
+}
