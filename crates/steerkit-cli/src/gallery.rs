@@ -29,6 +29,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("formation", include_str!("../../../scenarios/formation.toml")),
     ("flock3d", include_str!("../../../scenarios/flock3d.toml")),
     ("pursuit3d", include_str!("../../../scenarios/pursuit3d.toml")),
+    ("ring_course", include_str!("../../../scenarios/ring_course.toml")),
     ("example", include_str!("../../../scenarios/example.toml")),
 ];
 

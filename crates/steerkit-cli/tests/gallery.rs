@@ -742,3 +742,39 @@ fn dithering_slips_through_the_gate_where_the_blend_rests_and_priority_shuttles(
         assert!(furthest(&walker(&o, "blend")) < -0.6 && furthest(&walker(&o, "priority")) < -0.6);
     }
 }
+
+/// Faked rotation axes bank an aircraft into its turns, left and right, and level it on the
+/// straights; the same aircraft facing its motion by the shortest turn keeps whatever roll the
+/// turns leave, leaning the wrong way.
+#[test]
+fn faked_axes_bank_into_turns_and_level_out() {
+    let o = outcome3("ring_course");
+    let dt = o.metrics.dt;
+    // (mean roll in left turns, in right turns, mean |roll| going straight), in degrees; the
+    // roll is the right wing's height (local +z), positive when the right wing is up
+    let banking = |group: &str| {
+        let t = track(&o, agents_of(&o, group)[0]);
+        let (mut left, mut right, mut straight) = (vec![], vec![], vec![]);
+        for w in t.windows(2) {
+            let heading = |v: Vec3| (-v.z).atan2(v.x);
+            let turn = wrap_angle(heading(w[1].velocity) - heading(w[0].velocity)) / dt;
+            let roll = (w[1].orientation * Vec3::Z).y.clamp(-1.0, 1.0).asin().to_degrees();
+            match turn {
+                t if t > 0.4 => left.push(roll),
+                t if t < -0.4 => right.push(roll),
+                t if t.abs() < 0.05 => straight.push(roll.abs()),
+                _ => {}
+            }
+        }
+        (average(&left), average(&right), average(&straight))
+    };
+    let (left, right, straight) = banking("banked");
+    // measured: 49.9° into left turns, -49.4° into right turns
+    eprintln!("banked: left {left}°, right {right}°, straight {straight}°");
+    assert!(left > 20.0 && right < -20.0, "banks into turns: {left}°, {right}°");
+    assert!(straight < 15.0, "levels out on the straights: {straight}°");
+    let (left, right, _) = banking("shortest_arc");
+    // measured: -46.8° in left turns, -49.9° in right turns: the same way whatever the turn
+    eprintln!("shortest arc: left {left}°, right {right}°");
+    assert!(left < 0.0 || right > 0.0, "the shortest turn does not bank with the turn");
+}

@@ -17,6 +17,7 @@ use steerkit::geometry::{Aabb, Circle, Obstacle, ObstacleSet, Polygon, Segment};
 use steerkit::kinematic::{Integration, Limits, Scheme};
 use steerkit::math::Rng;
 use steerkit::path::Polyline;
+use steerkit::three_d::FakeRotation;
 use steerkit::{ParamError, Vec2, Vec3};
 
 /// Most agents a scenario may create (all groups together).
@@ -763,6 +764,27 @@ fn group<V: Dim>(
     let angular_drag = non_negative(&join(path, "angular_drag"), g.angular_drag.unwrap_or(0.0))?;
     let integration = Integration::new(scheme, linear_drag, angular_drag)
         .map_err(|e| lib(path, &["linear_drag", "angular_drag"], &e))?;
+    let fake_rotation = match g.fake_rotation {
+        None => None,
+        Some(_) if V::DIMS == 2 => {
+            return Err(problem(
+                join(path, "fake_rotation"),
+                "faked rotation axes bank and pitch a body in 3D: only in 3D scenarios",
+            ))
+        }
+        Some(_) if g.face_motion == Some(false) => return Err(problem(
+            join(path, "fake_rotation"),
+            "faked rotation axes turn a body that faces its motion: not with `face_motion = false`",
+        )),
+        Some(f) => {
+            let fp = join(path, "fake_rotation");
+            let blend = non_negative(&join(&fp, "blend_speed"), f.blend_speed)?;
+            let roll = non_negative(&join(&fp, "roll_scale"), f.roll_scale)?;
+            let fake = FakeRotation::new(blend, roll)
+                .map_err(|e| lib(&fp, &["blend_speed", "roll_scale"], &e))?;
+            Some(fake.roll_outward(f.roll_outward).with_pitch(f.pitch.unwrap_or(true)))
+        }
+    };
     let behaviour = node(&join(path, "behaviour"), &g.behaviour, None, refs, 0)?.map(
         &|a| *a,
         &|p| *p,
@@ -845,6 +867,7 @@ fn group<V: Dim>(
         face_motion: g.face_motion.unwrap_or(true),
         heading_smoothing,
         integration,
+        fake_rotation,
     })
 }
 

@@ -162,6 +162,8 @@ pub struct GroupPlan<V: Vector = Vec2> {
     pub heading_smoothing: u32,
     /// Integration scheme and drag.
     pub integration: Integration,
+    /// Faked rotation axes (3D only).
+    pub fake_rotation: Option<steerkit::three_d::FakeRotation>,
 }
 
 /// A metric the run collects (see `docs/scenario-format.md`).

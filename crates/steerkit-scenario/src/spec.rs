@@ -128,6 +128,7 @@ pub(crate) struct GroupSpec {
     pub integration: Option<String>,
     pub linear_drag: Option<f32>,
     pub angular_drag: Option<f32>,
+    pub fake_rotation: Option<FakeRotationSpec>,
 }
 
 /// `spawn = { shape = "rect" | "circle", ... }`.
@@ -187,6 +188,17 @@ pub(crate) struct AgentSpecFile {
     pub velocity: Option<Xy>,
     pub orientation: Option<f32>,
     pub goal: Option<Xy>,
+}
+
+/// `fake_rotation = { ... }` (3D groups).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FakeRotationSpec {
+    pub blend_speed: f32,
+    pub roll_scale: f32,
+    #[serde(default)]
+    pub roll_outward: bool,
+    pub pitch: Option<bool>,
 }
 
 /// `limits = { ... }`.

@@ -128,6 +128,7 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
         spec.arrive_radius = g.arrive_radius;
         spec.heading_smoothing = g.heading_smoothing;
         spec.integration = g.integration;
+        spec.fake_rotation = g.fake_rotation;
         spec.stuck = stuck;
         let id = crowd.add_group(spec).map_err(|e| fail(format!("groups[{gi}]"), e))?;
         let mut agents = Vec::with_capacity(g.agents.len());

@@ -865,3 +865,24 @@ fn dither_probability_out_of_range_or_out_of_place() {
     let e = toml_error(&with("slow_radius = 2 }", "slow_radius = 2, probability = 0.5 }"));
     assert!(e.to_string().contains("only members of `dither` take a probability"), "{e}");
 }
+
+/// Faked rotation axes are 3D only and need a body that faces its motion.
+#[test]
+fn fake_rotation_only_in_3d_and_facing_motion() {
+    let e = toml_error(&with(
+        "radius = 0.3\nlimits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"",
+        "radius = 0.3\nfake_rotation = { blend_speed = 1, roll_scale = 0.5 }\nlimits = { max_speed = 2, max_acceleration = 4, max_rotation = 3, max_angular_acceleration = 10 }\nbehaviour = { kind = \"arrive\"",
+    ));
+    assert_eq!(e.field(), "groups[0].fake_rotation", "{e}");
+    assert!(e.to_string().ends_with("only in 3D scenarios"), "{e}");
+    let three = THREE_D.replace(
+        "name = \"climber\"",
+        "name = \"climber\"\nfake_rotation = { blend_speed = 1, roll_scale = -1 }",
+    );
+    let e = toml_error(&three);
+    assert_eq!(e.field(), "groups[1].fake_rotation.roll_scale", "{e}");
+    let ok = three.replace("roll_scale = -1", "roll_scale = 0.5");
+    Scenario::from_toml_str(&ok, "ok.toml").unwrap();
+    let still = ok.replace("name = \"climber\"", "name = \"climber\"\nface_motion = false");
+    assert_eq!(toml_error(&still).field(), "groups[1].fake_rotation");
+}

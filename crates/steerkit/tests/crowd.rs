@@ -954,3 +954,52 @@ fn bodies_stay_out_of_walls_and_obstacles_in_a_doorway_crush() {
     assert!(worst <= 1e-3, "a body overlapped a wall or the disc by {worst} m");
     assert!(through > 40, "only {through} of {} through the door", crowd.len());
 }
+
+/// Faked rotation axes in a 3D crowd: an agent circling to its left (seen from above) banks
+/// left (right wing up) at about atan(ω / roll_scale), noses up while it climbs, and a 2D
+/// group or one that does not face its motion refuses the option.
+#[test]
+fn faked_rotation_banks_a_3d_agent_into_its_turn() {
+    use steerkit::three_d::FakeRotation;
+    let mut crowd = Crowd3::new(CrowdConfig::new(2.0)).unwrap();
+    // seek a point moving on a circle would need a custom leaf: follow a circular path instead
+    let circle: Vec<Vec3> = (0..48)
+        .map(|i| {
+            let t = i as f32 / 48.0 * std::f32::consts::TAU;
+            // counter-clockwise seen from above (+y): x = r cos t, z = -r sin t
+            Vec3::new(20.0 * t.cos(), 10.0 + 0.05 * i as f32, -20.0 * t.sin())
+        })
+        .collect();
+    let path = crowd.add_path(Polyline::looping(circle).unwrap());
+    let follow = FollowPath::new(3.0).unwrap();
+    let mut group = Group::new(Recipe::FollowPath { path, follow });
+    group.fake_rotation = Some(FakeRotation::new(1.0, 0.5).unwrap());
+    let g = crowd.add_group(group).unwrap();
+    let spec = AgentSpec {
+        velocity: Vec3::new(0.0, 0.0, -4.0),
+        ..AgentSpec::new(Vec3::new(20.0, 10.0, 0.0), 0.5, limits(5.0, 10.0), g)
+    };
+    let a = crowd.spawn(spec).unwrap();
+    let mut rolls = Vec::new();
+    for step in 0..600 {
+        crowd.step(1.0 / 30.0).unwrap();
+        if step >= 300 {
+            let k = crowd.kinematic(a).unwrap();
+            rolls.push((k.orientation * Vec3::Z).y.asin());
+        }
+    }
+    let k = crowd.kinematic(a).unwrap();
+    // turning left at ω ≈ v / r = 5 / 20 = 0.25 rad/s: bank atan(0.25 / 0.5) ≈ 0.46 rad
+    let mean = rolls.iter().sum::<f32>() / rolls.len() as f32;
+    assert!((mean - 0.46).abs() < 0.1, "mean bank {mean} rad");
+    assert!((k.rotation.y - 0.25).abs() < 0.05, "smoothed turn rate {}", k.rotation.y);
+    assert!((k.orientation.length() - 1.0).abs() < 1e-5);
+    // refused where it has no meaning
+    let mut flat = Group::new(Recipe::Blend(Vec::new()));
+    flat.fake_rotation = Some(FakeRotation::new(1.0, 0.5).unwrap());
+    assert!(Crowd2::new(CrowdConfig::new(2.0)).unwrap().add_group(flat).is_err());
+    let mut still = Group::new(Recipe::<Vec3>::Blend(Vec::new()));
+    still.fake_rotation = Some(FakeRotation::new(1.0, 0.5).unwrap());
+    still.face_motion = false;
+    assert!(crowd.add_group(still).is_err());
+}

@@ -88,7 +88,9 @@ impl<V: CrowdVector> Crowd<V> {
                             }
                         }
                         bounds.confine(&mut kin.position, &mut kin.velocity);
-                        if g.face_motion && kin.velocity.length_squared() > 1e-12 {
+                        if let (true, Some(fake)) = (g.face_motion, &g.fake_rotation) {
+                            V::fake_facing(fake, vel[k], &mut kin, dt);
+                        } else if g.face_motion && kin.velocity.length_squared() > 1e-12 {
                             kin.orientation = V::facing(kin.orientation, kin.velocity);
                         }
                         non_finite_field(&kin)

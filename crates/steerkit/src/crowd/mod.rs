@@ -98,7 +98,7 @@ use space::Contact;
 pub use space::{CrowdVector, WorldBounds};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
-    GroupId, Stuck,
+    GroupId, Stuck, FAKE_TURN_TIME,
 };
 
 use crate::error::{non_negative, positive, ParamError};
@@ -109,6 +109,7 @@ use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
 use crate::obstacle::{ObstacleId, ObstacleSet};
 use crate::path::Polyline;
 use crate::rng::Rng;
+use crate::three_d::FakeRotation;
 use glam::{Vec2, Vec3};
 use grid::Grid;
 use recipe::{evaluate, AvoidState, BehaviourState, Context, FlatBlend, Notes, Plan, Summary};

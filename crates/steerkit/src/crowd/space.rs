@@ -42,6 +42,15 @@ mod sealed {
         /// The orientation that looks along `direction` (not zero), starting from `current`
         /// (3D keeps the roll by taking the shortest arc).
         fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
+        /// Faked rotation axes after a step from velocity `before` (3D only; groups in 2D
+        /// cannot have them): the turn rate is smoothed into `kinematic.rotation` and the
+        /// orientation set from it and the velocity.
+        fn fake_facing(
+            fake: &crate::three_d::FakeRotation,
+            before: Self,
+            kinematic: &mut Kinematic<Self>,
+            dt: f32,
+        );
         /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
         /// (obstacles, walls, hiding, orientation behaviours); `None` in 3D.
         fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
@@ -73,6 +82,7 @@ impl Space for Vec2 {
     fn facing(_current: f32, direction: Self) -> f32 {
         facing_angle(direction)
     }
+    fn fake_facing(_: &crate::three_d::FakeRotation, _: Self, _: &mut Kinematic<Self>, _: f32) {}
     #[inline]
     fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>> {
         Some(*k)
@@ -198,6 +208,33 @@ impl Space for Vec3 {
     #[inline]
     fn facing(current: Quat, direction: Self) -> Quat {
         crate::three_d::align_to_vector(direction, current).unwrap_or(current)
+    }
+    fn fake_facing(
+        fake: &crate::three_d::FakeRotation,
+        before: Self,
+        kinematic: &mut Kinematic<Self>,
+        dt: f32,
+    ) {
+        use crate::math::ground::{heading_to_quat, quat_to_heading};
+        let ground = |v: Vec3| Vec2::new(v.x, -v.z);
+        let (a, b) = (ground(before), ground(kinematic.velocity));
+        // the turn of the ground track this step (rad/s), smoothed with FAKE_TURN_TIME
+        let turn = if dt > 0.0 && a.length_squared() > 1e-12 && b.length_squared() > 1e-12 {
+            a.angle_to(b) / dt
+        } else {
+            0.0
+        };
+        let yaw_rate = kinematic.rotation.y;
+        let yaw_rate = yaw_rate + (turn - yaw_rate) * (dt / super::FAKE_TURN_TIME).min(1.0);
+        kinematic.rotation = Vec3::new(0.0, yaw_rate, 0.0);
+        // yaw from the velocity (kept when at rest), then pitch and bank
+        let heading = if b.length_squared() > 1e-12 {
+            facing_angle(b)
+        } else {
+            quat_to_heading(kinematic.orientation)
+        };
+        let track = Kinematic { orientation: heading_to_quat(heading), ..*kinematic };
+        kinematic.orientation = fake.orientation(&track);
     }
     #[inline]
     fn planar(_: &Kinematic<Self>) -> Option<Kinematic<Vec2>> {

@@ -129,7 +129,17 @@ pub struct Group<V: Vector = Vec2> {
     pub stuck: Option<Stuck>,
     /// Integration scheme and drag.
     pub integration: Integration,
+    /// Millington's faked rotation axes (§3.9, [`FakeRotation`]) for a 3D group facing its
+    /// motion: instead of the shortest turn to the velocity, the orientation is yawed and
+    /// pitched to the velocity and banked by the turn rate (the velocity's heading change per
+    /// step, smoothed over [`FAKE_TURN_TIME`] s and kept as the agent's rotation), so a ship or
+    /// an aircraft leans into its turns. Needs `face_motion`; a 2D crowd refuses it.
+    pub fake_rotation: Option<FakeRotation>,
 }
+
+/// Time constant (s) of the turn-rate smoothing behind [`Group::fake_rotation`]: the bank
+/// follows the turn within a few tenths of a second without shaking at every steering change.
+pub const FAKE_TURN_TIME: f32 = 0.2;
 
 impl<V: Vector> Group<V> {
     /// A group running `recipe`: all-round view, no non-penetration, no smoothing, facing its
@@ -145,6 +155,7 @@ impl<V: Vector> Group<V> {
             arrive_radius: 0.5,
             stuck: None,
             integration: Integration::default(),
+            fake_rotation: None,
         }
     }
 
@@ -163,6 +174,18 @@ impl<V: Vector> Group<V> {
             self.integration.linear_drag,
             self.integration.angular_drag,
         )?;
+        if let Some(f) = self.fake_rotation {
+            if V::DIM != 3 {
+                return Err(ParamError::Invalid { name: "fake_rotation", expected: "a 3D group" });
+            }
+            if !self.face_motion {
+                return Err(ParamError::Invalid {
+                    name: "fake_rotation",
+                    expected: "a group that faces its motion (face_motion)",
+                });
+            }
+            FakeRotation::new(f.blend_speed(), f.roll_scale())?;
+        }
         Ok(())
     }
 }
