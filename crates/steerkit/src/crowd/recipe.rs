@@ -74,9 +74,11 @@ pub enum Target<V: Vector = Vec2, A = AgentHandle> {
 ///
 /// Static-world leaves (obstacle avoidance, wall feelers, detection box, repel obstacle, hide)
 /// see the crowd's `ObstacleSet` (`Crowd::set_obstacles`) and say nothing without one (hide
-/// then evades). They and the orientation leaves (look where you're going, face, align) are
-/// planar: a 3D crowd refuses a recipe holding one. The orientation leaves drive the angular
-/// channel, so their group wants `face_motion: false` (which would overwrite it).
+/// then evades). They are planar: a 3D crowd refuses a recipe holding one. The orientation
+/// leaves (look where you're going, face, align) work in both: in 3D they turn a quaternion
+/// (`three_d`'s `LookWhereYoureGoing3`, `Face3`, `Align3`, with `Align`'s orientation read as a
+/// ground heading). They drive the angular channel, so their group wants `face_motion: false`
+/// (which would overwrite it).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -398,7 +400,7 @@ impl KindInfo {
     const GROUP_LIST: KindInfo = KindInfo { neighbour_list: true, ..Self::GROUP };
     const PATH: KindInfo = KindInfo { path: true, ..Self::LEAF };
     const WORLD: KindInfo = KindInfo { planar: true, obstacles: true, ..Self::LEAF };
-    const ORIENTATION: KindInfo = KindInfo { planar: true, ..Self::LEAF };
+    const ORIENTATION: KindInfo = Self::LEAF;
     const KINEMATIC: KindInfo = KindInfo { kinematic: true, ..Self::LEAF };
 }
 
@@ -434,7 +436,7 @@ impl RecipeKind {
             K::ObstacleAvoidance => KindInfo { avoidance: true, ..KindInfo::WORLD },
             K::WallFeelers | K::DetectionBox | K::RepelObstacle | K::Hide => KindInfo::WORLD,
             K::LookWhereYoureGoing | K::Face | K::Align => KindInfo::ORIENTATION,
-            K::Slot => KindInfo { slot: true, ..KindInfo::ORIENTATION },
+            K::Slot => KindInfo { slot: true, planar: true, ..KindInfo::ORIENTATION },
             K::KinematicSeek | K::KinematicArrive => KindInfo::KINEMATIC,
             K::KinematicWander => KindInfo { planar: true, random: true, ..KindInfo::KINEMATIC },
             K::Pipeline => KindInfo::WORLD,
@@ -1250,16 +1252,12 @@ pub(crate) fn evaluate<V: CrowdVector>(
             }
             Some(SteeringOutput::ZERO)
         }
-        Recipe::LookWhereYoureGoing(look) => {
-            look.steer(&V::planar(me)?, limits).map(V::from_planar)
-        }
+        Recipe::LookWhereYoureGoing(look) => V::look_where_going(&look.align, me, limits),
         Recipe::Face { target, face } => {
             let p = point(target, notes)?;
-            face.steer(&V::planar(me)?, Vec2::new(p.axis(0), p.axis(1)), limits).map(V::from_planar)
+            V::face(&face.align, me, p, limits)
         }
-        Recipe::Align { orientation, align } => {
-            align.steer(&V::planar(me)?, *orientation, limits).map(V::from_planar)
-        }
+        Recipe::Align { orientation, align } => V::align(align, me, *orientation, limits),
         Recipe::KinematicSeek { target } => {
             let k = KinematicSeek.steer(&me.to_static(), point(target, notes)?, limits);
             Some(SteeringOutput { linear: k.velocity, angular: k.rotation })

@@ -42,6 +42,26 @@ mod sealed {
         /// The orientation that looks along `direction` (not zero), starting from `current`
         /// (3D keeps the roll by taking the shortest arc).
         fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
+        /// Look where you're going with `align` (3D: `LookWhereYoureGoing3`).
+        fn look_where_going(
+            align: &crate::steering::Align,
+            me: &Kinematic<Self>,
+            limits: &crate::kinematic::Limits,
+        ) -> Option<SteeringOutput<Self>>;
+        /// Face `target` with `align` (3D: `Face3`).
+        fn face(
+            align: &crate::steering::Align,
+            me: &Kinematic<Self>,
+            target: Self,
+            limits: &crate::kinematic::Limits,
+        ) -> Option<SteeringOutput<Self>>;
+        /// Align to the heading `orientation` (rad; 3D: the ground heading's quaternion, `Align3`).
+        fn align(
+            align: &crate::steering::Align,
+            me: &Kinematic<Self>,
+            orientation: f32,
+            limits: &crate::kinematic::Limits,
+        ) -> Option<SteeringOutput<Self>>;
         /// Faked rotation axes after a step from velocity `before` (3D only; groups in 2D
         /// cannot have them): the turn rate is smoothed into `kinematic.rotation` and the
         /// orientation set from it and the velocity.
@@ -83,6 +103,29 @@ impl Space for Vec2 {
         facing_angle(direction)
     }
     fn fake_facing(_: &crate::three_d::FakeRotation, _: Self, _: &mut Kinematic<Self>, _: f32) {}
+    fn look_where_going(
+        align: &crate::steering::Align,
+        me: &Kinematic<Self>,
+        limits: &crate::kinematic::Limits,
+    ) -> Option<SteeringOutput<Self>> {
+        crate::steering::LookWhereYoureGoing::new(*align).steer(me, limits)
+    }
+    fn face(
+        align: &crate::steering::Align,
+        me: &Kinematic<Self>,
+        target: Self,
+        limits: &crate::kinematic::Limits,
+    ) -> Option<SteeringOutput<Self>> {
+        crate::steering::Face::new(*align).steer(me, target, limits)
+    }
+    fn align(
+        align: &crate::steering::Align,
+        me: &Kinematic<Self>,
+        orientation: f32,
+        limits: &crate::kinematic::Limits,
+    ) -> Option<SteeringOutput<Self>> {
+        align.steer(me, orientation, limits)
+    }
     #[inline]
     fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>> {
         Some(*k)
@@ -208,6 +251,30 @@ impl Space for Vec3 {
     #[inline]
     fn facing(current: Quat, direction: Self) -> Quat {
         crate::three_d::align_to_vector(direction, current).unwrap_or(current)
+    }
+    fn look_where_going(
+        align: &crate::steering::Align,
+        me: &Kinematic<Self>,
+        limits: &crate::kinematic::Limits,
+    ) -> Option<SteeringOutput<Self>> {
+        crate::three_d::LookWhereYoureGoing3::new(*align).steer(me, limits)
+    }
+    fn face(
+        align: &crate::steering::Align,
+        me: &Kinematic<Self>,
+        target: Self,
+        limits: &crate::kinematic::Limits,
+    ) -> Option<SteeringOutput<Self>> {
+        crate::three_d::Face3::new(*align).steer(me, target, limits)
+    }
+    fn align(
+        align: &crate::steering::Align,
+        me: &Kinematic<Self>,
+        orientation: f32,
+        limits: &crate::kinematic::Limits,
+    ) -> Option<SteeringOutput<Self>> {
+        let target = crate::math::ground::heading_to_quat(orientation);
+        crate::three_d::Align3::new(*align).steer(me, target, limits)
     }
     fn fake_facing(
         fake: &crate::three_d::FakeRotation,
