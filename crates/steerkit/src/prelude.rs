@@ -39,7 +39,7 @@ pub use crate::steering::{
 
 pub use crate::combine::{blend, prioritize, running_sum, Epsilon};
 
-pub use crate::geometry::{CollisionDetector, Obstacle, ObstacleSet};
+pub use crate::geometry::{CollisionDetector, Obstacle, Obstacle3, ObstacleSet, ObstacleSet3};
 pub use crate::neighbours::{Neighbour, Neighbours};
 // In scope for its methods only: `Path` alone would read as `std::path::Path`.
 pub use crate::path::Path as _;

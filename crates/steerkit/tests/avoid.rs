@@ -309,3 +309,76 @@ fn corridor_walls_do_not_trigger_the_corner_commitment() {
     assert!(gap > 0.3, "closest approach to a wall {gap}");
     assert!(k.position.x > 25.0, "made progress: {:?}", k.position);
 }
+
+/// The 3D rays: the 2D layout in the (heading, left) plane and again in the (heading, up)
+/// plane, central rays once; left = UP × heading (−z when flying along +x), up = heading ×
+/// left; straight up or down the frame is that of a character pitched from facing +x.
+#[test]
+fn three_d_rays_repeat_the_layout_left_right_up_and_down() {
+    use steerkit::{Quat, Vec3};
+    let rays = |layout: RayLayout, velocity: Vec3| {
+        let av = ObstacleAvoidance::new(layout, 1.0, 4.0).unwrap();
+        let k = Kinematic3 { velocity, ..Kinematic3::at_rest(Vec3::ONE, Quat::IDENTITY) };
+        let mut out = Vec::new();
+        av.for_each_ray_3d(&k, |ray, lean| out.push((ray, lean)));
+        out
+    };
+    let w = rays(whiskers(), Vec3::X * 2.0);
+    assert_eq!(w.len(), 5);
+    let leans: Vec<Vec3> = w.iter().map(|(_, lean)| *lean).collect();
+    assert_eq!(leans, vec![Vec3::ZERO, Vec3::NEG_Z, Vec3::Z, Vec3::Y, Vec3::NEG_Y]);
+    for (ray, lean) in &w {
+        assert_eq!(ray.origin(), Vec3::ONE);
+        // each side ray leans its way out of the heading by the half angle (0.3 rad)
+        if *lean != Vec3::ZERO {
+            assert!((ray.direction().dot(*lean) - 0.3f32.sin()).abs() < 1e-6, "{ray:?}");
+            assert!((ray.max_distance() - 2.4).abs() < 1e-6, "whisker ratio 0.6 of 4 m");
+        } else {
+            assert_eq!((ray.direction(), ray.max_distance()), (Vec3::X, 4.0));
+        }
+    }
+    assert_eq!(rays(RayLayout::Single, Vec3::X).len(), 1);
+    assert_eq!(rays(RayLayout::Fan { half_angle: 0.6, rays: 7 }, Vec3::X).len(), 13);
+    assert_eq!(rays(RayLayout::Fan { half_angle: 0.6, rays: 4 }, Vec3::X).len(), 8);
+    // parallel rays: offset left, right, up and down by the half width
+    let p = rays(RayLayout::Parallel { half_width: 0.5 }, Vec3::X);
+    let origins: Vec<Vec3> = p.iter().map(|(r, _)| r.origin() - Vec3::ONE).collect();
+    assert_eq!(origins, [Vec3::NEG_Z, Vec3::Z, Vec3::Y, Vec3::NEG_Y].map(|v| v * 0.5));
+    // flying straight up: left −z, up −x; straight down: left −z, up +x
+    let leans = |v: Vec3| rays(whiskers(), v).iter().map(|(_, l)| *l).collect::<Vec<_>>();
+    assert_eq!(leans(Vec3::Y), vec![Vec3::ZERO, Vec3::NEG_Z, Vec3::Z, Vec3::NEG_X, Vec3::X]);
+    assert_eq!(leans(Vec3::NEG_Y), vec![Vec3::ZERO, Vec3::NEG_Z, Vec3::Z, Vec3::X, Vec3::NEG_X]);
+    // at rest: nothing
+    assert!(rays(whiskers(), Vec3::ZERO).is_empty());
+}
+
+/// 3D avoidance of a box met square-on turns (left by default), and a sphere hit on its
+/// upper half turns the character down, away from the hits.
+#[test]
+fn three_d_avoidance_turns_away_from_the_hits() {
+    use steerkit::geometry::{Obstacle3, ObstacleSet3, Sphere};
+    use steerkit::{Quat, Vec3};
+    let l = limits(3.0, 6.0);
+    let k =
+        Kinematic3 { velocity: Vec3::X * 2.0, ..Kinematic3::at_rest(Vec3::ZERO, Quat::IDENTITY) };
+    let wall = ObstacleSet3::new([Obstacle3::Box(Aabb::new(
+        Vec3::new(3.0, -5.0, -5.0),
+        Vec3::new(4.0, 5.0, 5.0),
+    ))])
+    .unwrap();
+    let mut av = ObstacleAvoidance::new(whiskers(), 1.0, 4.0).unwrap();
+    let a = av.steer_3d(&k, &wall, &l, DT).unwrap().linear;
+    // left is −z; square-on: a turn of at least 45° (the target 4 m aside, 1 m short of the
+    // hit 3 m ahead: 63°)
+    assert!(a.z < -a.x.abs() && a.y.abs() < 1e-6, "{a}");
+    assert!((a.length() - 6.0).abs() < 1e-4, "{a}");
+    // a sphere above the path: the central ray misses, the up whisker hits: turn down
+    let above = ObstacleSet3::new([Obstacle3::Sphere(Sphere::new(Vec3::new(1.8, 0.75, 0.0), 0.3))])
+        .unwrap();
+    let a = av.steer_3d(&k, &above, &l, DT).unwrap().linear;
+    assert!(a.y < 0.0 && a.z.abs() < 1e-5, "{a}");
+    // nothing ahead: nothing; at rest: nothing
+    let empty = ObstacleSet3::new([]).unwrap();
+    assert!(av.steer_3d(&k, &empty, &l, DT).is_none());
+    assert!(av.steer_3d(&Kinematic3::default(), &wall, &l, DT).is_none());
+}

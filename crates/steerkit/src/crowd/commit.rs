@@ -52,7 +52,7 @@ impl<V: CrowdVector> Crowd<V> {
                             kin.integrate_with(&steering, &c.limits, &g.integration, dt);
                         }
                         if let Some(obstacles) = obstacles {
-                            let contact = V::contain(
+                            let contact = space::contain(
                                 obstacles,
                                 old,
                                 &mut kin.position,

@@ -134,7 +134,7 @@ impl<V: CrowdVector> Crowd<V> {
                     // wall or into a solid, nor a body into one (the crowd pressing on a
                     // doorway's jambs)
                     if let Some(obstacles) = obstacles {
-                        let _ = V::contain(obstacles, old, p, v, r, false);
+                        let _ = space::contain(obstacles, old, p, v, r, false);
                     }
                     bounds_confine(&self.config.bounds, p, v);
                     pass_move = pass_move.max(dp.length());

@@ -16,7 +16,6 @@ use super::{AgentHandle, Recipe};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::Neighbour;
-use crate::obstacle::ObstacleSet;
 use crate::rng::Rng;
 
 /// Index of a behaviour registered with a crowd (`Crowd::add_behaviour`); meaningful only for
@@ -116,9 +115,10 @@ impl<V: CrowdVector> AgentContext<'_, '_, V> {
         self.cx.neighbours
     }
 
-    /// The crowd's static obstacles and walls (2D), if set.
+    /// The crowd's static world, if set: an [`ObstacleSet`](crate::geometry::ObstacleSet)
+    /// (obstacles and walls) in 2D, an [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
     #[must_use]
-    pub fn obstacles(&self) -> Option<&ObstacleSet> {
+    pub fn obstacles(&self) -> Option<&V::Obstacles> {
         self.cx.obstacles
     }
 

@@ -10,7 +10,14 @@
 //!   compact side record.
 //! - **Step** (`Crowd::step`): rebuild the grid; compute every agent's steering from the
 //!   previous state; commit (integrate with the agent's limits, keep centres out of walls and
-//!   obstacles, confine to the world); optional non-penetration; heading smoothing; events.
+//!   obstacles and push bodies back out of them, confine to the world); optional
+//!   non-penetration; heading smoothing; events.
+//! - **Static world** (`Crowd::set_obstacles`): an [`ObstacleSet`](crate::geometry::ObstacleSet)
+//!   of circles, walls, polygons and boxes for a [`Crowd2`], an
+//!   [`ObstacleSet3`](crate::geometry::ObstacleSet3) of spheres and boxes for a [`Crowd3`],
+//!   kept out of by the same containment in both (one generic implementation). The recipe
+//!   leaves [`Recipe::ObstacleAvoidance`] and [`Recipe::RepelObstacle`] see it in 2D and 3D;
+//!   wall feelers, detection boxes, hiding and the pipeline are 2D only.
 //!   Each agent writes only its own slot and chunks are fixed (independent of the thread
 //!   count), so 1, 2 or 8 threads give bit-identical results.
 //! - **Formations** (2D): `Crowd::add_formation` runs a formation manager over agents, its
@@ -250,7 +257,8 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     config: CrowdConfig<V>,
     groups: Vec<GroupRt<V>>,
     paths: Vec<Polyline<V>>,
-    obstacles: Option<ObstacleSet>,
+    /// The static world (`set_obstacles`): an `ObstacleSet` in 2D, an `ObstacleSet3` in 3D.
+    obstacles: Option<V::Obstacles>,
     // storage, sorted by cell at each rebuild
     position: Vec<V>,
     velocity: Vec<V>,
@@ -418,7 +426,8 @@ impl<V: CrowdVector> Crowd<V> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
         let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
-        self.groups.push(GroupRt::new(group, self.obstacles.as_ref(), &self.customs)?);
+        let planar = self.obstacles.as_ref().and_then(V::planar_obstacles);
+        self.groups.push(GroupRt::new(group, planar, &self.customs)?);
         self.resize_smoothing();
         self.resize_avoid();
         Ok(GroupId(id))
@@ -431,7 +440,8 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
         group.validate(self.paths.len())?;
         Self::check_space(&group.recipe)?;
-        let rt = GroupRt::new(group, self.obstacles.as_ref(), &self.customs)?;
+        let planar = self.obstacles.as_ref().and_then(V::planar_obstacles);
+        let rt = GroupRt::new(group, planar, &self.customs)?;
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = rt;
         self.resize_smoothing();
@@ -439,8 +449,8 @@ impl<V: CrowdVector> Crowd<V> {
         Ok(())
     }
 
-    /// A 3D crowd refuses the planar leaves (static world, hiding, orientation), naming the
-    /// kind.
+    /// A 3D crowd refuses the planar leaves (wall feelers, detection box, hiding, orientation,
+    /// slots, the pipeline), naming the kind.
     fn check_space(recipe: &Recipe<V>) -> Result<(), ParamError> {
         match recipe.planar_leaf() {
             Some(kind) if V::DIM != 2 => Err(ParamError::Invalid {
@@ -996,25 +1006,62 @@ fn non_finite_field<V: Vector>(k: &Kinematic<V>) -> Option<&'static str> {
     }
 }
 
-impl Crowd<Vec2> {
-    /// Sets the static obstacles and walls (2D): agents' centres never cross a wall or enter a
-    /// solid obstacle, and touching one raises an event.
+impl<V: CrowdVector> Crowd<V> {
+    /// Sets the static world: an [`ObstacleSet`] (circles, walls, polygons, boxes) for a
+    /// `Crowd2`, an [`ObstacleSet3`](crate::geometry::ObstacleSet3) (spheres, boxes) for a
+    /// `Crowd3`. From the next step on, an agent's centre never crosses a wall or enters a
+    /// solid (the move is refused and the velocity loses its component into the surface), its
+    /// body (disc or ball) is pushed back out of whatever it overlaps, and touching a wall or
+    /// a solid raises an event once per contact (the same containment in 2D and 3D). A body
+    /// in a gap narrower than itself fits nowhere: it is held between the two surfaces, the
+    /// push-out passes sharing the overlap. The static-world leaves see the set:
+    /// `ObstacleAvoidance` and `RepelObstacle` in 2D and 3D, the other static-world leaves in
+    /// 2D.
     ///
     /// Rebuilds the planning grid of every group with a pipeline leaf.
-    pub fn set_obstacles(&mut self, obstacles: ObstacleSet) {
+    ///
+    /// ```
+    /// use steerkit::crowd::{Group, Target};
+    /// use steerkit::geometry::{Obstacle3, ObstacleSet3, Sphere};
+    /// use steerkit::prelude::*;
+    /// use steerkit::steering::RayLayout;
+    /// let mut crowd = Crowd3::new(CrowdConfig::new(2.0))?;
+    /// let ball = Sphere::new(Vec3::new(8.0, 0.0, 0.0), 2.0);
+    /// crowd.set_obstacles(ObstacleSet3::new([Obstacle3::Sphere(ball)])?);
+    /// let fan = RayLayout::Fan { half_angle: 0.5, rays: 5 };
+    /// let avoid = ObstacleAvoidance::new(fan, 2.0, 3.0)?.with_lookahead_time(1.0)?;
+    /// let seek = Recipe::Seek { target: Target::Goal, seek: Seek::new() };
+    /// let groups = vec![Recipe::ObstacleAvoidance(avoid), seek];
+    /// let recipe = Recipe::Priority { groups, epsilon: Epsilon::new(0.01)? };
+    /// let group = crowd.add_group(Group::new(recipe))?;
+    /// let limits = Limits::new(3.0, 6.0, 4.0, 20.0)?;
+    /// let start = AgentSpec::new(Vec3::ZERO, 0.5, limits, group);
+    /// crowd.spawn(AgentSpec { velocity: Vec3::X, goal: Some(Vec3::X * 16.0), ..start })?;
+    /// let mut arrived = false;
+    /// for _ in 0..300 {
+    ///     for e in crowd.step(1.0 / 30.0)? {
+    ///         assert!(!matches!(e, CrowdEvent::ObstacleCollision { .. }), "round, not into");
+    ///         arrived |= matches!(e, CrowdEvent::Arrived { .. });
+    ///     }
+    /// }
+    /// assert!(arrived);
+    /// # Ok::<(), steerkit::crowd::CrowdError>(())
+    /// ```
+    pub fn set_obstacles(&mut self, obstacles: V::Obstacles) {
         self.obstacles = Some(obstacles);
+        let planar = self.obstacles.as_ref().and_then(V::planar_obstacles);
         for g in &mut self.groups {
             // the bounds and cell size were validated when the group was added, so the build
             // cannot fail; a failure would leave the group without a grid (its leaf does nothing)
-            if g.plan.build_grid(&g.spec.recipe, self.obstacles.as_ref()).is_err() {
+            if g.plan.build_grid(&g.spec.recipe, planar).is_err() {
                 g.plan.grid = None;
             }
         }
     }
 
-    /// The static obstacles.
+    /// The static world, if set.
     #[must_use]
-    pub fn obstacles(&self) -> Option<&ObstacleSet> {
+    pub fn obstacles(&self) -> Option<&V::Obstacles> {
         self.obstacles.as_ref()
     }
 }

@@ -73,12 +73,14 @@ pub enum Target<V: Vector = Vec2, A = AgentHandle> {
 /// group's view cone), gathered once per agent per step from the grid.
 ///
 /// Static-world leaves (obstacle avoidance, wall feelers, detection box, repel obstacle, hide)
-/// see the crowd's `ObstacleSet` (`Crowd::set_obstacles`) and say nothing without one (hide
-/// then evades). They are planar: a 3D crowd refuses a recipe holding one. The orientation
-/// leaves (look where you're going, face, align) work in both: in 3D they turn a quaternion
-/// (`three_d`'s `LookWhereYoureGoing3`, `Face3`, `Align3`, with `Align`'s orientation read as a
-/// ground heading). They drive the angular channel, so their group wants `face_motion: false`
-/// (which would overwrite it).
+/// see the crowd's static world (`Crowd::set_obstacles`: an `ObstacleSet` in 2D, an
+/// `ObstacleSet3` in 3D) and say nothing without one (hide then evades). Obstacle avoidance
+/// and repel obstacle work in 2D and 3D; wall feelers, the detection box and hide are planar: a
+/// 3D crowd refuses a recipe holding one. The orientation leaves (look where you're going,
+/// face, align) work in both: in 3D they turn a quaternion (`three_d`'s
+/// `LookWhereYoureGoing3`, `Face3`, `Align3`, with `Align`'s orientation read as a ground
+/// heading). They drive the angular channel, so their group wants `face_motion: false` (which
+/// would overwrite it).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -172,14 +174,18 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     RunningSum(Vec<(f32, Recipe<V, A, P>)>),
     /// Ray-cast obstacle and wall avoidance against the crowd's obstacles
     /// ([`ObstacleAvoidance`]: ray layout, lengths, adaptive fan, corner commitment). The fan's
-    /// half angle and the committed side live in the agent's state. 2D.
+    /// half angle and the committed side live in the agent's state. 2D and 3D: in a `Crowd3`
+    /// the layout is cast round the heading at four azimuths (left, right, up, down) against
+    /// the `ObstacleSet3` ([`ObstacleAvoidance::steer_3d`]); the adaptive fan works there too,
+    /// the corner commitment is not used.
     ObstacleAvoidance(ObstacleAvoidance),
     /// Buckland's wall feelers against the crowd's obstacles and walls ([`WallFeelers`]). 2D.
     WallFeelers(WallFeelers),
     /// Buckland's detection box against the crowd's solid obstacles (bounding circles;
     /// [`DetectionBox`]). 2D.
     DetectionBox(DetectionBox),
-    /// Green's 1/x³ repulsion from the crowd's obstacles and walls ([`RepelObstacle`]). 2D.
+    /// Green's 1/x³ repulsion from the crowd's obstacles and walls ([`RepelObstacle`]). 2D and
+    /// 3D (from the spheres and boxes of the `ObstacleSet3`, [`RepelObstacle::steer_3d`]).
     RepelObstacle(RepelObstacle),
     /// Hide from another agent behind the crowd's solid obstacles ([`Hide`]; evades it when
     /// there is no cover or no obstacle set). Nothing when the hunter is gone. 2D.
@@ -399,7 +405,10 @@ impl KindInfo {
     const GROUP: KindInfo = KindInfo { neighbours: true, ..Self::LEAF };
     const GROUP_LIST: KindInfo = KindInfo { neighbour_list: true, ..Self::GROUP };
     const PATH: KindInfo = KindInfo { path: true, ..Self::LEAF };
-    const WORLD: KindInfo = KindInfo { planar: true, obstacles: true, ..Self::LEAF };
+    /// Reads the static world in 2D and 3D.
+    const WORLD: KindInfo = KindInfo { obstacles: true, ..Self::LEAF };
+    /// Reads the static world, 2D only.
+    const PLANAR_WORLD: KindInfo = KindInfo { planar: true, ..Self::WORLD };
     const ORIENTATION: KindInfo = Self::LEAF;
     const KINEMATIC: KindInfo = KindInfo { kinematic: true, ..Self::LEAF };
 }
@@ -434,12 +443,13 @@ impl RecipeKind {
             K::Blend | K::Priority | K::RunningSum => KindInfo::COMBINER,
             K::Dither => KindInfo { random: true, ..KindInfo::COMBINER },
             K::ObstacleAvoidance => KindInfo { avoidance: true, ..KindInfo::WORLD },
-            K::WallFeelers | K::DetectionBox | K::RepelObstacle | K::Hide => KindInfo::WORLD,
+            K::RepelObstacle => KindInfo::WORLD,
+            K::WallFeelers | K::DetectionBox | K::Hide => KindInfo::PLANAR_WORLD,
             K::LookWhereYoureGoing | K::Face | K::Align => KindInfo::ORIENTATION,
             K::Slot => KindInfo { slot: true, planar: true, ..KindInfo::ORIENTATION },
             K::KinematicSeek | K::KinematicArrive => KindInfo::KINEMATIC,
             K::KinematicWander => KindInfo { planar: true, random: true, ..KindInfo::KINEMATIC },
-            K::Pipeline => KindInfo::WORLD,
+            K::Pipeline => KindInfo::PLANAR_WORLD,
             K::Custom => KindInfo { custom: true, ..KindInfo::LEAF },
         }
     }
@@ -491,9 +501,9 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
         kind.info().kinematic.then(|| kind.name())
     }
 
-    /// The kind of the first leaf that exists only in 2D (static world, hiding, orientation,
-    /// slots, kinematic wander, the pipeline), if any: a 3D crowd refuses such a recipe,
-    /// naming it.
+    /// The kind of the first leaf that exists only in 2D (wall feelers, detection box, hiding,
+    /// orientation, slots, kinematic wander, the pipeline), if any: a 3D crowd refuses such a
+    /// recipe, naming it.
     #[must_use]
     pub fn planar_leaf(&self) -> Option<&'static str> {
         let mut kind = None;
@@ -995,8 +1005,8 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub summary: &'a Summary<V>,
     pub separations: &'a [Separation],
     pub paths: &'a [Polyline<V>],
-    /// The static world (2D).
-    pub obstacles: Option<&'a ObstacleSet>,
+    /// The static world (`ObstacleSet` in 2D, `ObstacleSet3` in 3D).
+    pub obstacles: Option<&'a V::Obstacles>,
     /// The group's pipeline grid, if its recipe has a pipeline leaf.
     pub grid: Option<&'a GridGraph>,
     /// The agent's formation slot, if it is in a formation (2D).
@@ -1033,7 +1043,8 @@ fn pipeline<V: CrowdVector>(
     actuator: &HeadFor,
 ) -> Option<SteeringOutput> {
     let grid = cx.grid?;
-    let (obstacles, body, limits) = (cx.obstacles, cx.radius, cx.limits);
+    let (obstacles, body, limits) =
+        (cx.obstacles.and_then(V::planar_obstacles), cx.radius, cx.limits);
     // one disc constraint per circle obstacle near a segment of the plan, found through the
     // set's BVH instead of a list built per agent
     let discs = FromFn(|_: &Kinematic, plan: &PipelinePlan, g: &Goal| -> Option<Goal> {
@@ -1145,26 +1156,26 @@ pub(crate) fn evaluate<V: CrowdVector>(
             *epsilon,
         )),
         Recipe::ObstacleAvoidance(leaf) => {
-            let (k, set) = (V::planar(me)?, cx.obstacles?);
+            let set = cx.obstacles?;
             let mut leaf = leaf.with_state(*avoid);
-            let s = leaf.steer(&k, set, limits, cx.dt);
+            let s = V::avoid_obstacles(&mut leaf, me, set, limits, cx.dt);
             *avoid = leaf.state();
-            s.map(V::from_planar)
+            s
         }
         Recipe::WallFeelers(feelers) => {
-            feelers.steer(&V::planar(me)?, cx.obstacles?, limits).map(V::from_planar)
+            let set = V::planar_obstacles(cx.obstacles?)?;
+            feelers.steer(&V::planar(me)?, set, limits).map(V::from_planar)
         }
         Recipe::DetectionBox(b) => {
-            b.steer_in(&V::planar(me)?, cx.radius, cx.obstacles?, limits).map(V::from_planar)
+            let set = V::planar_obstacles(cx.obstacles?)?;
+            b.steer_in(&V::planar(me)?, cx.radius, set, limits).map(V::from_planar)
         }
-        Recipe::RepelObstacle(r) => {
-            r.steer(&V::planar(me)?, cx.radius, cx.obstacles?, limits).map(V::from_planar)
-        }
+        Recipe::RepelObstacle(r) => r.steer_in(me, cx.radius, cx.obstacles?, limits),
         Recipe::Hide { hunter, hide } => {
             let threat = cx.agents.kinematic(*hunter)?;
             notes.target = Some(threat.position);
             let (k, threat) = (V::planar(me)?, V::planar(&threat)?);
-            match cx.obstacles {
+            match cx.obstacles.and_then(V::planar_obstacles) {
                 Some(set) => hide.steer_in(&k, &threat, set, limits),
                 None => hide.steer(&k, &threat, core::iter::empty(), limits),
             }

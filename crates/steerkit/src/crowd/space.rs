@@ -3,15 +3,19 @@
 //! world, planar leaves, formations), kept on a crate-private supertrait.
 
 use crate::error::{finite, ParamError};
-use crate::geometry::Circle;
-use crate::kinematic::{Kinematic, SteeringOutput};
+use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
-use crate::obstacle::{CollisionDetector, Obstacle, ObstacleId, ObstacleSet};
+use crate::obstacle::{ObstacleId, ObstacleSet, ObstacleSet3, Shape, StaticWorld};
+use crate::steering::ObstacleAvoidance;
 use glam::{Quat, Vec2, Vec3};
 
 /// A space the crowd engine runs in: `Vec2` or `Vec3`. Sealed: what differs between the two
 /// spaces inside the engine (facing the motion, the static world, planar leaves, formations)
 /// lives on a crate-private supertrait, so it is no part of the public API.
+///
+/// The static world of a space (`Crowd::set_obstacles`) is an
+/// [`ObstacleSet`](crate::geometry::ObstacleSet) in 2D and an
+/// [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
 pub trait CrowdVector: Vector + Space {}
 
 impl CrowdVector for Vec2 {}
@@ -20,7 +24,8 @@ impl CrowdVector for Vec3 {}
 pub(crate) use sealed::{Contact, Space};
 
 mod sealed {
-    use super::{Kinematic, ObstacleId, ObstacleSet, SteeringOutput, Vec2};
+    use super::{Kinematic, Limits, ObstacleAvoidance, ObstacleId, ObstacleSet, SteeringOutput};
+    use super::{StaticWorld, Vec2};
     use crate::math::Vector;
 
     /// What the static world did to one agent's move.
@@ -39,6 +44,9 @@ mod sealed {
 
     /// The engine's per-space operations (reachable only inside the crate).
     pub trait Space: Vector {
+        /// The static world of this space: [`ObstacleSet`] in 2D,
+        /// [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
+        type Obstacles: StaticWorld<Self>;
         /// The orientation that looks along `direction` (not zero), starting from `current`
         /// (3D keeps the roll by taking the shortest arc).
         fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
@@ -72,32 +80,31 @@ mod sealed {
             dt: f32,
         );
         /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
-        /// (obstacles, walls, hiding, orientation behaviours); `None` in 3D.
+        /// (walls, detection boxes, hiding, orientation behaviours); `None` in 3D.
         fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
         /// A planar steering output in this space (3D: zero; never reached, since 2D-only
         /// leaves are refused by 3D crowds).
         fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self>;
+        /// The planar obstacle set, for the 2D-only leaves (the same set in 2D; `None` in 3D).
+        fn planar_obstacles(set: &Self::Obstacles) -> Option<&ObstacleSet>;
         /// Steps the crowd's formations (2D only: formations are planar).
         fn update_formations(crowd: &mut crate::crowd::Crowd<Self>, dt: f32)
         where
             Self: super::CrowdVector;
-        /// Applies the static world to a move from `old` to `position` (2D only; 3D crowds
-        /// have no obstacles): a centre never crosses a wall or enters a solid (the move is
-        /// refused and the velocity loses its component into the surface), then the body is
-        /// pushed out of every wall and solid it overlaps, and a body touching a solid is
-        /// reported.
-        fn contain(
-            obstacles: &ObstacleSet,
-            old: Self,
-            position: &mut Self,
-            velocity: &mut Self,
-            radius: f32,
-            touching: bool,
-        ) -> Contact;
+        /// Obstacle avoidance in this space: [`ObstacleAvoidance::steer`] in 2D,
+        /// [`ObstacleAvoidance::steer_3d`] in 3D.
+        fn avoid_obstacles(
+            leaf: &mut ObstacleAvoidance,
+            me: &Kinematic<Self>,
+            set: &Self::Obstacles,
+            limits: &Limits,
+            dt: f32,
+        ) -> Option<SteeringOutput<Self>>;
     }
 }
 
 impl Space for Vec2 {
+    type Obstacles = ObstacleSet;
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
         facing_angle(direction)
@@ -134,75 +141,95 @@ impl Space for Vec2 {
     fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self> {
         s
     }
+    #[inline]
+    fn planar_obstacles(set: &ObstacleSet) -> Option<&ObstacleSet> {
+        Some(set)
+    }
     fn update_formations(crowd: &mut super::Crowd<Self>, dt: f32) {
         super::formation::update_formations(crowd, dt);
     }
-    fn contain(
-        obstacles: &ObstacleSet,
-        old: Self,
-        position: &mut Self,
-        velocity: &mut Self,
-        radius: f32,
-        touching: bool,
-    ) -> Contact {
-        let step = *position - old;
-        let mut blocked = Contact::None;
-        if step != Vec2::ZERO {
-            if let Some(hit) = obstacles.first_hit(old, step) {
-                *position = old;
-                let into = velocity.dot(hit.normal);
-                if into < 0.0 {
-                    *velocity -= hit.normal * into;
-                }
-                blocked = match obstacles.get(hit.obstacle) {
-                    Some(Obstacle::Wall(_)) => Contact::Wall(hit.obstacle),
-                    _ => Contact::Blocked(hit.obstacle),
-                };
+    #[inline]
+    fn avoid_obstacles(
+        leaf: &mut ObstacleAvoidance,
+        me: &Kinematic,
+        set: &ObstacleSet,
+        limits: &Limits,
+        dt: f32,
+    ) -> Option<SteeringOutput> {
+        leaf.steer(me, set, limits, dt)
+    }
+}
+
+/// Applies the static world to a move from `old` to `position`, in 2D and 3D: a centre never
+/// crosses a wall or enters a solid (the move is refused and the velocity loses its component
+/// into the surface), then the body (the disc or ball of `radius`) is pushed out of every wall
+/// and solid it overlaps, and a body touching a solid is reported.
+pub(crate) fn contain<V: Vector, W: StaticWorld<V>>(
+    obstacles: &W,
+    old: V,
+    position: &mut V,
+    velocity: &mut V,
+    radius: f32,
+    touching: bool,
+) -> Contact {
+    let step = *position - old;
+    let mut blocked = Contact::None;
+    if step != V::ZERO {
+        if let Some(hit) = obstacles.first_hit(old, step) {
+            *position = old;
+            let into = velocity.dot(hit.normal);
+            if into < 0.0 {
+                *velocity -= hit.normal * into;
             }
+            blocked = if obstacles.shape(hit.obstacle).is_some_and(|o| o.is_wall()) {
+                Contact::Wall(hit.obstacle)
+            } else {
+                Contact::Blocked(hit.obstacle)
+            };
         }
-        // The body: the centre moves out of every obstacle (wall or solid) the disc overlaps,
-        // by the overlap, along the line from the obstacle's nearest point, unless that would
-        // carry it through another obstacle (a gap narrower than the body). A few passes
-        // settle a body wedged in a corner; the set's fixed visiting order keeps the result
-        // independent of the agents' order. Contact is reported within a slightly larger
-        // disc while it lasts, so a body sliding along a surface is one contact, not many.
-        let report = if touching { radius * (1.0 + CONTACT_HYSTERESIS) } else { radius };
-        let mut touch: Option<(ObstacleId, bool)> = None;
-        for pass in 0..PUSH_PASSES {
-            let mut pushed = false;
-            let disc = Circle::new(*position, if pass == 0 { report } else { radius });
-            obstacles.for_each_overlapping(&disc, |id, o| {
-                let nearest = o.closest_point(*position);
-                let (mut normal, distance) = (*position - nearest).unit_and_length_f64();
-                if distance == 0.0 {
-                    // the centre on the surface: out toward where it came from
-                    normal = (old - nearest).normalize_or_zero();
-                }
-                let depth = radius - distance;
-                if depth > 0.0 && normal != Vec2::ZERO {
-                    let push = normal * depth;
-                    if obstacles.first_hit(*position, push).is_none() {
-                        *position += push;
-                        pushed = true;
-                        let into = velocity.dot(normal);
-                        if into < 0.0 {
-                            *velocity -= normal * into;
-                        }
+    }
+    // The body: the centre moves out of every obstacle (wall or solid) the body overlaps, by
+    // the overlap, along the line from the obstacle's nearest point, unless that would carry
+    // it through another obstacle (a gap narrower than the body). A few passes settle a body
+    // wedged in a corner; the set's fixed visiting order keeps the result independent of the
+    // agents' order. Contact is reported within a slightly larger body while it lasts, so a
+    // body sliding along a surface is one contact, not many.
+    let report = if touching { radius * (1.0 + CONTACT_HYSTERESIS) } else { radius };
+    let mut touch: Option<(ObstacleId, bool)> = None;
+    for pass in 0..PUSH_PASSES {
+        let mut pushed = false;
+        let reach = if pass == 0 { report } else { radius };
+        obstacles.for_each_near(*position, reach, |id, o| {
+            let nearest = o.closest_point(*position);
+            let (mut normal, distance) = (*position - nearest).unit_and_length_f64();
+            if distance == 0.0 {
+                // the centre on the surface: out toward where it came from
+                normal = (old - nearest).normalize_or_zero();
+            }
+            let depth = radius - distance;
+            if depth > 0.0 && normal != V::ZERO {
+                let push = normal * depth;
+                if obstacles.first_hit(*position, push).is_none() {
+                    *position += push;
+                    pushed = true;
+                    let into = velocity.dot(normal);
+                    if into < 0.0 {
+                        *velocity -= normal * into;
                     }
                 }
-                if pass == 0 && touch.is_none_or(|(t, _)| id.0 < t.0) {
-                    touch = Some((id, matches!(o, Obstacle::Wall(_))));
-                }
-            });
-            if !pushed {
-                break;
             }
+            if pass == 0 && touch.is_none_or(|(t, _)| id.0 < t.0) {
+                touch = Some((id, o.is_wall()));
+            }
+        });
+        if !pushed {
+            break;
         }
-        match (blocked, touch) {
-            (Contact::None, Some((id, true))) => Contact::Wall(id),
-            (Contact::None, Some((id, false))) => Contact::Touch(id),
-            _ => blocked,
-        }
+    }
+    match (blocked, touch) {
+        (Contact::None, Some((id, true))) => Contact::Wall(id),
+        (Contact::None, Some((id, false))) => Contact::Touch(id),
+        _ => blocked,
     }
 }
 
@@ -248,6 +275,7 @@ pub(crate) fn facing_angle(direction: Vec2) -> f32 {
 }
 
 impl Space for Vec3 {
+    type Obstacles = ObstacleSet3;
     #[inline]
     fn facing(current: Quat, direction: Self) -> Quat {
         crate::three_d::align_to_vector(direction, current).unwrap_or(current)
@@ -311,9 +339,20 @@ impl Space for Vec3 {
     fn from_planar(_: SteeringOutput<Vec2>) -> SteeringOutput<Self> {
         SteeringOutput::ZERO
     }
+    #[inline]
+    fn planar_obstacles(_: &ObstacleSet3) -> Option<&ObstacleSet> {
+        None
+    }
     fn update_formations(_: &mut super::Crowd<Self>, _: f32) {}
-    fn contain(_: &ObstacleSet, _: Self, _: &mut Self, _: &mut Self, _: f32, _: bool) -> Contact {
-        Contact::None
+    #[inline]
+    fn avoid_obstacles(
+        leaf: &mut ObstacleAvoidance,
+        me: &Kinematic<Vec3>,
+        set: &ObstacleSet3,
+        limits: &Limits,
+        dt: f32,
+    ) -> Option<SteeringOutput<Vec3>> {
+        leaf.steer_3d(me, set, limits, dt)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The static world (Millington §3.3.15; Green and Buckland on obstacles and walls): shapes,
 //! exact ray casts, and the obstacles behaviours avoid ([`Obstacle`], the [`CollisionDetector`]
-//! interface and the [`ObstacleSet`] that implements it over a bounding-volume hierarchy).
+//! interface and the [`ObstacleSet`] that implements it over a bounding-volume hierarchy; in 3D
+//! [`Obstacle3`] and [`ObstacleSet3`] on the same hierarchy).
 //!
 //! Shapes: circles, walls (segments), convex polygons and boxes in 2D; spheres and boxes in 3D;
 //! rays cast against each.
@@ -49,7 +50,8 @@ pub use segment::Segment;
 pub use sphere::Sphere;
 
 pub use crate::obstacle::{
-    ClosestObstacle, Collision, CollisionDetector, Obstacle, ObstacleId, ObstacleSet,
+    ClosestObstacle, Collision, Collision3, CollisionDetector, Obstacle, Obstacle3, ObstacleId,
+    ObstacleSet, ObstacleSet3,
 };
 
 use crate::math::Vector;

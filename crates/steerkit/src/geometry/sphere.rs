@@ -1,6 +1,6 @@
 //! The solid ball.
 
-use super::{at_least_zero, cast_ball, Ray3, RayHit3};
+use super::{at_least_zero, cast_ball, Aabb, Ray3, RayHit3};
 use glam::Vec3;
 
 /// A solid ball. A negative or NaN radius is treated as 0.
@@ -35,6 +35,22 @@ impl Sphere {
     pub fn overlaps_sphere(&self, other: &Sphere) -> bool {
         let r = at_least_zero(self.radius) + at_least_zero(other.radius);
         (self.center - other.center).length_squared() <= r * r
+    }
+
+    /// True when the ball touches or intersects the box (an empty box overlaps nothing).
+    #[must_use]
+    #[inline]
+    pub fn overlaps_aabb(&self, aabb: &Aabb<Vec3>) -> bool {
+        let r = at_least_zero(self.radius);
+        !aabb.is_empty() && aabb.distance_squared_to_point(self.center) <= r * r
+    }
+
+    /// The bounding box `center ± radius`.
+    #[must_use]
+    #[inline]
+    pub fn aabb(&self) -> Aabb<Vec3> {
+        let r = Vec3::splat(at_least_zero(self.radius));
+        Aabb { min: self.center - r, max: self.center + r }
     }
 
     /// First hit of `ray` (same rules as [`Circle::cast_ray`](super::Circle::cast_ray), including

@@ -9,26 +9,32 @@
 //!   it touches.
 //!
 //! All output accelerations (m/s²) within `max_acceleration` and never NaN. They work in 2D
-//! (the obstacle world is 2D; use [`crate::math::ground`] for 2½D).
+//! (use [`crate::math::ground`] for 2½D); obstacle avoidance
+//! ([`ObstacleAvoidance::steer_3d`]) and the repulsion ([`RepelObstacle::steer_3d`]) also
+//! work in 3D, against any `CollisionDetector<Vec3>` and an
+//! [`ObstacleSet3`](crate::geometry::ObstacleSet3).
 
 // `!(a < b)` is deliberate: NaN fails the comparison and takes the "nothing" branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use crate::error::{non_negative, positive, ParamError};
-use crate::geometry::{Circle, Ray};
-use crate::kinematic::{Kinematic, Limits, SteeringOutput};
-use crate::math::as_vector;
-use crate::obstacle::{Collision, CollisionDetector, Obstacle, ObstacleSet};
+use crate::geometry::{Circle, Ray, Ray3};
+use crate::kinematic::{Kinematic, Kinematic3, Limits, SteeringOutput, SteeringOutput3};
+use crate::math::{as_vector, Vector, FORWARD_3D, UP_3D};
+use crate::obstacle::{
+    Collision, Collision3, CollisionDetector, Obstacle, ObstacleSet, ObstacleSet3, Shape,
+    StaticWorld,
+};
 use crate::steering::Seek;
 use core::f32::consts::FRAC_1_SQRT_2;
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
 /// Most rays a [`RayLayout::Fan`] may cast.
 pub const MAX_FAN_RAYS: u8 = 16;
 
-/// Which way a character is heading and its left-hand side, from its velocity; `None` at rest.
+/// Which way a character is heading (unit) and its speed, from its velocity; `None` at rest.
 #[inline]
-fn heading_of(character: &Kinematic) -> Option<(Vec2, f32)> {
+fn heading_of<V: Vector>(character: &Kinematic<V>) -> Option<(V, f32)> {
     let speed_sq = character.velocity.length_squared();
     if !(speed_sq > 0.0) || !speed_sq.is_finite() {
         return None;
@@ -44,6 +50,43 @@ fn heading_or_facing(character: &Kinematic) -> (Vec2, f32) {
         let f = as_vector(character.orientation);
         (if f.is_finite() { f } else { Vec2::X }, 0.0)
     })
+}
+
+/// The frame 3D avoidance lays its side rays out in, for a unit heading `h`: `left =
+/// normalize(UP × h)` and `up = h × left` (for `h = +x`: left −z, up +y, the character's own
+/// frame). Within about 0.06° of vertical (`|UP × h|² < 10⁻⁶`) the reference is −x when
+/// climbing and +x when descending instead of UP: the frame of a character that pitched
+/// straight up or down from facing +x (left −z).
+#[inline]
+fn frame_3d(h: Vec3) -> (Vec3, Vec3) {
+    let mut left = UP_3D.cross(h);
+    if !(left.length_squared() >= 1e-6) {
+        let reference = if h.y > 0.0 { -FORWARD_3D } else { FORWARD_3D };
+        left = reference.cross(h);
+    }
+    let left = left.normalize_or_zero();
+    (left, h.cross(left))
+}
+
+/// The lateral avoid target, in 2D and 3D (see [`ObstacleAvoidance`]): back off a facing
+/// surface by `min(n·ĥ, 0)·avoid` and go round by `avoid + d·(1 − |n·ŝ|)` along `sign·ŝ`, so
+/// the turn beside a square-on hit is at least 45° whatever its distance `d`, and beside a
+/// glancing one the book's offset.
+#[inline]
+fn lateral_target<V: Vector>(hit: V, distance: f32, n: V, h: V, s: V, sign: f32, avoid: f32) -> V {
+    let lateral = avoid + distance * (1.0 - n.dot(s).abs());
+    hit + h * (n.dot(h).min(0.0) * avoid) + s * (sign * lateral)
+}
+
+/// `v` with its length limited to `max`, rounded as glam's `clamp_length_max`.
+#[inline]
+fn truncate<V: Vector>(v: V, max: f32) -> V {
+    let len_sq = v.length_squared();
+    if len_sq > max * max {
+        v / len_sq.sqrt() * max
+    } else {
+        v
+    }
 }
 
 /// The bounding circle of a solid obstacle (walls have none: they are not solid).
@@ -240,6 +283,31 @@ pub enum AvoidTarget {
 /// character (`n·ĥ < 0`), and is remembered for `hold` s after the last such hit
 /// ("one ray wins, the others are ignored for a while"), so a character in an acute corner
 /// turns one way out instead of flipping between the walls into the apex.
+///
+/// # In 3D
+/// [`steer_3d`](Self::steer_3d) casts the same layout in 3D against any
+/// `CollisionDetector<Vec3>` (such as an [`ObstacleSet3`]). With the unit heading `ĥ` (the
+/// velocity's direction; nothing at rest), `left = normalize(UP × ĥ)` and `up = ĥ × left` (a
+/// character flying along +x has left −z and up +y; within 0.06° of vertical the reference is
+/// ∓x instead of UP: see [`for_each_ray_3d`](Self::for_each_ray_3d)), the rays are the 2D
+/// layout's twice, round the heading at four azimuths: once in the (ĥ, left) plane exactly
+/// as in 2D (its left rays lean left, its right rays right) and once in the (ĥ, up) plane
+/// (the left rays lean up, the right rays down); a central ray (angle and offset 0) is cast
+/// once. So whiskers cast 5 rays (centre, left, right, up, down), a fan of 7 cast 13, the
+/// parallel layout 4 (offset left, right, up, down). Each side ray has a lean `λᵢ` (±left,
+/// ±up); on the nearest hit (h, n, distance d):
+/// ```text
+/// ŝ = −normalize(Σ_hits λᵢ · (1 − dᵢ / Lᵢ))     away from where the hits are
+///   else normalize(n − ĥ(n·ĥ))                   a central hit: the normal's sideways part
+///   else left                                    dead ahead, square-on
+/// target = h + ĥ · min(n·ĥ, 0) · avoid_distance + ŝ · (avoid_distance + d · (1 − |n·ŝ|))
+///          (AvoidTarget::Normal: h + n · avoid_distance, Millington's)
+/// a      = seek(target) with max_acceleration
+/// ```
+/// The adaptive fan widens and narrows as in 2D (its half angle applies to both planes). The
+/// corner commitment is **not used** in 3D: a committed side is a sign in the plane, and a
+/// trap between surfaces converging from several directions has no such one-bit answer, so
+/// `with_commitment` has no effect there.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ObstacleAvoidance {
@@ -424,18 +492,10 @@ impl ObstacleAvoidance {
             }
         });
         let Some(hit) = nearest else {
-            self.hold_left = (self.hold_left - dt).max(0.0);
-            if self.hold_left == 0.0 {
-                self.side = 0.0;
-            }
-            if let Some(fan) = self.adaptive {
-                self.angle = (self.angle - fan.rate * dt).max(fan.min_half_angle);
-            }
+            self.clear(dt);
             return None;
         };
-        if let Some(fan) = self.adaptive {
-            self.angle = (self.angle + fan.rate * dt).min(fan.max_half_angle);
-        }
+        self.widen(dt);
         let (h, _) = heading_of(character)?;
         let s = h.perp();
         let n = hit.normal;
@@ -478,24 +538,117 @@ impl ObstacleAvoidance {
                     // back off a facing wall; go round by `avoid_distance` beside a glancing hit
                     // (|n·ŝ| = 1, the book's target) and by `avoid_distance + d` beside a
                     // square-on one, so the turn is at least 45° whatever the distance
-                    let lateral = self.avoid_distance + hit.distance * (1.0 - n.dot(s).abs());
-                    hit.position
-                        + h * (n.dot(h).min(0.0) * self.avoid_distance)
-                        + s * (natural * lateral)
+                    let (p, d) = (hit.position, hit.distance);
+                    lateral_target(p, d, n, h, s, natural, self.avoid_distance)
                 }
             }
         };
         self.seek_or_back_off(character, target, n, limits)
     }
 
-    #[inline]
-    fn seek_or_back_off(
-        &self,
-        character: &Kinematic,
-        target: Vec2,
-        normal: Vec2,
+    /// The 3D rays (see [In 3D](Self#in-3d)): calls `f` with each ray the character would
+    /// cast now and its lean, the unit direction it leans to (`left`, `−left`, `up`, `−up`;
+    /// zero for a central ray), for drawing and custom detectors. Nothing at rest.
+    ///
+    /// The frame: `left = normalize(UP × ĥ)`, `up = ĥ × left`; when `|UP × ĥ|² < 10⁻⁶`
+    /// (within about 0.06° of vertical), `left = normalize(r × ĥ)` with `r = −x` climbing and
+    /// `+x` descending (a character that pitched straight up or down from facing +x). Rays in
+    /// the order of the 2D layout, first in the (ĥ, left) plane, then in the (ĥ, up) plane
+    /// without the central rays.
+    pub fn for_each_ray_3d(&self, character: &Kinematic3, mut f: impl FnMut(Ray3, Vec3)) {
+        let Some((h, speed)) = heading_of(character) else { return };
+        let (left, up) = frame_3d(h);
+        let length = self.lookahead + speed * self.lookahead_time;
+        for (plane, s) in [left, up].into_iter().enumerate() {
+            for i in 0..self.layout.count() {
+                let (offset, angle, fraction, side) = self.layout.ray(i, self.angle);
+                if plane == 1 && side == 0.0 {
+                    continue; // a central ray, already cast
+                }
+                let (sin, cos) = angle.sin_cos();
+                let dir = h * cos + s * sin;
+                f(Ray3::new(character.position + s * offset, dir, length * fraction), s * side);
+            }
+        }
+    }
+
+    /// 3D obstacle avoidance (see [In 3D](Self#in-3d)): casts the rays of
+    /// [`for_each_ray_3d`](Self::for_each_ray_3d), updates the adaptive fan, and returns the
+    /// acceleration toward the avoid target, or `None` when nothing is hit (or the character
+    /// is at rest). The corner commitment is not used in 3D.
+    pub fn steer_3d<D: CollisionDetector<Vec3> + ?Sized>(
+        &mut self,
+        character: &Kinematic3,
+        detector: &D,
         limits: &Limits,
-    ) -> Option<SteeringOutput> {
+        dt: f32,
+    ) -> Option<SteeringOutput3> {
+        let dt = if dt > 0.0 && dt.is_finite() { dt } else { 0.0 };
+        let mut nearest: Option<Collision3> = None;
+        let mut lean = Vec3::ZERO;
+        self.for_each_ray_3d(character, |ray, side| {
+            if let Some(c) = detector.cast_ray(&ray) {
+                let reach = ray.max_distance();
+                let weight = if reach > 0.0 { 1.0 - (c.distance / reach).min(1.0) } else { 1.0 };
+                // a touching hit still counts on its side
+                lean += side * weight.max(1e-3);
+                if nearest.is_none_or(|b| c.distance < b.distance) {
+                    nearest = Some(c);
+                }
+            }
+        });
+        let Some(hit) = nearest else {
+            self.clear(dt);
+            return None;
+        };
+        self.widen(dt);
+        let (h, _) = heading_of(character)?;
+        let n = hit.normal;
+        let target = match self.target_rule {
+            AvoidTarget::Normal => hit.position + n * self.avoid_distance,
+            AvoidTarget::Lateral => {
+                let sideways = n - h * n.dot(h);
+                let s = if lean.length_squared() > 1e-12 {
+                    -lean.normalize()
+                } else if sideways.length_squared() > 1e-6 {
+                    sideways.normalize()
+                } else {
+                    frame_3d(h).0
+                };
+                lateral_target(hit.position, hit.distance, n, h, s, 1.0, self.avoid_distance)
+            }
+        };
+        self.seek_or_back_off(character, target, n, limits)
+    }
+
+    /// Nothing hit: the commitment runs out after `hold` s and the adaptive fan narrows.
+    #[inline]
+    fn clear(&mut self, dt: f32) {
+        self.hold_left = (self.hold_left - dt).max(0.0);
+        if self.hold_left == 0.0 {
+            self.side = 0.0;
+        }
+        if let Some(fan) = self.adaptive {
+            self.angle = (self.angle - fan.rate * dt).max(fan.min_half_angle);
+        }
+    }
+
+    /// Something hit: the adaptive fan widens.
+    #[inline]
+    fn widen(&mut self, dt: f32) {
+        if let Some(fan) = self.adaptive {
+            self.angle = (self.angle + fan.rate * dt).min(fan.max_half_angle);
+        }
+    }
+
+    #[inline]
+    fn seek_or_back_off<V: Vector>(
+        &self,
+        character: &Kinematic<V>,
+        target: V,
+        normal: V,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
         Seek::new().steer(character, target, limits).or_else(|| {
             // standing exactly on the target: back away along the normal
             Some(SteeringOutput::linear(normal * limits.max_acceleration()))
@@ -796,12 +949,38 @@ impl RepelObstacle {
         set: &ObstacleSet,
         limits: &Limits,
     ) -> Option<SteeringOutput> {
+        self.steer_in(character, own_radius, set, limits)
+    }
+
+    /// The summed repulsion in 3D from the spheres and boxes of an [`ObstacleSet3`] (the same
+    /// formula, with the ball of `own_radius` as the body), or `None` when nothing is within
+    /// range.
+    #[must_use]
+    pub fn steer_3d(
+        &self,
+        character: &Kinematic3,
+        own_radius: f32,
+        set: &ObstacleSet3,
+        limits: &Limits,
+    ) -> Option<SteeringOutput3> {
+        self.steer_in(character, own_radius, set, limits)
+    }
+
+    /// The repulsion in either space (what [`steer`](Self::steer) and
+    /// [`steer_3d`](Self::steer_3d) run, and the crowd's leaf).
+    pub(crate) fn steer_in<V: Vector, W: StaticWorld<V>>(
+        &self,
+        character: &Kinematic<V>,
+        own_radius: f32,
+        set: &W,
+        limits: &Limits,
+    ) -> Option<SteeringOutput<V>> {
         let p = character.position;
         let own = own_radius.max(0.0);
         let max = limits.max_acceleration();
-        let mut sum = Vec2::ZERO;
+        let mut sum = V::ZERO;
         let mut any = false;
-        set.for_each_overlapping(&Circle::new(p, own + self.range), |_, o| {
+        set.for_each_near(p, own + self.range, |_, o| {
             let q = o.closest_point(p);
             let (away, dist) = {
                 let d = p - q;
@@ -810,9 +989,10 @@ impl RepelObstacle {
                     (d / len, len)
                 } else {
                     // inside a solid or exactly on a wall: the shortest way out
-                    let probe = o.cast_ray(&Ray::new(p, Vec2::ZERO, 0.0));
-                    let n = probe.map_or(Vec2::ZERO, |h| h.normal);
-                    (if n == Vec2::ZERO { Vec2::X } else { n }, 0.0)
+                    let probe = o.cast_ray(&Ray::new(p, V::ZERO, 0.0));
+                    let n = probe.map_or(V::ZERO, |h| h.normal);
+                    // +x when there is none
+                    (if n == V::ZERO { V::FACE_NORMALS[1] } else { n }, 0.0)
                 }
             };
             let gap = dist - own;
@@ -822,6 +1002,6 @@ impl RepelObstacle {
                 sum += away * strength;
             }
         });
-        any.then(|| SteeringOutput::linear(sum.clamp_length_max(max)))
+        any.then(|| SteeringOutput::linear(truncate(sum, max)))
     }
 }

@@ -2,20 +2,31 @@
 //! (Millington §3.3.15, Green/Buckland §9–10, §24).
 //!
 //! - [`CollisionDetector`] is the book's interface: the first [`Collision`] along a move. Engines
-//!   can implement it over their own ray casts.
+//!   can implement it over their own ray casts. It is generic over the space (2D by default,
+//!   `CollisionDetector<Vec3>` in 3D).
 //! - [`ObstacleSet`] is a ready implementation over circles, walls, convex polygons and boxes,
 //!   backed by a bounding-volume hierarchy built once (static geometry), so a query visits only
 //!   the obstacles near it. It also answers region queries: obstacles overlapping a circle
 //!   (detection boxes, hide spots), walls near a point, and the closest obstacle.
-//! - A plain slice `[Obstacle]` is a brute-force detector for small worlds and tests; it gives
-//!   exactly the same answers as an [`ObstacleSet`] over the same obstacles.
+//! - [`ObstacleSet3`] is the same in 3D over spheres and boxes ([`Obstacle3`]), on the same
+//!   tree (one implementation over [`Vector`](crate::math::Vector)).
+//! - A plain slice `[Obstacle]` (`[Obstacle3]`) is a brute-force detector for small worlds and
+//!   tests; it gives exactly the same answers as a set over the same obstacles.
 //!
 //! Queries allocate nothing. When several obstacles are hit at the same distance, the lowest
 //! [`ObstacleId`] wins, so the answer never depends on the tree's layout.
 
+mod set3;
+mod tree;
+
+pub(crate) use sealed::{Shape, StaticWorld};
+pub use set3::{Obstacle3, ObstacleSet3};
+
 use crate::error::{non_negative, ParamError};
 use crate::geometry::{Aabb, Circle, Polygon, Ray, RayHit, Segment};
+use crate::math::Vector;
 use glam::Vec2;
+use tree::Tree;
 
 /// The index of an obstacle in the order it was given to [`ObstacleSet::new`] (or its index in
 /// a slice).
@@ -32,36 +43,132 @@ impl ObstacleId {
     }
 }
 
-/// The first contact along a move (Millington's `Collision`, with the distance and the obstacle).
+/// The first contact along a move (Millington's `Collision`, with the distance and the
+/// obstacle). 2D by default; [`Collision3`] in 3D.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Collision {
+pub struct Collision<V: Vector = Vec2> {
     /// The contact point (m).
-    pub position: Vec2,
+    pub position: V,
     /// Unit surface normal at the contact, facing the side the move came from; for a move that
     /// starts inside a solid obstacle, the outward normal of its nearest boundary (see
     /// the [`geometry`](crate::geometry) conventions).
-    pub normal: Vec2,
+    pub normal: V,
     /// Distance from the start of the move to the contact (m).
     pub distance: f32,
     /// Which obstacle was hit.
     pub obstacle: ObstacleId,
 }
 
-/// What obstacle and wall avoidance ask the world (Millington's `CollisionDetector`).
+/// The first contact along a 3D move.
+pub type Collision3 = Collision<glam::Vec3>;
+
+/// What obstacle and wall avoidance ask the world (Millington's `CollisionDetector`), in 2D by
+/// default or in 3D as `CollisionDetector<Vec3>`.
 ///
 /// Implement [`cast_ray`](CollisionDetector::cast_ray); [`first_hit`](CollisionDetector::first_hit)
 /// follows. The trait is object safe.
-pub trait CollisionDetector {
+pub trait CollisionDetector<V: Vector = Vec2> {
     /// The first collision along `ray` (least distance; ties to the lowest obstacle id), or
     /// `None` when nothing lies within `ray.max_distance()`.
-    fn cast_ray(&self, ray: &Ray) -> Option<Collision>;
+    fn cast_ray(&self, ray: &Ray<V>) -> Option<Collision<V>>;
 
     /// The first collision when moving from `position` to `position + move_amount`; hits beyond
     /// the move are ignored. A zero move reports an obstacle containing `position` (at distance
     /// 0), if any.
-    fn first_hit(&self, position: Vec2, move_amount: Vec2) -> Option<Collision> {
+    fn first_hit(&self, position: V, move_amount: V) -> Option<Collision<V>> {
         self.cast_ray(&Ray::from_segment(position, move_amount))
+    }
+}
+
+mod sealed {
+    use super::{CollisionDetector, ObstacleId};
+    use crate::error::ParamError;
+    use crate::geometry::{Aabb, Ray, RayHit};
+    use crate::math::Vector;
+
+    /// One obstacle shape of a space ([`Obstacle`](super::Obstacle) in 2D,
+    /// [`Obstacle3`](super::Obstacle3) in 3D): what the tree and the generic queries (the
+    /// crowd's containment, repulsion) ask of it. Crate-private.
+    pub trait Shape<V: Vector>:
+        Clone + core::fmt::Debug + PartialEq + Send + Sync + 'static
+    {
+        /// The bounding box.
+        fn aabb(&self) -> Aabb<V>;
+        /// The shape's own ray cast.
+        fn cast_ray(&self, ray: &Ray<V>) -> Option<RayHit<V>>;
+        /// The closest point of the (solid) obstacle to `point`: `point` itself when inside.
+        fn closest_point(&self, point: V) -> V;
+        /// True when the obstacle touches or intersects the ball `center ± radius` (a negative
+        /// or NaN radius is a point).
+        fn overlaps_ball(&self, center: V, radius: f32) -> bool;
+        /// A wall (two-sided, not solid) rather than a solid.
+        fn is_wall(&self) -> bool;
+        /// Finite coordinates, a non-negative radius, a box with `min ≤ max`.
+        fn validate(&self) -> Result<(), ParamError>;
+    }
+
+    /// A static world the crowd runs in ([`ObstacleSet`](super::ObstacleSet) in 2D,
+    /// [`ObstacleSet3`](super::ObstacleSet3) in 3D): ray casts plus a region query, so the
+    /// containment and repulsion are written once over the space. Crate-private.
+    pub trait StaticWorld<V: Vector>:
+        CollisionDetector<V> + Clone + core::fmt::Debug + Send + Sync + 'static
+    {
+        /// The obstacle shape.
+        type Shape: Shape<V>;
+        /// One obstacle.
+        fn shape(&self, id: ObstacleId) -> Option<&Self::Shape>;
+        /// Calls `f` for every obstacle that touches or intersects the ball `center ± radius`.
+        fn for_each_near(&self, center: V, radius: f32, f: impl FnMut(ObstacleId, &Self::Shape));
+    }
+}
+
+/// Checks the obstacles of a new set: each shape, and at most `u32::MAX` of them.
+fn validated<V: Vector, O: Shape<V>>(
+    obstacles: impl IntoIterator<Item = O>,
+) -> Result<Vec<O>, ParamError> {
+    let obstacles: Vec<O> = obstacles.into_iter().collect();
+    if obstacles.len() > u32::MAX as usize {
+        return Err(ParamError::Count {
+            name: "obstacle count",
+            count: obstacles.len(),
+            expected: "at most 2³² − 1",
+        });
+    }
+    for o in &obstacles {
+        o.validate()?;
+    }
+    Ok(obstacles)
+}
+
+/// A box obstacle's check, in 2D and 3D: finite corners (`box corner`), `min ≤ max` on every
+/// axis (`box`, the first axis that fails).
+fn validate_box<V: Vector>(b: &Aabb<V>) -> Result<(), ParamError> {
+    for k in 0..V::DIM {
+        crate::error::finite("box corner", b.min[k])?;
+    }
+    for k in 0..V::DIM {
+        crate::error::finite("box corner", b.max[k])?;
+    }
+    const RANGES: [&str; 3] = ["min.x ≤ max.x", "min.y ≤ max.y", "min.z ≤ max.z"];
+    for (k, range) in RANGES.into_iter().enumerate().take(V::DIM) {
+        if b.min[k] > b.max[k] {
+            return Err(ParamError::OutOfRange { name: "box", value: b.min[k] - b.max[k], range });
+        }
+    }
+    Ok(())
+}
+
+/// The closest point of the solid ball `center ± radius` to `point` (`point` itself inside;
+/// a negative or NaN radius is 0).
+#[inline]
+fn ball_closest_point<V: Vector>(center: V, radius: f32, point: V) -> V {
+    let d = point - center;
+    let r = radius.max(0.0);
+    if d.length_squared() <= r * r {
+        point
+    } else {
+        center + d.normalize_or_zero() * r
     }
 }
 
@@ -142,21 +249,35 @@ impl Obstacle {
     #[inline]
     pub fn closest_point(&self, point: Vec2) -> Vec2 {
         match self {
-            Obstacle::Circle(c) => {
-                let d = point - c.center;
-                let r = c.radius.max(0.0);
-                if d.length_squared() <= r * r {
-                    point
-                } else {
-                    c.center + d.normalize_or_zero() * r
-                }
-            }
+            Obstacle::Circle(c) => ball_closest_point(c.center, c.radius, point),
             Obstacle::Wall(s) => s.closest_point(point).0,
             Obstacle::Polygon(p) => p.closest_point(point),
             Obstacle::Box(b) => b.closest_point(point),
         }
     }
+}
 
+impl Shape<Vec2> for Obstacle {
+    #[inline]
+    fn aabb(&self) -> Aabb {
+        Obstacle::aabb(self)
+    }
+    #[inline]
+    fn cast_ray(&self, ray: &Ray) -> Option<RayHit> {
+        Obstacle::cast_ray(self, ray)
+    }
+    #[inline]
+    fn closest_point(&self, point: Vec2) -> Vec2 {
+        Obstacle::closest_point(self, point)
+    }
+    #[inline]
+    fn overlaps_ball(&self, center: Vec2, radius: f32) -> bool {
+        self.overlaps_circle(&Circle::new(center, radius))
+    }
+    #[inline]
+    fn is_wall(&self) -> bool {
+        matches!(self, Obstacle::Wall(_))
+    }
     fn validate(&self) -> Result<(), ParamError> {
         let finite2 = |name: &'static str, v: Vec2| -> Result<(), ParamError> {
             crate::error::finite(name, v.x)?;
@@ -172,30 +293,18 @@ impl Obstacle {
                 finite2("wall end", s.b)
             }
             Obstacle::Polygon(_) => Ok(()), // validated by its constructor
-            Obstacle::Box(b) => {
-                finite2("box corner", b.min)?;
-                finite2("box corner", b.max)?;
-                if b.is_empty() {
-                    let (value, range) = if b.min.x > b.max.x {
-                        (b.min.x - b.max.x, "min.x ≤ max.x")
-                    } else {
-                        (b.min.y - b.max.y, "min.y ≤ max.y")
-                    };
-                    return Err(ParamError::OutOfRange { name: "box", value, range });
-                }
-                Ok(())
-            }
+            Obstacle::Box(b) => validate_box(b),
         }
     }
 }
 
-/// The closest obstacle to a point: see [`ObstacleSet::closest`].
+/// The closest obstacle to a point: see [`ObstacleSet::closest`]. 2D by default.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClosestObstacle {
+pub struct ClosestObstacle<V: Vector = Vec2> {
     /// Which obstacle.
     pub obstacle: ObstacleId,
     /// Its closest point to the query point (the query point itself when inside).
-    pub point: Vec2,
+    pub point: V,
     /// Distance from the query point to `point` (m); 0 inside a solid or on a wall.
     pub distance: f32,
 }
@@ -203,86 +312,7 @@ pub struct ClosestObstacle {
 /// Brute force: every obstacle is tested. For small worlds and as a reference.
 impl CollisionDetector for [Obstacle] {
     fn cast_ray(&self, ray: &Ray) -> Option<Collision> {
-        let mut best: Option<Collision> = None;
-        for (i, o) in self.iter().enumerate() {
-            if let Some(h) = o.cast_ray(ray) {
-                if best.is_none_or(|b| h.distance < b.distance) {
-                    best = Some(collision(h, i as u32));
-                }
-            }
-        }
-        best
-    }
-}
-
-#[inline]
-fn collision(h: RayHit, id: u32) -> Collision {
-    Collision {
-        position: h.point,
-        normal: h.normal,
-        distance: h.distance,
-        obstacle: ObstacleId(id),
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bounding-volume hierarchy
-// ---------------------------------------------------------------------------------------------
-
-/// Items per leaf.
-const LEAF_SIZE: usize = 4;
-/// Traversal stack size. The tree is split at the median, so its depth is at most
-/// ⌈log₂(n / LEAF_SIZE)⌉ + 1 ≤ 32 for any `n < 2³²`, and a depth-first traversal holds at most
-/// depth + 1 entries.
-const STACK: usize = 64;
-
-/// A node: `count > 0` is a leaf holding items `first .. first + count`; `count == 0` is an
-/// internal node whose left child is the next node and whose right child is `first`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Node {
-    aabb: Aabb,
-    first: u32,
-    count: u32,
-}
-
-/// Grows a box by a margin relative to its coordinates, so that rounding in the narrow-phase
-/// tests can never place a hit or an overlap just outside the box that culls it.
-#[inline]
-fn padded(b: Aabb) -> Aabb {
-    let m = b.min.abs().max(b.max.abs()).max_element();
-    let pad = 1e-5 * (1.0 + m);
-    Aabb { min: b.min - Vec2::splat(pad), max: b.max + Vec2::splat(pad) }
-}
-
-/// Relative slack for comparing traversal distances (conservative: may visit a little more).
-#[inline]
-fn slack(t: f32) -> f32 {
-    1e-5 * (1.0 + t.abs())
-}
-
-/// Conservative ray–box entry: `Some(t_entry)` unless the ray certainly misses `b` within
-/// `limit`. `inv` is `1/direction` per component (unused where the direction is 0).
-#[inline]
-fn ray_enters(b: &Aabb, o: Vec2, d: Vec2, inv: Vec2, limit: f32) -> Option<f32> {
-    let mut t0 = 0.0f32;
-    let mut t1 = limit;
-    for k in 0..2 {
-        let (lo, hi, ok, dk, ik) = (b.min[k], b.max[k], o[k], d[k], inv[k]);
-        if dk == 0.0 {
-            if ok < lo || ok > hi {
-                return None;
-            }
-        } else {
-            let ta = (lo - ok) * ik;
-            let tb = (hi - ok) * ik;
-            t0 = t0.max(ta.min(tb));
-            t1 = t1.min(ta.max(tb));
-        }
-    }
-    if t0 <= t1 + slack(t1.max(t0)) {
-        Some(t0)
-    } else {
-        None
+        tree::cast_every(self, ray)
     }
 }
 
@@ -295,17 +325,7 @@ fn ray_enters(b: &Aabb, o: Vec2, d: Vec2, inv: Vec2, limit: f32) -> Option<f32> 
 #[derive(Clone, Debug, Default)]
 pub struct ObstacleSet {
     obstacles: Vec<Obstacle>,
-    nodes: Vec<Node>,
-    /// Obstacle ids in leaf order.
-    order: Vec<u32>,
-    /// Padded obstacle boxes in leaf order.
-    boxes: Vec<Aabb>,
-}
-
-struct BuildItem {
-    aabb: Aabb,
-    center: Vec2,
-    id: u32,
+    tree: Tree<Vec2>,
 }
 
 impl ObstacleSet {
@@ -316,32 +336,9 @@ impl ObstacleSet {
     /// with `min > max`, or more than `u32::MAX` obstacles. Zero radii, zero-length walls and
     /// zero-size boxes are accepted.
     pub fn new(obstacles: impl IntoIterator<Item = Obstacle>) -> Result<Self, ParamError> {
-        let obstacles: Vec<Obstacle> = obstacles.into_iter().collect();
-        if obstacles.len() > u32::MAX as usize {
-            return Err(ParamError::Count {
-                name: "obstacle count",
-                count: obstacles.len(),
-                expected: "at most 2³² − 1",
-            });
-        }
-        for o in &obstacles {
-            o.validate()?;
-        }
-        let mut items: Vec<BuildItem> = obstacles
-            .iter()
-            .enumerate()
-            .map(|(i, o)| {
-                let aabb = padded(o.aabb());
-                BuildItem { aabb, center: aabb.center(), id: i as u32 }
-            })
-            .collect();
-        let mut nodes = Vec::with_capacity(2 * obstacles.len() / LEAF_SIZE + 1);
-        if !items.is_empty() {
-            build(&mut nodes, &mut items, 0);
-        }
-        let order = items.iter().map(|it| it.id).collect();
-        let boxes = items.iter().map(|it| it.aabb).collect();
-        Ok(ObstacleSet { obstacles, nodes, order, boxes })
+        let obstacles = validated(obstacles)?;
+        let tree = Tree::build(&obstacles);
+        Ok(ObstacleSet { obstacles, tree })
     }
 
     /// The obstacles, indexed by [`ObstacleId::index`].
@@ -376,127 +373,21 @@ impl ObstacleSet {
     #[must_use]
     #[inline]
     pub fn bounds(&self) -> Option<Aabb> {
-        self.nodes.first().map(|n| n.aabb)
+        self.tree.bounds()
     }
 
     /// Ray cast returning the collision and the number of obstacles whose narrow-phase test ran.
+    #[cfg(test)]
     fn cast_ray_counting(&self, ray: &Ray) -> (Option<Collision>, usize) {
-        let mut tested = 0;
-        let Some(root) = self.nodes.first() else { return (None, 0) };
-        let (o, d) = (ray.origin(), ray.direction());
-        let inv = Vec2::ONE / d; // ±∞ where d is 0; those components are not used
-        let mut best_t = ray.max_distance();
-        let mut best: Option<Collision> = None;
-        let mut stack = [(0u32, 0.0f32); STACK];
-        let mut sp = 0;
-        if let Some(t) = ray_enters(&root.aabb, o, d, inv, best_t) {
-            stack[0] = (0, t);
-            sp = 1;
-        }
-        while sp > 0 {
-            sp -= 1;
-            let (ni, t_entry) = stack[sp];
-            if t_entry > best_t + slack(best_t) {
-                continue;
-            }
-            let node = self.nodes[ni as usize];
-            if node.count > 0 {
-                let range = node.first as usize..(node.first + node.count) as usize;
-                for (&id, b) in self.order[range.clone()].iter().zip(&self.boxes[range]) {
-                    if ray_enters(b, o, d, inv, best_t).is_none() {
-                        continue;
-                    }
-                    tested += 1;
-                    if let Some(h) = self.obstacles[id as usize].cast_ray(ray) {
-                        let better = match best {
-                            None => true,
-                            Some(b) => {
-                                h.distance < b.distance
-                                    || (h.distance == b.distance && id < b.obstacle.0)
-                            }
-                        };
-                        if better {
-                            best_t = h.distance;
-                            best = Some(collision(h, id));
-                        }
-                    }
-                }
-            } else {
-                let (l, r) = (ni + 1, node.first);
-                let tl = ray_enters(&self.nodes[l as usize].aabb, o, d, inv, best_t);
-                let tr = ray_enters(&self.nodes[r as usize].aabb, o, d, inv, best_t);
-                // push the farther child first so the nearer one is popped next
-                let mut push = |n: u32, t: f32| {
-                    debug_assert!(sp < STACK);
-                    if sp < STACK {
-                        stack[sp] = (n, t);
-                        sp += 1;
-                    }
-                };
-                match (tl, tr) {
-                    (Some(a), Some(b)) if a <= b => {
-                        push(r, b);
-                        push(l, a);
-                    }
-                    (Some(a), Some(b)) => {
-                        push(l, a);
-                        push(r, b);
-                    }
-                    (Some(a), None) => push(l, a),
-                    (None, Some(b)) => push(r, b),
-                    (None, None) => {}
-                }
-            }
-        }
-        (best, tested)
-    }
-
-    /// Depth-first visit of every leaf item whose padded box passes `node_test`.
-    #[inline]
-    fn visit(&self, node_test: impl Fn(&Aabb) -> bool, mut item: impl FnMut(u32)) {
-        if self.nodes.is_empty() {
-            return;
-        }
-        let mut stack = [0u32; STACK];
-        let mut sp = 1;
-        while sp > 0 {
-            sp -= 1;
-            let ni = stack[sp];
-            let node = &self.nodes[ni as usize];
-            if !node_test(&node.aabb) {
-                continue;
-            }
-            if node.count > 0 {
-                let range = node.first as usize..(node.first + node.count) as usize;
-                for (&id, b) in self.order[range.clone()].iter().zip(&self.boxes[range]) {
-                    if node_test(b) {
-                        item(id);
-                    }
-                }
-            } else if sp + 2 <= STACK {
-                stack[sp] = node.first;
-                stack[sp + 1] = ni + 1;
-                sp += 2;
-            }
-        }
+        self.tree.cast_ray(&self.obstacles, ray)
     }
 
     /// Calls `f` for every obstacle that touches or intersects `circle` (closed test: distance
     /// from the centre to the solid obstacle ≤ radius; an obstacle containing the centre
     /// counts). Visits in a deterministic order that depends on the tree, not on ids.
-    pub fn for_each_overlapping(&self, circle: &Circle, mut f: impl FnMut(ObstacleId, &Obstacle)) {
-        let r = circle.radius.max(0.0);
-        let reach = r + slack(r);
-        let reach_sq = reach * reach;
-        self.visit(
-            |b| b.distance_squared_to_point(circle.center) <= reach_sq,
-            |id| {
-                let o = &self.obstacles[id as usize];
-                if o.overlaps_circle(circle) {
-                    f(ObstacleId(id), o);
-                }
-            },
-        );
+    #[inline]
+    pub fn for_each_overlapping(&self, circle: &Circle, f: impl FnMut(ObstacleId, &Obstacle)) {
+        self.tree.for_each_overlapping(&self.obstacles, circle.center, circle.radius, f);
     }
 
     /// Calls `f` for every wall ([`Obstacle::Wall`]) within `radius` of `point` (distance from
@@ -521,92 +412,27 @@ impl ObstacleSet {
     /// id. `None` when nothing is that close.
     #[must_use]
     pub fn closest(&self, point: Vec2, max_distance: f32) -> Option<ClosestObstacle> {
-        let mut best_d = if max_distance >= 0.0 { max_distance } else { 0.0 };
-        let mut best: Option<ClosestObstacle> = None;
-        let root = self.nodes.first()?;
-        let mut stack = [(0u32, 0.0f32); STACK];
-        stack[0] = (0, root.aabb.distance_squared_to_point(point).sqrt());
-        let mut sp = 1;
-        while sp > 0 {
-            sp -= 1;
-            let (ni, lower_bound) = stack[sp];
-            if lower_bound > best_d + slack(best_d) {
-                continue;
-            }
-            let node = self.nodes[ni as usize];
-            if node.count > 0 {
-                let range = node.first as usize..(node.first + node.count) as usize;
-                for (&id, b) in self.order[range.clone()].iter().zip(&self.boxes[range]) {
-                    if b.distance_squared_to_point(point).sqrt() > best_d + slack(best_d) {
-                        continue;
-                    }
-                    let c = closest_to(&self.obstacles[id as usize], point, id);
-                    if c.distance <= best_d
-                        && best.is_none_or(|b| {
-                            c.distance < b.distance
-                                || (c.distance == b.distance && id < b.obstacle.0)
-                        })
-                    {
-                        best_d = c.distance;
-                        best = Some(c);
-                    }
-                }
-            } else {
-                let l = ni + 1;
-                let r = node.first;
-                let dl = self.nodes[l as usize].aabb.distance_squared_to_point(point).sqrt();
-                let dr = self.nodes[r as usize].aabb.distance_squared_to_point(point).sqrt();
-                if sp + 2 <= STACK {
-                    let (near, far) =
-                        if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
-                    stack[sp] = far;
-                    stack[sp + 1] = near;
-                    sp += 2;
-                }
-            }
-        }
-        best
+        self.tree.closest(&self.obstacles, point, max_distance)
     }
-}
-
-#[inline]
-fn closest_to(o: &Obstacle, point: Vec2, id: u32) -> ClosestObstacle {
-    let p = o.closest_point(point);
-    ClosestObstacle { obstacle: ObstacleId(id), point: p, distance: (p - point).length() }
 }
 
 impl CollisionDetector for ObstacleSet {
+    #[inline]
     fn cast_ray(&self, ray: &Ray) -> Option<Collision> {
-        self.cast_ray_counting(ray).0
+        self.tree.cast_ray(&self.obstacles, ray).0
     }
 }
 
-fn build(nodes: &mut Vec<Node>, items: &mut [BuildItem], first: usize) {
-    let index = nodes.len();
-    let mut aabb = items[0].aabb;
-    let mut cmin = items[0].center;
-    let mut cmax = items[0].center;
-    for it in &items[1..] {
-        aabb = aabb.union(&it.aabb);
-        cmin = cmin.min(it.center);
-        cmax = cmax.max(it.center);
+impl StaticWorld<Vec2> for ObstacleSet {
+    type Shape = Obstacle;
+    #[inline]
+    fn shape(&self, id: ObstacleId) -> Option<&Obstacle> {
+        self.get(id)
     }
-    if items.len() <= LEAF_SIZE {
-        nodes.push(Node { aabb, first: first as u32, count: items.len() as u32 });
-        return;
+    #[inline]
+    fn for_each_near(&self, center: Vec2, radius: f32, f: impl FnMut(ObstacleId, &Obstacle)) {
+        self.tree.for_each_overlapping(&self.obstacles, center, radius, f);
     }
-    nodes.push(Node { aabb, first: 0, count: 0 });
-    let extent = cmax - cmin;
-    let axis = usize::from(extent.y > extent.x);
-    let mid = items.len() / 2;
-    items.select_nth_unstable_by(mid, |a, b| {
-        a.center[axis].total_cmp(&b.center[axis]).then(a.id.cmp(&b.id))
-    });
-    let (left, right) = items.split_at_mut(mid);
-    build(nodes, left, first);
-    let right_index = nodes.len() as u32;
-    build(nodes, right, first + mid);
-    nodes[index].first = right_index;
 }
 
 #[cfg(test)]
@@ -874,7 +700,7 @@ mod tests {
                     let want = obstacles
                         .iter()
                         .enumerate()
-                        .map(|(i, o)| closest_to(o, c, i as u32))
+                        .map(|(i, o)| tree::closest_to(o, c, i as u32))
                         .filter(|k| k.distance <= limit)
                         .min_by(|x, y| x.distance.total_cmp(&y.distance).then(x.obstacle.cmp(&y.obstacle)));
                     prop_assert_eq!(got, want);
