@@ -171,7 +171,7 @@ fn validate(file: &Path) -> ExitCode {
     let built = if scenario.dimensions() == 3 {
         scenario
             .build_in::<steerkit::Vec3>()
-            .map(|w| (w.crowd.len(), w.groups.len(), w.geometry.obstacles.len(), 0, w.paths.len()))
+            .map(|w| (w.crowd.len(), w.groups.len(), w.geometry.obstacles3.len(), 0, w.paths.len()))
     } else {
         scenario.build().map(|w| {
             let g = &w.geometry;

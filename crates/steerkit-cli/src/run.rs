@@ -36,7 +36,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent};
-use steerkit::geometry::Obstacle;
+use steerkit::geometry::{Obstacle, Obstacle3};
 use steerkit::kinematic::Kinematic3;
 use steerkit::math::Vector;
 use steerkit::neighbours::{NeighbourQuery, Neighbours};
@@ -144,6 +144,12 @@ impl RunSpace for Vec3 {
                     .with_volume(min, max)
             }
         };
+        for o in &world.geometry.obstacles3 {
+            match o {
+                Obstacle3::Sphere(s) => out.add_sphere(s.center, s.radius),
+                Obstacle3::Box(b) => out.add_cuboid(b.min, b.max),
+            }
+        }
         for p in &world.paths {
             out.add_path(PathShape::from_polyline3(p.name.clone(), &p.polyline));
         }

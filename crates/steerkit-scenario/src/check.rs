@@ -13,7 +13,7 @@ use crate::spec::{
 };
 use std::collections::HashMap;
 use steerkit::formation::{ScalablePattern, Shape};
-use steerkit::geometry::{Aabb, Circle, Obstacle, ObstacleSet, Polygon, Segment};
+use steerkit::geometry::{Aabb, Circle, Obstacle, Obstacle3, Polygon, Segment, Sphere};
 use steerkit::kinematic::{Integration, Limits, Scheme};
 use steerkit::math::Rng;
 use steerkit::path::Polyline;
@@ -330,16 +330,12 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
     let bounds = bounds::<V>(&spec.world)?;
     if V::DIMS == 3 {
         // the 3D crowd has no static world yet, and formations are planar
-        let planar = [
-            ("obstacles", spec.obstacles.is_empty()),
-            ("walls", spec.walls.is_empty()),
-            ("formations", spec.formations.is_empty()),
-        ];
+        let planar = [("walls", spec.walls.is_empty()), ("formations", spec.formations.is_empty())];
         if let Some((key, _)) = planar.iter().find(|(_, empty)| !empty) {
             return Err(problem(*key, format!("`{key}` exist only in 2D scenarios")));
         }
     }
-    let geometry = geometry(spec)?;
+    let geometry = geometry::<V>(spec)?;
     let paths = paths::<V>(spec)?;
 
     // group names first: behaviours refer to any group, earlier or later
@@ -374,8 +370,7 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
     let path_names: Vec<&str> = paths.iter().map(|p| p.name.as_str()).collect();
     let refs = Refs { groups: &group_index, sizes: &sizes, paths: &path_names, dims: V::DIMS };
 
-    let solids = ObstacleSet::new(geometry.obstacles.iter().cloned())
-        .map_err(|e| problem("obstacles", e.to_string()))?;
+    let solids = V::solids(&geometry).map_err(|e| problem("obstacles", e.to_string()))?;
     let mut rng = Rng::new(spec.seed);
     let mut groups = Vec::with_capacity(spec.groups.len());
     for (i, g) in spec.groups.iter().enumerate() {
@@ -496,7 +491,14 @@ fn bounds<V: Dim>(w: &WorldSpec) -> Result<Bounds<V>> {
     })
 }
 
-fn geometry(spec: &ScenarioSpec) -> Result<Geometry> {
+fn geometry<V: Dim>(spec: &ScenarioSpec) -> Result<Geometry> {
+    if V::DIMS == 3 {
+        let mut obstacles3 = Vec::with_capacity(spec.obstacles.len());
+        for (i, o) in spec.obstacles.iter().enumerate() {
+            obstacles3.push(obstacle3(&format!("obstacles[{i}]"), o)?);
+        }
+        return Ok(Geometry { obstacles3, ..Geometry::default() });
+    }
     let mut obstacles = Vec::with_capacity(spec.obstacles.len());
     for (i, o) in spec.obstacles.iter().enumerate() {
         obstacles.push(obstacle(&format!("obstacles[{i}]"), o)?);
@@ -506,7 +508,45 @@ fn geometry(spec: &ScenarioSpec) -> Result<Geometry> {
         let path = format!("walls[{i}]");
         walls.push(Segment::new(xy(&join(&path, "from"), w.from)?, xy(&join(&path, "to"), w.to)?));
     }
-    Ok(Geometry { obstacles, walls })
+    Ok(Geometry { obstacles, walls, obstacles3: Vec::new() })
+}
+
+/// A 3D obstacle: `sphere` (`center`, `radius`) or `box` (`min`, `max`).
+fn obstacle3(path: &str, o: &ObstacleSpec) -> Result<Obstacle3> {
+    let present = present!(o; nums: radius; xys: center, min, max; others: points = "points");
+    let what = "obstacle shape";
+    let shape = o.shape.as_str();
+    match shape {
+        "sphere" => {
+            applicable(path, what, shape, &present, &["center", "radius"])?;
+            let c = point(&join(path, "center"), required(path, what, shape, "center", o.center)?)?;
+            let r = non_negative(
+                &join(path, "radius"),
+                required(path, what, shape, "radius", o.radius)?,
+            )?;
+            Ok(Obstacle3::Sphere(Sphere::new(c, r)))
+        }
+        "box" => {
+            applicable(path, what, shape, &present, &["min", "max"])?;
+            let min: Vec3 = point(&join(path, "min"), required(path, what, shape, "min", o.min)?)?;
+            let max: Vec3 = point(&join(path, "max"), required(path, what, shape, "max", o.max)?)?;
+            for i in 0..3 {
+                if max[i] < min[i] {
+                    return Err(problem(
+                        format!("{path}.max[{i}]"),
+                        format!("must not be less than `min[{i}]` ({}), got {}", min[i], max[i]),
+                    ));
+                }
+            }
+            Ok(Obstacle3::Box(Aabb::new(min, max)))
+        }
+        other => Err(problem(
+            join(path, "shape"),
+            format!(
+                "unknown obstacle shape `{other}` in a 3D scenario; expected `sphere` or `box`"
+            ),
+        )),
+    }
 }
 
 fn obstacle(path: &str, o: &ObstacleSpec) -> Result<Obstacle> {
@@ -703,7 +743,7 @@ fn group<V: Dim>(
     path: &str,
     g: &GroupSpec,
     bounds: &Bounds<V>,
-    solids: &ObstacleSet,
+    solids: &V::Solids,
     refs: &Refs<'_>,
     rng: &mut Rng,
 ) -> Result<GroupPlan<V>> {
@@ -880,7 +920,7 @@ fn spawn_agents<V: Dim>(
     path: &str,
     s: &SpawnSpec,
     n: u32,
-    (bounds, solids): (&Bounds<V>, &ObstacleSet),
+    (bounds, solids): (&Bounds<V>, &V::Solids),
     (body, max_speed): (f32, f32),
     goal: Option<V>,
     rng: &mut Rng,

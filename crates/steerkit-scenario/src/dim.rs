@@ -4,7 +4,7 @@
 use crate::model::{FormationPlan, Geometry};
 use steerkit::crowd::{AgentHandle, Crowd, CrowdError, CrowdVector, FormationId, Recipe};
 use steerkit::formation::{FormationManager, Pattern};
-use steerkit::geometry::{Circle, Obstacle, ObstacleSet};
+use steerkit::geometry::{Circle, Obstacle, ObstacleSet, ObstacleSet3, Sphere};
 use steerkit::kinematic::Kinematic;
 use steerkit::{ParamError, Vec2, Vec3};
 
@@ -28,9 +28,17 @@ pub trait Dim: CrowdVector + sealed::Sealed {
     fn splat(v: f32) -> Self;
     /// A behaviour's vector as read from the file (`z = 0` in a 2D file) in this space.
     fn from_file(v: Vec3) -> Self;
-    /// True when `p` is inside a solid obstacle of the (2D) set.
-    fn inside_solid(solids: &ObstacleSet, p: Self) -> bool;
-    /// Installs the obstacles and walls (2D only: a 3D file has none).
+    /// The solid obstacles indexed for "is this point inside one?" while spawning.
+    type Solids;
+    /// The solids of the geometry.
+    ///
+    /// # Errors
+    /// The obstacle set's own error.
+    fn solids(geometry: &Geometry) -> Result<Self::Solids, ParamError>;
+    /// True when `p` is inside (or on) a solid obstacle: a logarithmic query of the obstacle
+    /// tree, so many agents and many obstacles stay cheap.
+    fn inside_solid(solids: &Self::Solids, p: Self) -> bool;
+    /// Installs the obstacles and walls (2D) or the spheres and boxes (3D).
     ///
     /// # Errors
     /// The obstacle set's own error.
@@ -72,8 +80,11 @@ impl Dim for Vec2 {
     fn from_file(v: Vec3) -> Vec2 {
         v.truncate()
     }
+    type Solids = ObstacleSet;
+    fn solids(geometry: &Geometry) -> Result<ObstacleSet, ParamError> {
+        ObstacleSet::new(geometry.obstacles.iter().cloned())
+    }
     fn inside_solid(solids: &ObstacleSet, p: Vec2) -> bool {
-        // a logarithmic query of the obstacle tree, so many agents and obstacles stay cheap
         let mut inside = false;
         solids.for_each_overlapping(&Circle::new(p, 0.0), |_, o| {
             inside |= !matches!(o, Obstacle::Wall(_));
@@ -126,10 +137,19 @@ impl Dim for Vec3 {
     fn from_file(v: Vec3) -> Vec3 {
         v
     }
-    fn inside_solid(_: &ObstacleSet, _: Vec3) -> bool {
-        false
+    type Solids = ObstacleSet3;
+    fn solids(geometry: &Geometry) -> Result<ObstacleSet3, ParamError> {
+        ObstacleSet3::new(geometry.obstacles3.iter().copied())
     }
-    fn set_geometry(_: &mut Crowd<Vec3>, _: &Geometry) -> Result<(), ParamError> {
+    fn inside_solid(solids: &ObstacleSet3, p: Vec3) -> bool {
+        let mut inside = false;
+        solids.for_each_overlapping(&Sphere::new(p, 0.0), |_, _| inside = true);
+        inside
+    }
+    fn set_geometry(crowd: &mut Crowd<Vec3>, geometry: &Geometry) -> Result<(), ParamError> {
+        if !geometry.obstacles3.is_empty() {
+            crowd.set_obstacles(Self::solids(geometry)?);
+        }
         Ok(())
     }
     fn add_formation(

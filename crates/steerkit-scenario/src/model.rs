@@ -230,10 +230,12 @@ impl MetricsPlan {
 }
 
 /// The static geometry: solid obstacles and walls, in file order (obstacles first).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Geometry {
-    /// Circles, boxes and convex polygons.
+    /// Circles, boxes and convex polygons (2D).
     pub obstacles: Vec<Obstacle>,
-    /// Wall segments.
+    /// Wall segments (2D).
     pub walls: Vec<Segment>,
+    /// Spheres and boxes (3D).
+    pub obstacles3: Vec<steerkit::geometry::Obstacle3>,
 }

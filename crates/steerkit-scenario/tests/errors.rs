@@ -886,3 +886,28 @@ fn fake_rotation_only_in_3d_and_facing_motion() {
     let still = ok.replace("name = \"climber\"", "name = \"climber\"\nface_motion = false");
     assert_eq!(toml_error(&still).field(), "groups[1].fake_rotation");
 }
+
+/// 3D obstacles: spheres and boxes with 3D points; a 2D shape is refused, and no agent is
+/// placed inside a sphere.
+#[test]
+fn spheres_and_boxes_in_a_3d_scenario() {
+    use steerkit::Vec3;
+    let with_obstacles = THREE_D.replace(
+        "[[paths]]",
+        "[[obstacles]]\nshape = \"sphere\"\ncenter = [0, 10, 0]\nradius = 3\n[[obstacles]]\nshape = \"box\"\nmin = [5, 0, 5]\nmax = [8, 4, 8]\n[[paths]]",
+    );
+    let s = Scenario::from_toml_str(&with_obstacles, "birds.toml").unwrap();
+    let plan = s.plan::<Vec3>().unwrap();
+    assert_eq!(plan.geometry.obstacles3.len(), 2);
+    for a in &plan.groups[0].agents {
+        assert!((a.position - Vec3::new(0.0, 10.0, 0.0)).length() > 3.0, "inside the sphere");
+    }
+    let w = s.build_in::<Vec3>().unwrap();
+    assert_eq!(w.crowd.obstacles().map(|o| o.len()), Some(2));
+    let circle = with_obstacles.replace("shape = \"sphere\"", "shape = \"circle\"");
+    let e = toml_error(&circle);
+    assert_eq!(e.field(), "obstacles[0].shape", "{e}");
+    assert!(e.to_string().ends_with("expected `sphere` or `box`"), "{e}");
+    let flat = with_obstacles.replace("min = [5, 0, 5]", "min = [5, 0]");
+    assert_eq!(toml_error(&flat).field(), "obstacles[1].min");
+}
