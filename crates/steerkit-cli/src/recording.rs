@@ -1054,8 +1054,11 @@ pub struct FrameWriter<'a, V: Vector> {
 }
 
 impl<V: Vector> FrameWriter<'_, V> {
+    /// True when the frame keeps `agent`'s overlays (chosen by [`OverlayCapture`]): a caller
+    /// can skip computing the others.
     #[inline]
-    fn keeps(&self, agent: u32) -> bool {
+    #[must_use]
+    pub fn keeps(&self, agent: u32) -> bool {
         self.mask.get(agent as usize).copied().unwrap_or(false)
     }
 

@@ -36,10 +36,12 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent};
+use steerkit::geometry::CollisionDetector;
 use steerkit::geometry::{Obstacle, Obstacle3};
 use steerkit::kinematic::Kinematic3;
 use steerkit::math::Vector;
 use steerkit::neighbours::{NeighbourQuery, Neighbours};
+use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
 use steerkit_scenario::{Bounds, Dim, Metric, MetricsPlan, Scenario, ScenarioError};
 
@@ -68,6 +70,23 @@ pub trait RunSpace: Dim {
     fn recording_world(world: &steerkit_scenario::World<Self>) -> World;
     /// An agent's formation slot, if it has one.
     fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
+    /// Calls `f(from, to, hit)` for each ray agent `i` casts with `avoid` (its own fan state)
+    /// against the crowd's obstacles, `hit` the fraction of the ray to the first hit.
+    fn rays(
+        crowd: &Crowd<Self>,
+        i: usize,
+        avoid: &ObstacleAvoidance,
+        f: &mut dyn FnMut(Self, Self, Option<f32>),
+    );
+}
+
+/// The ray's first hit as a fraction of its length.
+fn hit_fraction(distance: f32, length: f32) -> f32 {
+    if length > 0.0 {
+        distance / length
+    } else {
+        0.0
+    }
 }
 
 impl RunSpace for Vec2 {
@@ -102,6 +121,22 @@ impl RunSpace for Vec2 {
     }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|t| t.position)
+    }
+    fn rays(
+        crowd: &Crowd<Vec2>,
+        i: usize,
+        avoid: &ObstacleAvoidance,
+        f: &mut dyn FnMut(Vec2, Vec2, Option<f32>),
+    ) {
+        let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
+        else {
+            return;
+        };
+        avoid.for_each_ray(&k, |ray, _| {
+            let hit =
+                obstacles.cast_ray(&ray).map(|c| hit_fraction(c.distance, ray.max_distance()));
+            f(ray.origin(), ray.end(), hit);
+        });
     }
 }
 
@@ -157,6 +192,22 @@ impl RunSpace for Vec3 {
     }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
+    }
+    fn rays(
+        crowd: &Crowd<Vec3>,
+        i: usize,
+        avoid: &ObstacleAvoidance,
+        f: &mut dyn FnMut(Vec3, Vec3, Option<f32>),
+    ) {
+        let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
+        else {
+            return;
+        };
+        avoid.for_each_ray_3d(&k, |ray, _| {
+            let hit =
+                obstacles.cast_ray(&ray).map(|c| hit_fraction(c.distance, ray.max_distance()));
+            f(ray.origin(), ray.end(), hit);
+        });
     }
 }
 
@@ -617,7 +668,16 @@ struct Simulation<V: RunSpace> {
     events: EventTally,
     pairs: PairScan,
     slots: SlotErrors,
+    /// Each group's first obstacle-avoidance leaf, whose rays the replay draws.
+    avoiders: Vec<Option<ObstacleAvoidance>>,
+    /// The agents (by number) whose rays the replay keeps: the first [`RAY_AGENTS`] of the
+    /// groups that avoid obstacles.
+    ray_agents: Vec<bool>,
 }
+
+/// Agents whose obstacle-avoidance rays a replay keeps (rays cost about 60 bytes each per
+/// frame: all 150 birds of `flock3d` would triple its replay; eight add a tenth).
+pub const RAY_AGENTS: usize = 8;
 
 impl<V: RunSpace> Simulation<V> {
     fn new(scenario: &Scenario, options: &RunOptions) -> Result<Self, RunError> {
@@ -636,6 +696,27 @@ impl<V: RunSpace> Simulation<V> {
         let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
         let pairs = PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
         let groups_n = world.groups.len();
+        let avoiders = world
+            .groups
+            .iter()
+            .map(|g| {
+                let mut first = None;
+                if let Some(spec) = world.crowd.group(g.id) {
+                    spec.recipe.for_each_leaf(&mut |r| {
+                        if let (None, steerkit::crowd::Recipe::ObstacleAvoidance(o)) = (first, r) {
+                            first = Some(*o);
+                        }
+                    });
+                }
+                first
+            })
+            .collect::<Vec<Option<ObstacleAvoidance>>>();
+        let mut ray_agents = vec![false; n];
+        let avoiding = (0..numbering.agent_groups.len())
+            .filter(|&a| avoiders[numbering.agent_groups[a] as usize].is_some());
+        for a in avoiding.take(RAY_AGENTS) {
+            ray_agents[a] = true;
+        }
         let trajectories = match &options.stream_trajectories {
             None => TrajectoryLog::Kept(Vec::new()),
             Some(path) => TrajectoryLog::streamed(path, &world, &numbering, dt)?,
@@ -654,6 +735,8 @@ impl<V: RunSpace> Simulation<V> {
             events: EventTally::new(n),
             pairs,
             slots: SlotErrors::new(groups_n),
+            avoiders,
+            ray_agents,
             world,
         })
     }
@@ -724,6 +807,13 @@ impl<V: RunSpace> Simulation<V> {
             frame.neighbour_radius(a32, self.pairs.neighbour_radius);
             if let Some(slot) = V::slot(crowd, crowd.handle_at(i)) {
                 frame.slot(a32, slot);
+            }
+            let group = self.numbering.agent_groups[a] as usize;
+            let drawn = self.ray_agents.get(a).copied().unwrap_or(false) && frame.keeps(a32);
+            if let (true, Some(avoid)) = (drawn, &self.avoiders[group]) {
+                let h = crowd.handle_at(i);
+                let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
+                V::rays(crowd, i, &leaf, &mut |from, to, hit| frame.ray(a32, from, to, hit));
             }
         }
         frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });

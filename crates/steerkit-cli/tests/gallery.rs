@@ -780,3 +780,36 @@ fn faked_axes_bank_into_turns_and_level_out() {
     eprintln!("shortest arc: left {left}°, right {right}°");
     assert!(left < 0.0 || right > 0.0, "the shortest turn does not bank with the turn");
 }
+
+/// The replay draws the rays an agent with obstacle avoidance casts, with their hits, in 2D
+/// (the corner trap's adaptive fan, widened as it runs) and in 3D (the flock's whiskers, left,
+/// right, up and down).
+#[test]
+fn replays_draw_obstacle_avoidance_rays_and_hits() {
+    let two = outcome("corner_trap");
+    let three = outcome3("flock3d");
+    for (name, frames) in
+        [("corner_trap", &two.recording.frames), ("flock3d", &three.recording.frames)]
+    {
+        let rays: usize = frames.iter().map(|f| f.overlays.rays.agent.len()).sum();
+        let hits = frames.iter().flat_map(|f| &f.overlays.rays.hit).filter(|h| **h >= 0.0).count();
+        eprintln!("{name}: {rays} rays recorded, {hits} hits");
+        assert!(rays > 100 && hits > 0, "{name}: {rays} rays, {hits} hits");
+        let drawn: std::collections::HashSet<u32> =
+            frames.iter().flat_map(|f| f.overlays.rays.agent.iter().copied()).collect();
+        assert!(
+            drawn.len() <= steerkit_cli::run::RAY_AGENTS,
+            "{name}: rays of {} agents",
+            drawn.len()
+        );
+        for f in frames {
+            let r = &f.overlays.rays;
+            assert!(r.from.iter().chain(&r.to).all(|v| v.is_finite()));
+            assert!(r.hit.iter().all(|h| *h == -1.0 || (0.0..=1.0).contains(h)));
+        }
+    }
+    // the 3D whiskers: the central ray once, two whiskers left and right, two up and down
+    let per_agent =
+        three.recording.frames[10].overlays.rays.agent.iter().filter(|a| **a == 0).count();
+    assert_eq!(per_agent, 1 + 2 + 2, "rays of agent 0");
+}

@@ -707,6 +707,14 @@ impl<V: CrowdVector> Crowd<V> {
         self.index_of(h).map(|i| self.debug[i])
     }
 
+    /// An agent's obstacle-avoidance state (its adaptive fan's half angle and committed side),
+    /// to draw the rays it casts: `leaf.with_state(state).for_each_ray(..)`. `None` when no group
+    /// avoids obstacles or the handle is stale.
+    #[must_use]
+    pub fn avoidance(&self, h: AgentHandle) -> Option<crate::steering::AvoidanceState> {
+        self.avoid.get(self.index_of(h)?).copied()
+    }
+
     /// An agent's path parameter (m of arc length along the path it follows); NaN before its
     /// first step on a path.
     #[must_use]
