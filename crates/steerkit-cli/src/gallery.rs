@@ -15,6 +15,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("separation", include_str!("../../../scenarios/separation.toml")),
     ("flocking", include_str!("../../../scenarios/flocking.toml")),
     ("crossing", include_str!("../../../scenarios/crossing.toml")),
+    ("circle", include_str!("../../../scenarios/circle.toml")),
     ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
     ("obstacle_kinds", include_str!("../../../scenarios/obstacle_kinds.toml")),
     ("corridor", include_str!("../../../scenarios/corridor.toml")),

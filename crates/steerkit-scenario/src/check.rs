@@ -8,8 +8,8 @@ use crate::model::{
     Placement, Plan,
 };
 use crate::spec::{
-    FormationSpec, GroupSpec, HeadingSpec, LimitsSpec, ObstacleSpec, ScenarioSpec, SpawnSpec,
-    WorldSpec, Xy,
+    FormationSpec, GoalRuleSpec, GroupSpec, HeadingSpec, LimitsSpec, ObstacleSpec, ScenarioSpec,
+    SpawnSpec, WorldSpec, Xy,
 };
 use std::collections::HashMap;
 use steerkit::formation::{ScalablePattern, Shape};
@@ -738,6 +738,8 @@ impl Refs<'_> {
 
 /// Tries per spawned agent to find a place outside the solid obstacles.
 const SPAWN_TRIES: usize = 64;
+/// Tries per spawned agent with a minimum spacing (each test looks at a few grid cells).
+const SPACED_TRIES: usize = 1024;
 
 fn group<V: Dim>(
     path: &str,
@@ -887,6 +889,16 @@ fn group<V: Dim>(
         )?,
         _ => unreachable_group(path)?,
     };
+    let mut agents = agents;
+    if let Some(rule) = &g.goal_rule {
+        if g.goal.is_some() {
+            return Err(problem(
+                join(path, "goal_rule"),
+                "give either a group `goal` or a `goal_rule`, not both",
+            ));
+        }
+        goal_rule(&join(path, "goal_rule"), rule, g.spawn.as_ref(), &mut agents, rng)?;
+    }
     if behaviour.uses_goal() && agents.iter().all(|a| a.goal.is_none()) {
         return Err(problem(
             join(path, "goal"),
@@ -925,8 +937,10 @@ fn spawn_agents<V: Dim>(
     goal: Option<V>,
     rng: &mut Rng,
 ) -> Result<Vec<Placement<V>>> {
-    let mut present =
-        present!(s; nums: radius; xys: min, max, center, speed; others: heading = "heading");
+    let mut present = present!(s;
+        nums: radius, spacing, min_spacing, start_angle;
+        xys: min, max, center, speed, from, to;
+        others: heading = "heading", columns = "columns");
     if let Some(HeadingSpec::Angle(a)) = s.heading {
         if let Some(p) = present.iter_mut().find(|p| p.name == "heading") {
             p.numbers.push(a);
@@ -934,9 +948,32 @@ fn spawn_agents<V: Dim>(
     }
     let what = "spawn shape";
     let shape = s.shape.as_str();
+    let speed = spawn_speed(path, s.speed, max_speed)?;
+    if let Some(positions) = pattern::<V>(path, s, n, &present)? {
+        // a pattern's places are exact: each must be in the world and outside the solids
+        let mut out = Vec::with_capacity(positions.len());
+        for (k, position) in positions.into_iter().enumerate() {
+            if !bounds.contains(position) || V::inside_solid(solids, position) {
+                return Err(problem(
+                    path,
+                    format!(
+                        "agent {k} of the {shape} lies outside the world or inside a solid \
+                         obstacle"
+                    ),
+                ));
+            }
+            out.push(start(position, s.heading, speed, goal, rng));
+        }
+        return Ok(out);
+    }
+    let min_spacing = match s.min_spacing {
+        Some(d) => Some(positive(&join(path, "min_spacing"), d)?),
+        None => None,
+    };
     // the region as a box to draw from, and the disc or ball it must fall in
+    let random = ["heading", "speed", "min_spacing"];
     let (mut lo, mut hi, ball): (V, V, _) = if shape == V::BOX {
-        applicable(path, what, shape, &present, &["min", "max", "heading", "speed"])?;
+        applicable(path, what, shape, &present, &[&["min", "max"][..], &random].concat())?;
         let min: V = point(&join(path, "min"), required(path, what, shape, "min", s.min)?)?;
         let max: V = point(&join(path, "max"), required(path, what, shape, "max", s.max)?)?;
         for i in 0..V::DIMS {
@@ -949,15 +986,21 @@ fn spawn_agents<V: Dim>(
         }
         (min, max, None)
     } else if shape == V::BALL {
-        applicable(path, what, shape, &present, &["center", "radius", "heading", "speed"])?;
+        applicable(path, what, shape, &present, &[&["center", "radius"][..], &random].concat())?;
         let c: V = point(&join(path, "center"), required(path, what, shape, "center", s.center)?)?;
         let r =
             non_negative(&join(path, "radius"), required(path, what, shape, "radius", s.radius)?)?;
         (c - V::splat(r), c + V::splat(r), Some((c, r)))
     } else {
+        let patterns =
+            if V::DIMS == 3 { "`ring`, `shell`, `line`, `grid`" } else { "`ring`, `line`, `grid`" };
         return Err(problem(
             join(path, "shape"),
-            format!("unknown spawn shape `{shape}`; expected `{}` or `{}`", V::BOX, V::BALL),
+            format!(
+                "unknown spawn shape `{shape}`; expected `{}`, `{}` (random) or {patterns}",
+                V::BOX,
+                V::BALL
+            ),
         ));
     };
     // a region larger than the world is fine: draw from the part inside the world
@@ -987,41 +1030,35 @@ fn spawn_agents<V: Dim>(
             ),
         ));
     }
-    let speed = match s.speed {
-        Some([lo, hi]) => {
-            let sp = join(path, "speed");
-            let lo = non_negative(&format!("{sp}[0]"), lo)?;
-            let hi = non_negative(&format!("{sp}[1]"), hi)?;
-            if hi < lo {
-                return Err(problem(
-                    format!("{sp}[1]"),
-                    format!("must not be less than speed[0] ({lo}), got {hi}"),
-                ));
-            }
-            if hi > max_speed {
-                return Err(problem(
-                    format!("{sp}[1]"),
-                    format!("{hi} is above the group's max_speed {max_speed}"),
-                ));
-            }
-            Some((lo, hi))
-        }
-        None => None,
-    };
     let mut out = Vec::with_capacity(n as usize);
+    let mut spaced = min_spacing.map(Spacing::new);
+    // near a full region most draws land beside a taken place: try longer before giving up
+    let tries = if spaced.is_some() { SPACED_TRIES } else { SPAWN_TRIES };
     for k in 0..n {
         let mut found = None;
-        for _ in 0..SPAWN_TRIES {
+        for _ in 0..tries {
             let mut c = [0.0f32; 3];
             for (i, c) in c.iter_mut().enumerate().take(V::DIMS) {
                 *c = lo[i] + (hi[i] - lo[i]) * rng.uniform();
             }
             let p = V::from_components(&c);
             let in_ball = ball.is_none_or(|(c, r)| (p - c).length_squared() <= r * r);
-            if in_ball && bounds.contains(p) && !V::inside_solid(solids, p) {
+            let apart = spaced.as_ref().is_none_or(|sp| sp.clear(p));
+            if in_ball && apart && bounds.contains(p) && !V::inside_solid(solids, p) {
                 found = Some(p);
                 break;
             }
+        }
+        if let (Some(sp), None) = (&spaced, found) {
+            return Err(problem(
+                join(path, "min_spacing"),
+                format!(
+                    "placed {k} of {n} agents {} m apart, then no free place in {SPACED_TRIES} \
+                     tries: the region cannot hold {n} at that spacing; use a larger region, \
+                     fewer agents or a smaller min_spacing",
+                    sp.spacing
+                ),
+            ));
         }
         let Some(position) = found else {
             return Err(problem(
@@ -1032,21 +1069,328 @@ fn spawn_agents<V: Dim>(
                 ),
             ));
         };
-        let heading = match s.heading {
-            Some(HeadingSpec::Angle(a)) => a,
-            Some(HeadingSpec::Random) => {
-                core::f32::consts::TAU * rng.uniform() - core::f32::consts::PI
-            }
-            None => 0.0,
-        };
-        let (orientation, facing) = V::heading(heading);
-        let velocity = match speed {
-            Some((lo, hi)) => facing * (lo + (hi - lo) * rng.uniform()),
-            None => V::ZERO,
-        };
-        out.push(Placement { position, velocity, orientation, goal });
+        if let Some(sp) = &mut spaced {
+            sp.insert(position);
+        }
+        out.push(start(position, s.heading, speed, goal, rng));
     }
     Ok(out)
+}
+
+/// Goals by rule for the agents that have none of their own:
+/// - `antipode`: through `center` (default: the spawn's centre), `goal = 2·center − position`;
+/// - `mirror`: across the line (3D: plane) where the `axis` coordinate (`"x"`, `"y"`, `"z"`)
+///   equals `at` (default 0);
+/// - `offset`: `goal = position + offset`;
+/// - `scatter`: a point drawn in the box `min`–`max` (from the scenario seed);
+/// - `rows` (a `grid` spawn): row `r` heads for `points[r]` (cycling), each agent keeping its
+///   place in the row (`goal = points[r] + position − row start`).
+fn goal_rule<V: Dim>(
+    path: &str,
+    r: &GoalRuleSpec,
+    spawn: Option<&SpawnSpec>,
+    agents: &mut [Placement<V>],
+    rng: &mut Rng,
+) -> Result<()> {
+    let present = present!(r; nums: at; xys: center, offset, min, max; others: axis = "axis", points = "points");
+    let (what, rule) = ("goal rule", r.rule.as_str());
+    let need = |name: &str, v: Option<Xy>| -> Result<V> {
+        point(&join(path, name), required(path, what, rule, name, v)?)
+    };
+    let free = agents.iter_mut().filter(|a| a.goal.is_none());
+    match rule {
+        "antipode" => {
+            applicable(path, what, rule, &present, &["center"])?;
+            let center: V = match (r.center, spawn.and_then(|s| s.center)) {
+                (Some(c), _) => point(&join(path, "center"), c)?,
+                (None, Some(c)) => point(&join(path, "center"), c)?,
+                (None, None) => {
+                    return Err(problem(
+                        join(path, "center"),
+                        "goal rule `antipode` needs `center` (the spawn has none)",
+                    ))
+                }
+            };
+            for a in free {
+                a.goal = Some(center * 2.0f32 - a.position);
+            }
+        }
+        "mirror" => {
+            applicable(path, what, rule, &present, &["axis", "at"])?;
+            let axes: &[(&str, usize)] =
+                if V::DIMS == 3 { &[("x", 0), ("y", 1), ("z", 2)] } else { &[("x", 0), ("y", 1)] };
+            let axis = one_of(
+                &join(path, "axis"),
+                required(path, what, rule, "axis", r.axis.as_deref())?,
+                axes,
+            )?;
+            let at = finite(&join(path, "at"), r.at.unwrap_or(0.0))?;
+            for a in free {
+                let mut c = [0.0f32; 3];
+                for (i, c) in c.iter_mut().enumerate().take(V::DIMS) {
+                    *c = if i == axis { 2.0 * at - a.position[i] } else { a.position[i] };
+                }
+                a.goal = Some(V::from_components(&c[..V::DIMS]));
+            }
+        }
+        "offset" => {
+            applicable(path, what, rule, &present, &["offset"])?;
+            let offset = need("offset", r.offset)?;
+            for a in free {
+                a.goal = Some(a.position + offset);
+            }
+        }
+        "scatter" => {
+            applicable(path, what, rule, &present, &["min", "max"])?;
+            let (min, max) = (need("min", r.min)?, need("max", r.max)?);
+            for i in 0..V::DIMS {
+                if max[i] < min[i] {
+                    return Err(problem(
+                        format!("{path}.max[{i}]"),
+                        format!("must not be less than `min[{i}]` ({}), got {}", min[i], max[i]),
+                    ));
+                }
+            }
+            for a in free {
+                let mut c = [0.0f32; 3];
+                for (i, c) in c.iter_mut().enumerate().take(V::DIMS) {
+                    *c = min[i] + (max[i] - min[i]) * rng.uniform();
+                }
+                a.goal = Some(V::from_components(&c[..V::DIMS]));
+            }
+        }
+        "rows" => {
+            applicable(path, what, rule, &present, &["points"])?;
+            let columns = match spawn {
+                Some(s) if s.shape == "grid" => s.columns.unwrap_or(1).max(1) as usize,
+                _ => {
+                    return Err(problem(
+                        join(path, "rule"),
+                        "goal rule `rows` needs a `grid` spawn (its rows head for the points)",
+                    ))
+                }
+            };
+            let points = r.points.as_deref().unwrap_or_default();
+            if points.is_empty() {
+                return Err(problem(
+                    join(path, "points"),
+                    "goal rule `rows` needs at least one point",
+                ));
+            }
+            let mut targets = Vec::with_capacity(points.len());
+            for (i, q) in points.iter().enumerate() {
+                targets.push(point::<V>(&format!("{path}.points[{i}]"), *q)?);
+            }
+            let starts: Vec<V> = agents.iter().step_by(columns).map(|a| a.position).collect();
+            for (k, a) in agents.iter_mut().enumerate() {
+                if a.goal.is_none() {
+                    let row = k / columns;
+                    a.goal = Some(targets[row % targets.len()] + a.position - starts[row]);
+                }
+            }
+        }
+        other => {
+            return Err(problem(
+                join(path, "rule"),
+                format!(
+                    "unknown goal rule `{other}`; expected `antipode`, `mirror`, `offset`, \
+                     `scatter` or `rows`"
+                ),
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// An agent's start at `position`: its heading (drawn when random) and speed (drawn from the
+/// range, along the heading).
+fn start<V: Dim>(
+    position: V,
+    heading: Option<HeadingSpec>,
+    speed: Option<(f32, f32)>,
+    goal: Option<V>,
+    rng: &mut Rng,
+) -> Placement<V> {
+    let heading = match heading {
+        Some(HeadingSpec::Angle(a)) => a,
+        Some(HeadingSpec::Random) => core::f32::consts::TAU * rng.uniform() - core::f32::consts::PI,
+        None => 0.0,
+    };
+    let (orientation, facing) = V::heading(heading);
+    let velocity = match speed {
+        Some((lo, hi)) => facing * (lo + (hi - lo) * rng.uniform()),
+        None => V::ZERO,
+    };
+    Placement { position, velocity, orientation, goal }
+}
+
+/// The spawn's `speed = [min, max]`, checked against the group's top speed.
+fn spawn_speed(path: &str, speed: Option<[f32; 2]>, max_speed: f32) -> Result<Option<(f32, f32)>> {
+    let Some([lo, hi]) = speed else { return Ok(None) };
+    let sp = join(path, "speed");
+    let lo = non_negative(&format!("{sp}[0]"), lo)?;
+    let hi = non_negative(&format!("{sp}[1]"), hi)?;
+    if hi < lo {
+        return Err(problem(
+            format!("{sp}[1]"),
+            format!("must not be less than speed[0] ({lo}), got {hi}"),
+        ));
+    }
+    if hi > max_speed {
+        return Err(problem(
+            format!("{sp}[1]"),
+            format!("{hi} is above the group's max_speed {max_speed}"),
+        ));
+    }
+    Ok(Some((lo, hi)))
+}
+
+/// The places of a patterned spawn, in order, or `None` for a random region:
+/// - `ring`: evenly on a circle of `radius` round `center`, from `start_angle` (rad,
+///   counter-clockwise from +x; in 3D a ground heading, the ring lying flat at the centre's
+///   height);
+/// - `shell` (3D): evenly over a sphere's surface (a Fibonacci lattice);
+/// - `line`: evenly from `from` to `to`, both ends included (one agent: the midpoint);
+/// - `grid`: rows of `columns` agents `spacing` m apart from the corner `min`, along +x, rows
+///   along +y (3D: +z).
+fn pattern<V: Dim>(
+    path: &str,
+    s: &SpawnSpec,
+    n: u32,
+    present: &[Present],
+) -> Result<Option<Vec<V>>> {
+    let (what, shape) = ("spawn shape", s.shape.as_str());
+    let motion = ["heading", "speed"];
+    let n_f = n as f32;
+    let need = |name: &str, v: Option<Xy>| -> Result<V> {
+        point(&join(path, name), required(path, what, shape, name, v)?)
+    };
+    let positions = match shape {
+        "ring" => {
+            applicable(
+                path,
+                what,
+                shape,
+                present,
+                &[&["center", "radius", "start_angle"][..], &motion].concat(),
+            )?;
+            let c = need("center", s.center)?;
+            let r = non_negative(
+                &join(path, "radius"),
+                required(path, what, shape, "radius", s.radius)?,
+            )?;
+            let a0 = finite(&join(path, "start_angle"), s.start_angle.unwrap_or(0.0))?;
+            (0..n)
+                .map(|k| {
+                    let a = a0 + core::f32::consts::TAU * k as f32 / n_f;
+                    c + V::heading(a).1 * r
+                })
+                .collect()
+        }
+        "shell" if V::DIMS == 3 => {
+            applicable(path, what, shape, present, &[&["center", "radius"][..], &motion].concat())?;
+            let c = need("center", s.center)?;
+            let r = non_negative(
+                &join(path, "radius"),
+                required(path, what, shape, "radius", s.radius)?,
+            )?;
+            let golden = core::f32::consts::PI * (3.0 - 5f32.sqrt());
+            (0..n)
+                .map(|k| {
+                    let y = if n > 1 { 1.0 - 2.0 * k as f32 / (n_f - 1.0) } else { 0.0 };
+                    let ring = (1.0 - y * y).max(0.0).sqrt();
+                    let a = golden * k as f32;
+                    c + V::from_components(&[ring * a.cos() * r, y * r, ring * a.sin() * r])
+                })
+                .collect()
+        }
+        "line" => {
+            applicable(path, what, shape, present, &[&["from", "to"][..], &motion].concat())?;
+            let (a, b) = (need("from", s.from)?, need("to", s.to)?);
+            (0..n)
+                .map(|k| {
+                    let t = if n > 1 { k as f32 / (n_f - 1.0) } else { 0.5 };
+                    a + (b - a) * t
+                })
+                .collect()
+        }
+        "grid" => {
+            applicable(
+                path,
+                what,
+                shape,
+                present,
+                &[&["min", "spacing", "columns"][..], &motion].concat(),
+            )?;
+            let origin = need("min", s.min)?;
+            let spacing = positive(
+                &join(path, "spacing"),
+                required(path, what, shape, "spacing", s.spacing)?,
+            )?;
+            let columns = required(path, what, shape, "columns", s.columns)?;
+            if columns == 0 {
+                return Err(problem(join(path, "columns"), "must be at least 1"));
+            }
+            let row_axis = if V::DIMS == 3 { 2 } else { 1 };
+            (0..n)
+                .map(|k| {
+                    let mut c = [0.0f32; 3];
+                    c[0] = (k % columns) as f32 * spacing;
+                    c[row_axis] = (k / columns) as f32 * spacing;
+                    origin + V::from_components(&c[..V::DIMS])
+                })
+                .collect()
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(positions))
+}
+
+/// Places already taken by a spawn with a minimum spacing, hashed by cells of that size, so
+/// each test looks at the 3^d cells around a point.
+struct Spacing<V> {
+    spacing: f32,
+    cells: HashMap<[i64; 3], Vec<V>>,
+}
+
+impl<V: Dim> Spacing<V> {
+    fn new(spacing: f32) -> Self {
+        Spacing { spacing, cells: HashMap::new() }
+    }
+
+    fn cell(&self, p: V) -> [i64; 3] {
+        let mut c = [0i64; 3];
+        for (i, c) in c.iter_mut().enumerate().take(V::DIMS) {
+            *c = (p[i] / self.spacing).floor() as i64;
+        }
+        c
+    }
+
+    /// True when no place taken lies closer than the spacing.
+    fn clear(&self, p: V) -> bool {
+        let c = self.cell(p);
+        let span = |i: usize| if i < V::DIMS { -1..=1 } else { 0..=0 };
+        for dx in span(0) {
+            for dy in span(1) {
+                for dz in span(2) {
+                    let key = [c[0] + dx, c[1] + dy, c[2] + dz];
+                    let near = self.cells.get(&key).into_iter().flatten();
+                    if near
+                        .into_iter()
+                        .any(|&q| (q - p).length_squared() < self.spacing * self.spacing)
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn insert(&mut self, p: V) {
+        let c = self.cell(p);
+        self.cells.entry(c).or_default().push(p);
+    }
 }
 
 #[cfg(test)]

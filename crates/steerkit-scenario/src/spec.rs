@@ -129,6 +129,21 @@ pub(crate) struct GroupSpec {
     pub linear_drag: Option<f32>,
     pub angular_drag: Option<f32>,
     pub fake_rotation: Option<FakeRotationSpec>,
+    pub goal_rule: Option<GoalRuleSpec>,
+}
+
+/// `goal_rule = { rule = "antipode" | "mirror" | "offset" | "scatter" | "rows", ... }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GoalRuleSpec {
+    pub rule: String,
+    pub center: Option<Xy>,
+    pub axis: Option<String>,
+    pub at: Option<f32>,
+    pub offset: Option<Xy>,
+    pub min: Option<Xy>,
+    pub max: Option<Xy>,
+    pub points: Option<Vec<Xy>>,
 }
 
 /// `spawn = { shape = "rect" | "circle", ... }`.
@@ -142,6 +157,12 @@ pub(crate) struct SpawnSpec {
     pub radius: Option<f32>,
     pub heading: Option<HeadingSpec>,
     pub speed: Option<[f32; 2]>,
+    pub min_spacing: Option<f32>,
+    pub start_angle: Option<f32>,
+    pub from: Option<Xy>,
+    pub to: Option<Xy>,
+    pub spacing: Option<f32>,
+    pub columns: Option<u32>,
 }
 
 /// A spawn heading: a fixed angle (rad) or the string `"random"`.

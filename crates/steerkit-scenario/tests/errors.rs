@@ -848,7 +848,7 @@ fn planar_parts_are_refused_in_3d() {
     assert_eq!(e.field(), "walls", "{e}");
     let e = toml_error(&THREE_D.replace("shape = \"sphere\"", "shape = \"circle\""));
     assert!(
-        e.to_string().contains("unknown spawn shape `circle`; expected `box` or `sphere`"),
+        e.to_string().contains("unknown spawn shape `circle`; expected `box`, `sphere`"),
         "{e}"
     );
 }
@@ -910,4 +910,107 @@ fn spheres_and_boxes_in_a_3d_scenario() {
     assert!(e.to_string().ends_with("expected `sphere` or `box`"), "{e}");
     let flat = with_obstacles.replace("min = [5, 0, 5]", "min = [5, 0]");
     assert_eq!(toml_error(&flat).field(), "obstacles[1].min");
+}
+
+/// Spawn patterns place agents exactly: evenly on a ring, along a line, in a grid, over a
+/// sphere's surface in 3D; random regions can keep a minimum spacing, and refuse a count the
+/// region cannot hold at that spacing.
+#[test]
+fn spawn_patterns_and_minimum_spacing() {
+    let spawn = |s: &str| with("spawn = { shape = \"rect\", min = [-5, -5], max = [5, 5] }", s);
+    let agents = |src: &str| -> Vec<Vec2> {
+        let s = Scenario::from_toml_str(src, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+        s.plan::<Vec2>().unwrap().groups[0].agents.iter().map(|a| a.position).collect()
+    };
+    // ring: 3 agents at 0, 120 and 240 degrees, 4 m round (1, 1)
+    let ring = agents(&spawn("spawn = { shape = \"ring\", center = [1, 1], radius = 4 }"));
+    for (k, p) in ring.iter().enumerate() {
+        let a = std::f32::consts::TAU * k as f32 / 3.0;
+        assert!((*p - Vec2::new(1.0 + 4.0 * a.cos(), 1.0 + 4.0 * a.sin())).length() < 1e-5);
+    }
+    // line: both ends and the middle
+    let line = agents(&spawn("spawn = { shape = \"line\", from = [-4, 0], to = [4, 2] }"));
+    assert_eq!(line, [Vec2::new(-4.0, 0.0), Vec2::new(0.0, 1.0), Vec2::new(4.0, 2.0)]);
+    // grid: rows of 2 along +x, rows along +y
+    let grid =
+        agents(&spawn("spawn = { shape = \"grid\", min = [-1, -1], spacing = 1.5, columns = 2 }"));
+    assert_eq!(grid, [Vec2::new(-1.0, -1.0), Vec2::new(0.5, -1.0), Vec2::new(-1.0, 0.5)]);
+    // a pattern outside the world is refused
+    let e = toml_error(&spawn("spawn = { shape = \"line\", from = [0, 0], to = [40, 0] }"));
+    assert!(e.to_string().contains("agent 1 of the line lies outside the world"), "{e}");
+    // random with a minimum spacing: 60 agents at least 1 m apart in 10 m × 10 m
+    let spaced = with(
+        "count = 3\nspawn = { shape = \"rect\", min = [-5, -5], max = [5, 5] }",
+        "count = 60\nspawn = { shape = \"rect\", min = [-5, -5], max = [5, 5], min_spacing = 1.0 }",
+    );
+    let p = agents(&spaced);
+    for i in 0..p.len() {
+        for j in 0..i {
+            assert!((p[i] - p[j]).length() >= 1.0, "{} and {} closer than 1 m", p[i], p[j]);
+        }
+    }
+    // 200 agents 2 m apart cannot fit in 10 m × 10 m (at most about 36)
+    let crowded = spaced
+        .replace("count = 60", "count = 200")
+        .replace("min_spacing = 1.0", "min_spacing = 2.0");
+    let e = toml_error(&crowded);
+    assert_eq!(e.field(), "groups[0].spawn.min_spacing", "{e}");
+    assert!(e.to_string().contains("the region cannot hold 200 at that spacing"), "{e}");
+    // a pattern key on a random region is named
+    let e = toml_error(&spawn(
+        "spawn = { shape = \"rect\", min = [-5, -5], max = [5, 5], columns = 2 }",
+    ));
+    assert_eq!(e.field(), "groups[0].spawn.columns", "{e}");
+    // 3D: a shell of 50 agents, every one on the sphere
+    let shell = THREE_D.replace(
+        "spawn = { shape = \"sphere\", center = [0, 10, 0], radius = 5, heading = \"random\", speed = [0, 1] }",
+        "spawn = { shape = \"shell\", center = [0, 10, 0], radius = 5 }",
+    );
+    let s = Scenario::from_toml_str(&shell, "t.toml").unwrap();
+    for a in &s.plan::<steerkit::Vec3>().unwrap().groups[0].agents {
+        assert!(((a.position - steerkit::Vec3::new(0.0, 10.0, 0.0)).length() - 5.0).abs() < 1e-4);
+    }
+}
+
+/// Goal rules give spawned agents their own goals: the antipode through the ring's centre,
+/// the mirror across a line, an offset, a scattered point in a region, and a point per grid
+/// row; a rule beside a group goal, or `rows` without a grid, is refused.
+#[test]
+fn goal_rules_for_spawned_agents() {
+    let base = with(
+        "spawn = { shape = \"rect\", min = [-5, -5], max = [5, 5] }",
+        "spawn = { shape = \"ring\", center = [1, 0], radius = 4 }\nGOAL",
+    );
+    let goals = |rule: &str| -> Vec<(Vec2, Vec2)> {
+        let src = base.replace("GOAL", rule);
+        let s = Scenario::from_toml_str(&src, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+        s.plan::<Vec2>().unwrap().groups[0]
+            .agents
+            .iter()
+            .map(|a| (a.position, a.goal.unwrap()))
+            .collect()
+    };
+    for (p, g) in goals("goal_rule = { rule = \"antipode\" }") {
+        assert!((p + g - Vec2::new(2.0, 0.0)).length() < 1e-5, "antipode of {p} is {g}");
+    }
+    for (p, g) in goals("goal_rule = { rule = \"mirror\", axis = \"x\", at = 3 }") {
+        assert_eq!(g, Vec2::new(6.0 - p.x, p.y));
+    }
+    for (p, g) in goals("goal_rule = { rule = \"offset\", offset = [0, 2] }") {
+        assert_eq!(g, p + Vec2::new(0.0, 2.0));
+    }
+    for (_, g) in goals("goal_rule = { rule = \"scatter\", min = [6, 6], max = [8, 9] }") {
+        assert!(g.x >= 6.0 && g.x <= 8.0 && g.y >= 6.0 && g.y <= 9.0, "{g}");
+    }
+    let grid = with("spawn = { shape = \"rect\", min = [-5, -5], max = [5, 5] }", "spawn = { shape = \"grid\", min = [-5, -5], spacing = 1, columns = 2 }\ngoal_rule = { rule = \"rows\", points = [[5, 5], [6, 0]] }");
+    let s = Scenario::from_toml_str(&grid, "t.toml").unwrap();
+    let g: Vec<Vec2> =
+        s.plan::<Vec2>().unwrap().groups[0].agents.iter().map(|a| a.goal.unwrap()).collect();
+    assert_eq!(g, [Vec2::new(5.0, 5.0), Vec2::new(6.0, 5.0), Vec2::new(6.0, 0.0)]);
+    let both = base.replace("GOAL", "goal = [0, 0]\ngoal_rule = { rule = \"antipode\" }");
+    assert_eq!(toml_error(&both).field(), "groups[0].goal_rule");
+    let rows = base.replace("GOAL", "goal_rule = { rule = \"rows\", points = [[0, 0]] }");
+    assert!(toml_error(&rows).to_string().contains("needs a `grid` spawn"));
+    let unknown = base.replace("GOAL", "goal_rule = { rule = \"swap\" }");
+    assert_eq!(toml_error(&unknown).field(), "groups[0].goal_rule.rule");
 }
