@@ -321,7 +321,8 @@ pub struct GroupMetrics {
 /// | `collected` | strings | the metrics collected (the scenario's plan) |
 /// | `overlap_tolerance` | m | overlaps shallower than this are not counted |
 /// | `agent_overlaps` | integer \| null | pairs that started overlapping by more than the tolerance (once per contact) |
-/// | `max_overlap` | m \| null | deepest overlap of two bodies seen after any step |
+/// | `max_overlap` | m \| null | deepest overlap of two bodies seen after any step, whatever the tolerance |
+/// | `overlap_pair_steps` | integer \| null | pair-steps overlapping by more than the tolerance |
 /// | `obstacle_penetrations` | integer \| null | a body starting to touch a solid obstacle, or a move into one refused |
 /// | `wall_crossings` | integer \| null | moves refused because the centre would have crossed a wall |
 /// | `min_separation` | m \| null | smallest gap between two bodies over the run (negative: overlap); `null` when not collected or when no two agents ever came within the neighbour radius |
@@ -360,8 +361,11 @@ pub struct Metrics {
     pub overlap_tolerance: f32,
     /// Overlap onsets beyond the tolerance.
     pub agent_overlaps: Option<u64>,
-    /// Deepest overlap seen (m).
+    /// Deepest overlap seen (m), whatever the tolerance.
     pub max_overlap: Option<f64>,
+    /// Pair-steps overlapping by more than the tolerance (a pair overlapping for 10 steps
+    /// counts 10).
+    pub overlap_pair_steps: Option<u64>,
     /// Obstacle contacts.
     pub obstacle_penetrations: Option<u64>,
     /// Refused wall crossings.
@@ -873,6 +877,7 @@ impl<V: RunSpace> Simulation<V> {
             agent_overlaps: collects(Metric::AgentOverlaps).then_some(pairs.overlaps),
             max_overlap: collects(Metric::AgentOverlaps)
                 .then_some(round6(f64::from(pairs.max_overlap))),
+            overlap_pair_steps: collects(Metric::AgentOverlaps).then_some(pairs.pair_steps),
             obstacle_penetrations: collects(Metric::ObstaclePenetrations)
                 .then_some(events.obstacle_contacts),
             wall_crossings: collects(Metric::WallCrossings).then_some(events.wall_crossings),
@@ -1030,6 +1035,8 @@ struct PairScan {
     overlapping_now: HashSet<(u32, u32)>,
     overlaps: u64,
     max_overlap: f32,
+    /// Pair-steps beyond the tolerance.
+    pair_steps: u64,
     min_gap: f32,
 }
 
@@ -1042,6 +1049,7 @@ impl PairScan {
             overlapping_now: HashSet::new(),
             overlaps: 0,
             max_overlap: 0.0,
+            pair_steps: 0,
             min_gap: f32::INFINITY,
         }
     }
@@ -1071,8 +1079,9 @@ impl PairScan {
                 }
                 let gap = nb.distance_squared.sqrt() - ri - nb.radius;
                 frame_min_gap = frame_min_gap.min(gap);
+                self.max_overlap = self.max_overlap.max(-gap);
                 if -gap > self.tolerance {
-                    self.max_overlap = self.max_overlap.max(-gap);
+                    self.pair_steps += 1;
                     let (a, b) = (handles[i].index, handles[nb.index].index);
                     self.overlapping_now.insert((a.min(b), a.max(b)));
                 }

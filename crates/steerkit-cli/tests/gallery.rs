@@ -834,3 +834,27 @@ fn the_circle_crosses_through_the_centre_and_every_walker_arrives() {
     assert_eq!(o.metrics.agent_overlaps, Some(0));
     assert!(o.metrics.min_separation.unwrap() > -0.05);
 }
+
+/// The overlap figures add up: the deepest overlap is reported whatever the tolerance (it is
+/// minus the smallest gap when bodies overlapped), beside the count of overlap onsets and of
+/// pair-steps beyond the tolerance.
+#[test]
+fn overlap_figures_add_up() {
+    for name in ["separation", "doorway", "circle"] {
+        let o = outcome(name);
+        let m = &o.metrics;
+        let (gap, deepest) = (m.min_separation.unwrap(), m.max_overlap.unwrap());
+        eprintln!(
+            "{name}: min separation {gap}, max overlap {deepest}, onsets {:?}, pair-steps {:?}",
+            m.agent_overlaps, m.overlap_pair_steps
+        );
+        if gap < 0.0 {
+            assert!((deepest + gap).abs() < 1e-5, "{name}: deepest {deepest}, smallest gap {gap}");
+        } else {
+            assert_eq!(deepest, 0.0, "{name}");
+        }
+        let beyond = deepest > f64::from(m.overlap_tolerance);
+        assert_eq!(m.overlap_pair_steps.unwrap() > 0, beyond, "{name}");
+        assert_eq!(m.agent_overlaps.unwrap() > 0, beyond, "{name}");
+    }
+}
