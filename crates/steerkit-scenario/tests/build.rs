@@ -148,3 +148,44 @@ arrive_radius = 0.25
         "options.toml:14:15: groups[0].integration: unknown value `rk4`; expected one of `newton_euler`, `exact`"
     );
 }
+
+/// `follow_path` on an open path arrives at its end and stays there (it used to orbit or push at
+/// it), and the crowd reports the path finished.
+#[test]
+fn follow_path_arrives_at_the_end_of_an_open_path_and_stays() {
+    let src = r#"name = "end"
+dt = 0.02
+steps = 1500
+[world]
+neighbour_radius = 2
+[[paths]]
+name = "route"
+points = [[0, 0], [10, 0], [10, 6]]
+[[groups]]
+name = "walker"
+radius = 0.3
+limits = { max_speed = 3, max_acceleration = 6, max_rotation = 4, max_angular_acceleration = 20 }
+behaviour = { kind = "follow_path", path = "route", offset = 1.5 }
+agents = [{ position = [0, 0] }]
+"#;
+    let s = Scenario::from_toml_str(src, "end.toml").unwrap();
+    let mut w = s.build().unwrap();
+    let mut finished_at = None;
+    let mut last = Vec2::ZERO;
+    for step in 0..s.steps() {
+        for e in w.crowd.step(s.dt()).unwrap() {
+            if matches!(e, CrowdEvent::PathFinished { .. }) && finished_at.is_none() {
+                finished_at = Some(step);
+            }
+        }
+        let p = w.crowd.positions()[0];
+        if step >= 1000 {
+            assert!((p - last).length() < 1e-4, "still moving at step {step}: {p}");
+        }
+        last = p;
+    }
+    let end = Vec2::new(10.0, 6.0);
+    // the default end arrival brakes inside a 5 cm target radius
+    assert!((last - end).length() < 0.1, "ends {} m from the end", (last - end).length());
+    assert!(finished_at.is_some_and(|s| s < 600), "finished at {finished_at:?}");
+}

@@ -213,7 +213,16 @@ pub(crate) const KINDS: &[Kind] = &[
     },
     Kind {
         kind: RecipeKind::FollowPath,
-        fields: &["path", "offset", "predict_time"],
+        fields: &[
+            "path",
+            "offset",
+            "predict_time",
+            "target_radius",
+            "slow_radius",
+            "deceleration_time",
+            "braking",
+            "time_to_target",
+        ],
         build: |x| {
             let path = x.path()?;
             x.req("offset", x.n.offset.is_some())?;
@@ -221,7 +230,20 @@ pub(crate) const KINDS: &[Kind] = &[
             if let Some(t) = x.n.predict_time {
                 follow = x.lib(follow.predictive(t))?;
             }
-            Ok(Behaviour::FollowPath { path, follow })
+            // an open path's end is arrived at, not orbited: by braking distance unless the
+            // node gives its own approach
+            let n = x.n;
+            let own = n.target_radius.is_some()
+                || n.slow_radius.is_some()
+                || n.deceleration_time.is_some()
+                || n.braking.is_some()
+                || n.time_to_target.is_some();
+            let end = if own {
+                arrive(x, true)?
+            } else {
+                x.lib(Arrive::with_approach(0.05, Approach::Braking, 0.1))?
+            };
+            Ok(Behaviour::FollowPath { path, follow: follow.arriving_at_end(end) })
         },
     },
     Kind {

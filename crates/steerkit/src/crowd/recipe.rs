@@ -1138,7 +1138,15 @@ pub(crate) fn evaluate<V: CrowdVector>(
             let s = f.steer(me, path, limits);
             state.path_param = f.state();
             notes.target = Some(f.target(path));
-            if !path.is_looping() && f.is_finished(path, 1e-3) {
+            // finished at the end of an open path, or within the group's arrive radius of it
+            // (a follower arriving there stops just short of the last parameter)
+            let near = cx.finish.max(1e-3);
+            let end = path.get_position(path.length());
+            if !path.is_looping()
+                && (f.is_finished(path, 1e-3)
+                    || (f.is_finished(path, near)
+                        && (end - cx.me.position).length_squared() <= near * near))
+            {
                 notes.path_finished = true;
             }
             s
