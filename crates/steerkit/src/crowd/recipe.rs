@@ -310,7 +310,9 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// `bounds` in cells of `cell_size` m, blocked within `clearance` m of the crowd's
     /// obstacles; one [`AvoidObstacle`] constraint per circle obstacle near the plan's segments
     /// (violated within the disc's radius plus the agent's; the detour point at that times
-    /// `margin`); the `actuator`; at most
+    /// `margin`); the `actuator` (its arrive applies at the final goal only: the planner's
+    /// sub-goals on the way are passed through with a seek, so a slow radius does not brake at
+    /// every cell); at most
     /// `constraint_steps` plans per step; when they run out (deadlock), the actuator heads
     /// straight for the planner's sub-goal, which lies in a free cell.
     ///
@@ -1033,6 +1035,39 @@ pub(crate) struct Notes<V: Vector> {
 /// array that exists only while some group avoids obstacles.
 pub(crate) type AvoidState = <ObstacleAvoidance as Stateful>::State;
 
+/// The crowd's actuator: [`HeadFor`] at the final goal, but a planner's sub-goal (a cell on the
+/// way) is passed through at full speed (seek), so an arrive's slow radius brakes only at the
+/// end and not at every cell.
+struct PassThrough<'a> {
+    head: &'a HeadFor,
+    goal: Vec2,
+}
+
+impl Actuator<Vec2> for PassThrough<'_> {
+    fn path_into(
+        &self,
+        character: &Kinematic,
+        goal: &Goal,
+        limits: &Limits,
+        plan: &mut PipelinePlan,
+    ) {
+        self.head.path_into(character, goal, limits, plan);
+    }
+
+    fn output(
+        &self,
+        character: &Kinematic,
+        plan: &PipelinePlan,
+        limits: &Limits,
+    ) -> SteeringOutput {
+        let mut out = self.head.output(character, plan, limits);
+        if let Some(sub) = plan.goal.position.filter(|p| (*p - self.goal).length_squared() > 1e-6) {
+            out.linear = Seek::new().steer(character, sub, limits).map_or(Vec2::ZERO, |s| s.linear);
+        }
+        out
+    }
+}
+
 /// The pipeline leaf for one 2D agent (see [`Recipe::Pipeline`]).
 fn pipeline<V: CrowdVector>(
     k: &Kinematic,
@@ -1072,11 +1107,12 @@ fn pipeline<V: CrowdVector>(
     });
     // deadlock: nothing here; the fallback below heads for the sub-goal
     let none = |_: &Kinematic, _: &Limits, _: f32| -> Option<SteeringOutput> { None };
+    let actuator = PassThrough { head: actuator, goal: target };
     let mut p = SteeringPipeline::new(
         Goal::at(target),
         PlanningDecomposer::new(grid),
         discs,
-        actuator,
+        &actuator,
         none,
         constraint_steps,
     );
