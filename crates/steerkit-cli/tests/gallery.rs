@@ -410,6 +410,14 @@ fn the_v_squad_keeps_its_slots_along_the_route() {
     assert!(g.slot_error_mean.unwrap() < 0.15);
     assert!(g.slot_error_max.unwrap() < 0.5);
     assert_eq!(o.metrics.obstacle_penetrations, Some(0));
+    // members steer for themselves while forming up: no body passes through another (the
+    // members seeking their slots alone overlapped by 0.57 m)
+    eprintln!(
+        "formation: overlaps {:?}, deepest {:?}",
+        o.metrics.agent_overlaps, o.metrics.max_overlap
+    );
+    assert_eq!(o.metrics.agent_overlaps, Some(0));
+    assert!(o.metrics.max_overlap.unwrap() < 0.02);
     // slots are drawn: every recorded frame after the first has one per member
     let late = &o.recording.frames[o.recording.frames.len() / 2];
     assert_eq!(late.overlays.slots.agent.len(), 7);
