@@ -168,7 +168,7 @@ fn validate_prints_ok_with_counts_or_the_located_error_and_exits_1() {
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
     assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(stderr.contains("bad.toml:29:80:"), "line and column: {stderr}");
+    assert!(stderr.contains("bad.toml:30:80:"), "line and column: {stderr}");
     assert!(
         stderr.contains("groups[0].behaviour.members[1].members[0].slow_radius"),
         "field path: {stderr}"
