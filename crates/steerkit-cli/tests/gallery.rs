@@ -471,7 +471,7 @@ fn the_pipeline_goes_round_the_bowl_while_seek_with_avoidance_is_trapped_in_it()
             .expect("pipeline walker arrives");
         let last = (t.last().unwrap().position - goal(1, i)).length();
         eprintln!("pipeline {i}: within 0.5 m at {at} s, last {last} m");
-        // 10.4-10.7 s round the bowl (a 25 m straight line would take 8.3 s at 3 m/s)
+        // 10.5-10.9 s round the bowl (a 25 m straight line would take 8.3 s at 3 m/s)
         assert!(at < 12.0, "pipeline {i} arrives after {at} s");
         assert!(last < 0.5, "pipeline {i} ends {last} m from its spot");
     }

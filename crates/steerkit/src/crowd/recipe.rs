@@ -310,9 +310,9 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// `bounds` in cells of `cell_size` m, blocked within `clearance` m of the crowd's
     /// obstacles; one [`AvoidObstacle`] constraint per circle obstacle near the plan's segments
     /// (violated within the disc's radius plus the agent's; the detour point at that times
-    /// `margin`); the `actuator` (its arrive applies at the final goal only: the planner's
-    /// sub-goals on the way are passed through with a seek, so a slow radius does not brake at
-    /// every cell); at most
+    /// `margin`); the `actuator` (its arrive ramps by the distance to the final goal: the
+    /// planner's sub-goals on the way are headed for at that speed, so a slow radius does not
+    /// brake at every cell); at most
     /// `constraint_steps` plans per step; when they run out (deadlock), the actuator heads
     /// straight for the planner's sub-goal, which lies in a free cell.
     ///
@@ -1035,9 +1035,9 @@ pub(crate) struct Notes<V: Vector> {
 /// array that exists only while some group avoids obstacles.
 pub(crate) type AvoidState = <ObstacleAvoidance as Stateful>::State;
 
-/// The crowd's actuator: [`HeadFor`] at the final goal, but a planner's sub-goal (a cell on the
-/// way) is passed through at full speed (seek), so an arrive's slow radius brakes only at the
-/// end and not at every cell.
+/// The crowd's actuator: [`HeadFor`] at the final goal; toward a planner's sub-goal (a cell on
+/// the way) it heads for the sub-goal at the arrive's approach speed for the distance left to
+/// the *final* goal, so a slow radius brakes only near the end, not at every cell.
 struct PassThrough<'a> {
     head: &'a HeadFor,
     goal: Vec2,
@@ -1062,7 +1062,18 @@ impl Actuator<Vec2> for PassThrough<'_> {
     ) -> SteeringOutput {
         let mut out = self.head.output(character, plan, limits);
         if let Some(sub) = plan.goal.position.filter(|p| (*p - self.goal).length_squared() > 1e-6) {
-            out.linear = Seek::new().steer(character, sub, limits).map_or(Vec2::ZERO, |s| s.linear);
+            let p = character.position;
+            let (direction, distance) = (sub - p).unit_and_length_f64();
+            if distance > 0.0 {
+                let arrive = &self.head.arrive;
+                let speed = arrive.approach_speed((self.goal - p).length(), limits);
+                out.linear = VelocityMatch::acceleration(
+                    character.velocity,
+                    direction * speed,
+                    arrive.time_to_target(),
+                    limits,
+                );
+            }
         }
         out
     }
