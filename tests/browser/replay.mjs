@@ -10,6 +10,12 @@
 // panned, reset and switched to the top view and back, and a second screenshot is saved after the
 // orbit (SCREENSHOT_PNG with "-orbit" before ".png"); a 3D crowd written beside
 // (crowd3d-replay.html) is timed.
+// Every replay must start playing by itself; opening it with `#t=…&paused` and `#f=…` must show
+// that moment, and scrubbing must write the moment into the address. On a 2D recording, the
+// drawn diameter of an isolated agent is measured in canvas pixels and compared with its
+// group's radius at the current zoom (on out/browser/bodies/replay.html, written by the replay
+// test, also a touching pair and a pair 0.3 m apart); a 2000-agent crowd written beside
+// (crowd-replay.html) is timed.
 // Exits non-zero with a message on the first failed check.
 
 import { chromium } from "playwright-core";
@@ -85,6 +91,217 @@ try {
     frame: steerkitReplay.frame, playing: steerkitReplay.playing, scale: steerkitReplay.scale,
     selected: steerkitReplay.selected, layers: steerkitReplay.layers(), view: steerkitReplay.view,
   }));
+
+  // The recording itself, as embedded in the page (for the truth the player is checked against).
+  const recording = () => page.evaluate(() => {
+    const r = JSON.parse(document.getElementById("recording").textContent);
+    return { dt: r.meta.dt, scenario: r.meta.scenario, steps: r.frames.map((f) => f.step), groups: r.groups, agentGroups: r.agent_groups, world: r.world || {} };
+  });
+  const frameOf = (k) => page.evaluate((k) => {
+    const f = JSON.parse(document.getElementById("recording").textContent).frames[k];
+    return { position: f.position, orientation: f.orientation };
+  }, k);
+  const open = async (fragment) => {
+    await page.goto("about:blank");
+    await page.goto(pathToFileURL(htmlPath).href + fragment, { waitUntil: "load" });
+    await page.waitForFunction(() => window.steerkitReplay !== undefined, null, { timeout: 10000 });
+  };
+  const scrubTo = (v) => page.evaluate((v) => {
+    const s = document.getElementById("scrub");
+    s.value = String(v);
+    s.dispatchEvent(new Event("input", { bubbles: true }));
+  }, v);
+
+  // Links to a moment: #t=…&paused, #f=…, invalid fragments, and the address written by a scrub.
+  async function checkMoments() {
+    const rec = await recording(), N = rec.steps.length, dt = rec.dt;
+    const mid = Math.floor(N / 2), midTime = rec.steps[mid] * dt;
+    // a time a little after the middle frame: the nearest recorded frame is the middle one
+    const asked = (midTime + 0.3 * (rec.steps[mid + 1] - rec.steps[mid]) * dt).toFixed(4);
+    await open(`#t=${asked}&paused`);
+    await sleep(400);
+    const m = await page.evaluate(() => ({ frame: steerkitReplay.frame, playing: steerkitReplay.playing, time: steerkitReplay.time }));
+    const label = await page.textContent("#readout");
+    check(!m.playing && m.frame === mid && Math.abs(m.time - midTime) < 1e-6,
+      `#t=${asked}&paused opens paused on the nearest frame (${m.frame + 1}, t = ${m.time.toFixed(3)} s)`);
+    check(label.startsWith(`frame ${mid + 1} / ${N}`) && label.includes(`t = ${midTime.toFixed(2)} s`), `the frame label says "${label}"`);
+    check(await page.evaluate(() => location.hash) === `#t=${asked}&paused`, "opening leaves the address as it was");
+
+    // scrubbing writes the moment into the address, without adding history entries
+    const historyBefore = await page.evaluate(() => history.length);
+    const q = Math.floor(N * 0.7);
+    for (const v of [q - 9, q - 5, q - 2, q]) await scrubTo(v);
+    await sleep(500);
+    const hash = await page.evaluate(() => location.hash);
+    const written = /^#t=([0-9.]+)&paused$/.exec(hash);
+    check(written && Math.abs(+written[1] - rec.steps[q] * dt) < dt / 2, `a scrub to frame ${q + 1} writes "${hash}" into the address`);
+    check(await page.evaluate(() => history.length) === historyBefore, "the address is replaced, not added to the history");
+    await page.keyboard.press("ArrowLeft");
+    await sleep(500);
+    const stepped = /^#t=([0-9.]+)&paused$/.exec(await page.evaluate(() => location.hash));
+    check(stepped && Math.abs(+stepped[1] - rec.steps[q - 1] * dt) < dt / 2, "stepping a frame back updates it");
+    await page.keyboard.press("Space");
+    await sleep(500);
+    check(await page.evaluate(() => location.hash) === "", "playing clears it");
+    await page.keyboard.press("Space");
+    await sleep(500);
+    const pausedAt = await page.evaluate(() => ({ frame: steerkitReplay.frame, hash: location.hash }));
+    const again = /^#t=([0-9.]+)&paused$/.exec(pausedAt.hash);
+    check(again && Math.abs(+again[1] - rec.steps[pausedAt.frame] * dt) < dt / 2, `pausing writes the frame it stops on ("${pausedAt.hash}")`);
+    // the written address opens that moment
+    await open(pausedAt.hash);
+    check(await page.evaluate(() => steerkitReplay.frame) === pausedAt.frame && !(await page.evaluate(() => steerkitReplay.playing)),
+      `the written address opens frame ${pausedAt.frame + 1}, paused`);
+
+    // #f counts frames as the label does, and plays
+    const f = Math.max(2, Math.floor(N / 3));
+    await open(`#f=${f}`);
+    const fr = await page.evaluate(() => ({ frame: steerkitReplay.frame, playing: steerkitReplay.playing }));
+    check(fr.playing && fr.frame >= f - 1 && fr.frame < f - 1 + 0.25 * N, `#f=${f} opens at frame ${f} and plays (frame ${fr.frame + 1} at once)`);
+
+    // unreadable fragments are ignored: the start, playing, no errors
+    for (const bad of ["#t=abc", "#f=0&t=-3", "#t=1e999&f=12x&%E0%A4%A&paused=no", "#t=&f=", "#"]) {
+      const before = problems.length;
+      await open(bad);
+      const s0 = await page.evaluate(() => ({ frame: steerkitReplay.frame, playing: steerkitReplay.playing, time: steerkitReplay.time }));
+      check(s0.playing && s0.time < 1.5 && problems.length === before, `"${bad}" is ignored: the replay opens at the start and plays (t = ${s0.time.toFixed(2)} s)`);
+    }
+    // a fragment typed into the address bar of an open replay is followed
+    await page.evaluate(() => { location.hash = "#f=5&paused"; });
+    await sleep(200);
+    const typed = await page.evaluate(() => ({ frame: steerkitReplay.frame, playing: steerkitReplay.playing }));
+    check(typed.frame === 4 && !typed.playing, "a fragment typed into the address moves the open replay there");
+    // a viewer who asked for reduced motion gets a still replay
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await open("");
+    check(!(await page.evaluate(() => steerkitReplay.playing)), "with prefers-reduced-motion the replay opens paused");
+    await page.emulateMedia({ reducedMotion: null });
+    // left paused in the middle for what follows
+    await open(`#t=${midTime}&paused`);
+  }
+
+  // Pixels of the canvas round (X, Y) along a direction, counted from the centre while they are at
+  // least half the body's colour over the world's white: how far the body reaches (px).
+  const reach = (X, Y, dirs, colour) => page.evaluate(([X, Y, dirs, colour]) => {
+    const c = document.getElementById("view"), g = c.getContext("2d");
+    const hex = parseInt(colour.slice(1), 16), body = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
+    const far = Math.hypot(255 - body[0], 255 - body[1], 255 - body[2]);
+    const covered = (x, y) => {
+      const d = g.getImageData(x, y, 1, 1).data;
+      return Math.min(Math.hypot(255 - d[0], 255 - d[1], 255 - d[2]) / far, 1) >= 0.5;
+    };
+    return dirs.map(([ux, uy]) => {
+      let n = 0;
+      while (n < 2000 && covered(Math.floor(X + (n + 0.5) * ux), Math.floor(Y + (n + 0.5) * uy))) n++;
+      return n;
+    });
+  }, [X, Y, dirs, colour]);
+  // The drawn width and height of agent k's body (px), and the centre of that box.
+  async function bodyBox(k, colour) {
+    const p = await page.evaluate((k) => steerkitReplay.screenPosition(k), k);
+    const [right, left, down, up] = await reach(p.x, p.y, [[1, 0], [-1, 0], [0, 1], [0, -1]], colour);
+    return { p, width: right + left, height: down + up, cx: p.x + (right - left) / 2, cy: p.y + (down - up) / 2, right, left };
+  }
+  // Background pixels on the line from agent a's centre to agent b's (px).
+  const gapBetween = (pa, pb, colour) => page.evaluate(([pa, pb, colour]) => {
+    const c = document.getElementById("view"), g = c.getContext("2d");
+    const hex = parseInt(colour.slice(1), 16), body = [(hex >> 16) & 255, (hex >> 8) & 255, hex & 255];
+    const far = Math.hypot(255 - body[0], 255 - body[1], 255 - body[2]);
+    const len = Math.hypot(pb.x - pa.x, pb.y - pa.y);
+    let empty = 0;
+    for (let n = 0; n < len; n++) {
+      const x = Math.floor(pa.x + (pb.x - pa.x) * (n + 0.5) / len), y = Math.floor(pa.y + (pb.y - pa.y) * (n + 0.5) / len);
+      const d = g.getImageData(x, y, 1, 1).data;
+      if (Math.hypot(255 - d[0], 255 - d[1], 255 - d[2]) / far < 0.5) empty++;
+    }
+    return empty;
+  }, [pa, pb, colour]);
+
+  // Bodies are drawn at their radius: an isolated agent's drawn diameter against
+  // 2 · radius · pixels per metre, paused, every layer off, nothing selected.
+  async function checkBodyScale(box) {
+    const rec = await recording(), frame = await page.evaluate(() => steerkitReplay.frame);
+    const at = await frameOf(frame);
+    await page.keyboard.press("Escape");
+    for (const id of await page.evaluate(() => Object.entries(steerkitReplay.layers()).filter(([, on]) => on).map(([id]) => id))) {
+      await page.click(`#layer-${id}`);
+    }
+    check(Object.values(await page.evaluate(() => steerkitReplay.layers())).every((on) => !on), "every layer is off, bodies as discs");
+    const radius = (k) => rec.groups[rec.agentGroups[k]].radius, colour = (k) => rec.groups[rec.agentGroups[k]].colour;
+    const pos = (k) => [at.position[2 * k], at.position[2 * k + 1]];
+    await sleep(100);
+
+    if (rec.scenario === "bodies") {
+      // the recording of known bodies: 0 (0.5 m) and 1 (1 m) alone, 8 m apart on a line; 2 and 3
+      // touching; 4 and 5 with a 0.3 m gap. Drawn at the fitted zoom.
+      const scale = await page.evaluate(() => steerkitReplay.scale);
+      const b0 = await bodyBox(0, colour(0)), b1 = await bodyBox(1, colour(1));
+      const ppm = (b1.cx - b0.cx) / (pos(1)[0] - pos(0)[0]);
+      check(Math.abs(ppm - scale) < 0.01 * scale, `${ppm.toFixed(2)} px/m between the two drawn centres, the player's scale ${scale.toFixed(2)} px/m`);
+      for (const [k, b] of [[0, b0], [1, b1]]) {
+        const want = 2 * radius(k) * ppm;
+        check(Math.abs(b.width - want) <= 2 && Math.abs(b.height - want) <= 2,
+          `agent ${k} (radius ${radius(k)} m) is drawn ${b.width} x ${b.height} px, 2·r·px/m = ${want.toFixed(1)} px`);
+      }
+      const p = await page.evaluate(() => [2, 3, 4, 5].map((k) => steerkitReplay.screenPosition(k)));
+      const touching = await gapBetween(p[0], p[1], colour(2)), apart = await gapBetween(p[2], p[3], colour(4));
+      const gap = (pos(5)[0] - pos(4)[0] - radius(4) - radius(5)) * ppm;
+      check(touching === 0, "no background shows between two touching bodies");
+      check(Math.abs(apart - gap) <= 2, `${apart} px of background between two bodies ${(gap / ppm).toFixed(2)} m apart (${gap.toFixed(1)} px)`);
+    }
+
+    // the most isolated agent: room to spare from every other body and the world's shapes
+    const w = rec.world, n = rec.agentGroups.length;
+    const segDist = (p, a, b) => {
+      const dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
+      return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+    };
+    const edges = [];
+    for (const wall of w.walls || []) edges.push([wall.a, wall.b]);
+    for (const poly of w.polygons || []) poly.points.forEach((q, i) => edges.push([q, poly.points[(i + 1) % poly.points.length]]));
+    for (const r of [w.bounds, ...(w.boxes || [])].filter(Boolean)) {
+      const c = [[r.min[0], r.min[1]], [r.max[0], r.min[1]], [r.max[0], r.max[1]], [r.min[0], r.max[1]]];
+      c.forEach((q, i) => edges.push([q, c[(i + 1) % 4]]));
+    }
+    let best = -1, room = 0;
+    for (let k = 0; k < n; k++) {
+      const p = pos(k);
+      if (!Number.isFinite(p[0]) || !Number.isFinite(p[1])) continue;
+      let clear = Infinity;
+      for (let j = 0; j < n; j++) if (j !== k && Number.isFinite(pos(j)[0])) clear = Math.min(clear, Math.hypot(p[0] - pos(j)[0], p[1] - pos(j)[1]) - radius(j));
+      for (const c of w.circles || []) clear = Math.min(clear, Math.hypot(p[0] - c.center[0], p[1] - c.center[1]) - c.radius);
+      for (const [a, b] of edges) clear = Math.min(clear, segDist(p, a, b));
+      if (clear / radius(k) > room) { room = clear / radius(k); best = k; }
+    }
+    if (best < 0 || room < 2) { console.log(`  --  no agent is isolated at frame ${frame + 1}: the diameter is not measured`); return; }
+    // bring it to the middle (a drag) and zoom so that it is about 40 px across (the wheel)
+    const p0 = await page.evaluate((k) => steerkitReplay.screenPosition(k), best);
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.mouse.move(box.x + p0.x, box.y + p0.y);
+    await page.mouse.down();
+    await page.mouse.move(centre.x, centre.y, { steps: 8 });
+    await page.mouse.up();
+    check((await state()).selected === -1, "a drag selects nothing");
+    const s0 = await page.evaluate(() => steerkitReplay.scale);
+    const factor = 40 / (2 * radius(best) * s0);
+    await page.mouse.move(centre.x, centre.y);
+    if (Math.abs(Math.log(factor)) > 0.05) await page.mouse.wheel(0, -Math.log(factor) / 0.0015);
+    await sleep(200);
+    const scale = await page.evaluate(() => steerkitReplay.scale);
+    const b = await bodyBox(best, colour(best)), want = 2 * radius(best) * scale;
+    check(Math.abs(b.width - want) <= 2 && Math.abs(b.height - want) <= 2,
+      `agent ${best} (radius ${radius(best)} m, ${room.toFixed(1)} radii from anything) is drawn ${b.width} x ${b.height} px at ${scale.toFixed(1)} px/m: 2·r·px/m = ${want.toFixed(1)} px`);
+    check(Math.hypot(b.cx - b.p.x, b.cy - b.p.y) <= 1.5, "the body is centred on the agent's position");
+    // as a dart, the nose reaches about 1.5 radii ahead
+    await page.click("#layer-darts");
+    await sleep(100);
+    const h = at.orientation[best];
+    const [ahead] = await reach(b.p.x, b.p.y, [[Math.cos(h), -Math.sin(h)]], colour(best));
+    const r = radius(best) * scale;
+    check(ahead > 1.3 * r && ahead <= 1.5 * r + 2, `"Bodies as darts" draws a dart whose nose is ${(ahead / r).toFixed(2)} radii ahead`);
+    await page.click("#layer-darts");
+  }
 
   // The 3D view: orbit, zoom, pan, reset, the top view and back, picking, screenshots, a crowd.
   async function check3d(box) {
@@ -205,6 +422,8 @@ try {
       await page.waitForFunction(() => window.steerkitReplay !== undefined, null, { timeout: 20000 });
       const loadMs = Date.now() - t0;
       const big = await page.evaluate(() => steerkitReplay.agentCount);
+      check(await page.evaluate(() => steerkitReplay.playing), "the crowd plays when it opens");
+      await page.keyboard.press("Home");
       await page.keyboard.press("Space");
       const run = await page.evaluate(() => new Promise((done) => {
         let draws = 0;
@@ -228,14 +447,18 @@ try {
   check(first.width > 0 && first.height > 0, `canvas is ${first.width}x${first.height}`);
   check(first.coloured > 300, `first frame is drawn (${first.coloured} coloured pixels)`);
 
-  // play for about 3 s
-  await page.keyboard.press("Space");
-  check((await state()).playing, "Space starts playback");
+  // it plays by itself for about 3 s
+  check((await state()).playing, "the replay is playing when it opens");
+  // the frame and its label, read together
+  const labelled = () => page.evaluate(() => [steerkitReplay.frame, document.getElementById("readout").textContent]);
+  const [f0, labelA] = await labelled();
   await sleep(1500);
   const a = await canvasState(), fa = (await state()).frame;
   await sleep(1500);
-  const b = await canvasState(), fb = (await state()).frame;
-  check(fa > 0 && fb > fa, `frames advance while playing (${fa} -> ${fb})`);
+  const b = await canvasState();
+  const [fb, labelB] = await labelled();
+  check(fa > f0 && fb > fa, `frames advance without a click (${f0} -> ${fa} -> ${fb})`);
+  check(labelA.startsWith(`frame ${f0 + 1} / `) && labelB.startsWith(`frame ${fb + 1} / `), `the frame label advances with them ("${labelA.split("  ")[0]}" -> "${labelB.split("  ")[0]}")`);
   check(a.hash !== b.hash, "the canvas changes between two moments of playback");
   check(b.coloured > 300, `playback frames are drawn (${b.coloured} coloured pixels)`);
 
@@ -246,6 +469,10 @@ try {
   await sleep(300);
   const still = await state();
   check(still.frame === paused.frame, `paused playback stays on frame ${still.frame}`);
+  await page.keyboard.press("Space");
+  check((await state()).playing, "Space plays again");
+  await page.keyboard.press("Space");
+  check(!(await state()).playing, "Space pauses");
 
   // scrub
   const target = Math.floor(info.frames / 2);
@@ -275,6 +502,8 @@ try {
   check((await state()).layers.velocity === false, "the velocity layer switches off");
   check(before.hash !== after.hash, "switching a layer off redraws the canvas");
   await page.click("#layer-velocity");
+
+  await checkMoments();
 
   const box = await page.locator("#view").boundingBox();
   if (info.dims === 3) {
@@ -313,6 +542,8 @@ try {
     await page.screenshot({ path: shotPath });
     check(statSync(shotPath).size > 10000, `screenshot saved to ${shotPath}`);
 
+    await checkBodyScale(box);
+
     // a big crowd, if the Rust test wrote one beside: it loads, plays and keeps drawing
     const crowdPath = join(dirname(htmlPath), "crowd-replay.html");
     if (existsSync(crowdPath)) {
@@ -321,6 +552,8 @@ try {
       await page.waitForFunction(() => window.steerkitReplay !== undefined, null, { timeout: 20000 });
       const loadMs = Date.now() - t0;
       const big = await page.evaluate(() => steerkitReplay.agentCount);
+      check(await page.evaluate(() => steerkitReplay.playing), "the crowd plays when it opens");
+      await page.keyboard.press("Home");
       await page.keyboard.press("Space");
       const run = await page.evaluate(() => new Promise((done) => {
         let draws = 0;
@@ -347,7 +580,8 @@ try {
     if (!existsSync(path)) continue;
     await page.goto(pathToFileURL(path).href, { waitUntil: "load" });
     await page.waitForFunction(() => window.steerkitReplay !== undefined, null, { timeout: 10000 });
-    await page.keyboard.press("Space");
+    const opened = await page.evaluate(() => ({ playing: steerkitReplay.playing, frames: steerkitReplay.frameCount }));
+    check(opened.playing === opened.frames > 1, `${name} ${opened.frames > 1 ? "plays" : "stays still"} when it opens`);
     await sleep(600);
     await page.keyboard.press("End");
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);

@@ -546,8 +546,6 @@ fn a_thousand_agents_for_300_frames_make_a_replay_of_a_few_megabytes() {
     let json = r.to_json();
     let html = replay::render_html(&r);
     let svg = snapshot::render_svg(&r);
-    // the browser test plays this one too, to check a big crowd stays smooth
-    std::fs::write(out_dir().join("crowd-replay.html"), &html).unwrap();
     println!(
         "1000 agents x 300 frames: replay.html {} bytes (JSON {} bytes), snapshot.svg {} bytes",
         html.len(),
@@ -570,6 +568,73 @@ fn a_thousand_agents_for_300_frames_make_a_replay_of_a_few_megabytes() {
     quarter.validate().expect("consistent");
     let ratio = quarter.to_json().len() as f64 / json.len() as f64;
     assert!((0.2..0.3).contains(&ratio), "every 4th frame keeps {ratio:.3} of the bytes");
+}
+
+#[test]
+fn a_2d_crowd_of_2000_agents_is_written_for_the_browser_test() {
+    let r = crowd(2000, 200);
+    assert_eq!(r.frames.len(), 200);
+    let html = replay::render_html(&r);
+    println!("2000 agents x 200 frames in 2D: replay.html {} bytes", html.len());
+    assert!(html.len() < 16_000_000, "replay.html is {} bytes", html.len());
+    // the browser test plays it and times the drawing: a big crowd must stay smooth
+    std::fs::write(out_dir().join("crowd-replay.html"), html).unwrap();
+}
+
+/// Radii of the two groups of the bodies-to-scale recording (metres).
+const SMALL: f32 = 0.5;
+const LARGE: f32 = 1.0;
+
+/// Bodies at known places for the browser test to measure on screen: one isolated agent of each
+/// of two radii, a pair of small agents exactly touching and a pair 0.3 m apart, all gliding along
+/// +x at 0.4 m/s (heading 0) for 10 s.
+#[test]
+fn a_bodies_to_scale_replay_is_written_for_the_browser_test() {
+    let dt = 1.0 / 30.0;
+    let steps = 300;
+    let meta = Meta::new("bodies", 1, dt, steps).with_description(
+        "Bodies to scale: an agent of radius 0.5 m and one of 1 m, each alone; two of 0.5 m \
+         touching (centres 1 m apart) and two with a 0.3 m gap, all gliding east at 0.4 m/s",
+    );
+    let groups =
+        vec![Group::new("small", PALETTE[0], SMALL), Group::new("large", PALETTE[1], LARGE)];
+    let start = [
+        Vec2::new(-6.0, 4.0),
+        Vec2::new(2.0, 4.0),
+        Vec2::new(-6.0, -2.0),
+        Vec2::new(-6.0 + 2.0 * SMALL, -2.0),
+        Vec2::new(2.0, -2.0),
+        Vec2::new(2.0 + 2.0 * SMALL + 0.3, -2.0),
+    ];
+    let mut rec = Recorder::new(
+        meta,
+        World::bounded(Vec2::new(-10.0, -6.0), Vec2::new(10.0, 8.0), false),
+        groups,
+        vec![0, 1, 0, 0, 0, 0],
+        RecordOptions::default(),
+    )
+    .expect("valid");
+    let velocity = Vec2::new(0.4, 0.0);
+    for step in 0..=steps {
+        let ks: Vec<Kinematic> = start
+            .iter()
+            .map(|&p| Kinematic {
+                velocity,
+                ..Kinematic::at_rest(p + velocity * (step as f32 * dt), 0.0)
+            })
+            .collect();
+        rec.push_kinematics(step, &ks).expect("frames advance");
+    }
+    let r = rec.finish();
+    assert_eq!(r.frames.len(), steps as usize + 1);
+    assert_eq!(r.groups[1].radius, LARGE);
+    let html = replay::render_html(&r);
+    let back = Recording::from_json(replay::embedded_json(&html).unwrap()).unwrap();
+    assert_eq!(back.frames[0].position[4..6], [-6.0, -2.0]);
+    assert_eq!(back.frames[0].position[6], -5.0, "the touching pair's centres are 2 r apart");
+    let dir = out_dir().join("bodies");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("replay.html"), html).unwrap();
 }
 
 /// Recordings at the edges of the schema, for the browser test to open: a 3D run in a
