@@ -1014,3 +1014,24 @@ fn goal_rules_for_spawned_agents() {
     let unknown = base.replace("GOAL", "goal_rule = { rule = \"swap\" }");
     assert_eq!(toml_error(&unknown).field(), "groups[0].goal_rule.rule");
 }
+
+/// A path's coherence window must be positive, and a grid spawn needs at least one column.
+#[test]
+fn search_window_and_grid_columns_are_checked() {
+    let e = toml_error(&with("name = \"loop\"", "name = \"loop\"\nsearch_window = 0"));
+    assert_eq!(e.field(), "paths[0].search_window", "{e}");
+    assert!(e.to_string().ends_with("must be greater than zero, got 0"), "{e}");
+    let e = toml_error(&with("name = \"loop\"", "name = \"loop\"\nsearch_window = -3"));
+    assert_eq!(e.field(), "paths[0].search_window", "{e}");
+    let grid = with(
+        "spawn = { shape = \"rect\", min = [-5, -5], max = [5, 5] }",
+        "spawn = { shape = \"grid\", min = [-5, -5], spacing = 1, columns = 0 }",
+    );
+    let e = toml_error(&grid);
+    assert_eq!(e.field(), "groups[0].spawn.columns", "{e}");
+    assert!(e.to_string().ends_with("must be at least 1"), "{e}");
+    let e = toml_error(
+        &grid.replace("columns = 0", "columns = 2").replace("spacing = 1", "spacing = 0"),
+    );
+    assert_eq!(e.field(), "groups[0].spawn.spacing", "{e}");
+}

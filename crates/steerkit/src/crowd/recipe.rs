@@ -1188,11 +1188,13 @@ pub(crate) fn evaluate<V: CrowdVector>(
             // finished at the end of an open path, or within the group's arrive radius of it
             // (a follower arriving there stops just short of the last parameter)
             let near = cx.finish.max(1e-3);
-            let end = path.get_position(path.length());
+            // the end point is looked up only for a follower already near it
+            let at_end = || {
+                let end = path.get_position(path.length());
+                (end - cx.me.position).length_squared() <= near * near
+            };
             if !path.is_looping()
-                && (f.is_finished(path, 1e-3)
-                    || (f.is_finished(path, near)
-                        && (end - cx.me.position).length_squared() <= near * near))
+                && (f.is_finished(path, 1e-3) || (f.is_finished(path, near) && at_end()))
             {
                 notes.path_finished = true;
             }
