@@ -134,8 +134,9 @@ pub struct Group<V: Vector = Vec2> {
     /// pitched to the velocity and banked by the turn rate (the velocity's heading change per
     /// step, smoothed over [`FAKE_TURN_TIME`] s and kept as the agent's rotation), so a ship or
     /// an aircraft leans into its turns: bank ψ = atan(ω / roll_scale) for a turn rate ω
-    /// (rad/s), pitch = the velocity's climb angle. At rest (or `dt = 0`) the turn rate decays
-    /// toward 0 and the heading is kept. Needs `face_motion`; a 2D crowd refuses it.
+    /// (rad/s), pitch = the velocity's climb angle. At rest the turn rate decays toward 0 and
+    /// the heading is kept; `dt = 0` leaves both as they are. Needs `face_motion`; a 2D crowd
+    /// refuses it.
     pub fake_rotation: Option<FakeRotation>,
 }
 
