@@ -31,7 +31,11 @@
 //!               "volume":  {"min":[x,y,z],"max":[x,y,z]} | null   world box (m), min ≤ max
 //!               "spheres": [{"center":[x,y,z],"radius":r}]        solid balls (m), r > 0
 //!               "cuboids": [{"min":[x,y,z],"max":[x,y,z]}]        solid boxes (m), min ≤ max },
-//!   "groups": [{ "name", "colour": "#rrggbb", "radius" (m) }],
+//!   "groups": [{ "name", "colour": "#rrggbb", "radius" (m),
+//!                "vehicle": {"model": "car" | "motorbike" | "tank" | "human" | "discrete_car",
+//!                            "length", "width" (m, the body drawn), "wheelbase" (m, cars and
+//!                            motorbikes: front axle ahead of the reference point),
+//!                            "max_steer" (rad), "track_width" (m, tanks)}  (optional) }],
 //!   "agent_groups": [g₀, g₁, …]          (group index of each agent; n = its length)
 //!   "frames": [{
 //!       "step": s                          (time = s · dt; frame steps strictly increase)
@@ -53,6 +57,9 @@
 //!         "boxes":    {"agent":[…], "corners":[…]}       detection box, 4 corners × dims each
 //!         "neighbour_radius": {"agent":[…], "radius":[…]}
 //!         "slots":    {"agent":[…], "point":[…]}         formation slot assigned, dims each
+//!         "controls": {"agent":[…], "value":[…]}         a vehicle's controls this step, 3 each
+//!                     in [−1, 1]: car/motorbike (throttle, steer, 0), tank (left, right, 0),
+//!                     human (forward, strafe, turn), discrete_car (pedal, turn, 0)
 //!       } }],
 //!   "events":  [{"step", "kind", "agent": i | null}],  "events_dropped": k,
 //!   "metrics": [{"name", "unit", "values": [one per frame]}]
@@ -554,14 +561,38 @@ pub struct Group {
     pub colour: String,
     /// Body radius (m).
     pub radius: f32,
+    /// The vehicle the agents are, when they are driven through one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vehicle: Option<VehicleShape>,
 }
 
 impl Group {
     /// A group; the colour is checked by [`Recorder::new`].
     #[must_use]
     pub fn new(name: impl Into<String>, colour: impl Into<String>, radius: f32) -> Self {
-        Group { name: name.into(), colour: colour.into(), radius }
+        Group { name: name.into(), colour: colour.into(), radius, vehicle: None }
     }
+}
+
+/// The body a group's vehicle model implies, as the player draws it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VehicleShape {
+    /// `car`, `motorbike`, `tank`, `human` or `discrete_car`.
+    pub model: String,
+    /// Body length along the heading (m).
+    pub length: f32,
+    /// Body width (m).
+    pub width: f32,
+    /// Cars and motorbikes: distance from the reference point (rear axle) to the front axle (m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wheelbase: Option<f32>,
+    /// Cars and motorbikes: the largest front-wheel angle (rad).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steer: Option<f32>,
+    /// Tanks: distance between the track centre lines (m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub track_width: Option<f32>,
 }
 
 /// The colours given to groups in order when a caller has no preference: distinct, readable on
@@ -674,6 +705,17 @@ pub struct ScalarLayer {
     pub radius: Vec<f32>,
 }
 
+/// Vehicle controls, three values per entry in [−1, 1] (see the module's schema).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControlLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// Three values per entry.
+    #[serde(with = "mm")]
+    pub value: Vec<f32>,
+}
+
 /// The debug overlays of one frame; see the module's schema.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -699,6 +741,9 @@ pub struct Overlays {
     /// Formation slot points.
     #[serde(default, skip_serializing_if = "PointLayer::is_empty")]
     pub slots: PointLayer,
+    /// Vehicle controls.
+    #[serde(default, skip_serializing_if = "ControlLayer::is_empty")]
+    pub controls: ControlLayer,
 }
 
 macro_rules! layer_is_empty {
@@ -712,7 +757,15 @@ macro_rules! layer_is_empty {
         }
     )*};
 }
-layer_is_empty!(PointLayer, VectorLayer, WanderLayer, RayLayer, BoxLayer, ScalarLayer);
+layer_is_empty!(
+    PointLayer,
+    VectorLayer,
+    WanderLayer,
+    RayLayer,
+    BoxLayer,
+    ScalarLayer,
+    ControlLayer
+);
 
 impl Overlays {
     /// True when no layer has an entry.
@@ -725,6 +778,7 @@ impl Overlays {
             && self.boxes.is_empty()
             && self.neighbour_radius.is_empty()
             && self.slots.is_empty()
+            && self.controls.is_empty()
     }
 }
 
@@ -1122,6 +1176,15 @@ impl<V: Vector> FrameWriter<'_, V> {
         }
     }
 
+    /// The controls `agent`'s vehicle used this step (three values, see [`ControlLayer`]).
+    pub fn controls(&mut self, agent: u32, values: [f32; 3]) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.controls;
+            l.agent.push(agent);
+            l.value.extend_from_slice(&values);
+        }
+    }
+
     /// The formation slot assigned to `agent`.
     pub fn slot(&mut self, agent: u32, point: V) {
         if self.keeps(agent) {
@@ -1281,7 +1344,7 @@ impl Recording {
                 ));
             }
             let o = &f.overlays;
-            let layers: [Layer<'_>; 7] = [
+            let layers: [Layer<'_>; 8] = [
                 ("steering", &o.steering.agent, &[("vector", o.steering.vector.len(), d)]),
                 ("target", &o.target.agent, &[("point", o.target.point.len(), d)]),
                 (
@@ -1309,6 +1372,7 @@ impl Recording {
                     &[("radius", o.neighbour_radius.radius.len(), 1)],
                 ),
                 ("slots", &o.slots.agent, &[("point", o.slots.point.len(), d)]),
+                ("controls", &o.controls.agent, &[("value", o.controls.value.len(), 3)]),
             ];
             for (layer, agents, arrays) in layers {
                 if let Some(&a) = agents.iter().find(|&&a| a as usize >= n) {

@@ -27,7 +27,7 @@
 
 use crate::recording::{
     stride_for, FrameWriter, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder,
-    Recording, RecordingError, World, PALETTE,
+    Recording, RecordingError, VehicleShape, World, PALETTE,
 };
 use serde::Serialize;
 use std::collections::HashSet;
@@ -300,6 +300,15 @@ pub struct GroupMetrics {
     /// Largest distance (m) between a formation member and its slot over the second half of
     /// the run; `null` as above.
     pub slot_error_max: Option<f64>,
+    /// Mean time (s) at which the group's agents finished their open path; `null` when none
+    /// did or `paths_completed` is not collected.
+    pub mean_path_time: Option<f64>,
+    /// Largest distance (m) of a follower from the group's path (its first `follow_path`
+    /// leaf's), over every step until it finished the path; `null` when the group follows no
+    /// path or `path_deviation` is not collected.
+    pub path_deviation_max: Option<f64>,
+    /// Mean of that distance (m) over the followers and steps; `null` as above.
+    pub path_deviation_mean: Option<f64>,
 }
 
 /// `metrics.json`: what a run measured.
@@ -672,6 +681,7 @@ struct Simulation<V: RunSpace> {
     events: EventTally,
     pairs: PairScan,
     slots: SlotErrors,
+    deviation: PathDeviation,
     /// Each group's first obstacle-avoidance leaf, whose rays the replay draws.
     avoiders: Vec<Option<ObstacleAvoidance>>,
     /// The agents (by number) whose rays the replay keeps: the first [`RAY_AGENTS`] of the
@@ -725,7 +735,9 @@ impl<V: RunSpace> Simulation<V> {
             None => TrajectoryLog::Kept(Vec::new()),
             Some(path) => TrajectoryLog::streamed(path, &world, &numbering, dt)?,
         };
+        let deviation = PathDeviation::new(&world, n, plan.collects(Metric::PathDeviation));
         Ok(Self {
+            deviation,
             steps,
             steps32,
             dt,
@@ -761,6 +773,9 @@ impl<V: RunSpace> Simulation<V> {
         } else {
             f32::INFINITY
         };
+        if step > 0 {
+            self.deviation.measure(&self.world.crowd, &self.numbering, &self.events.path_done);
+        }
         // formation slots, second half of the run
         if u64::from(step) * 2 >= self.steps && !self.world.formations.is_empty() {
             self.slots.add(&self.world.crowd, &self.numbering);
@@ -811,6 +826,9 @@ impl<V: RunSpace> Simulation<V> {
             frame.neighbour_radius(a32, self.pairs.neighbour_radius);
             if let Some(slot) = V::slot(crowd, crowd.handle_at(i)) {
                 frame.slot(a32, slot);
+            }
+            if let Some(c) = crowd.controls(crowd.handle_at(i)) {
+                frame.controls(a32, c.values());
             }
             let group = self.numbering.agent_groups[a] as usize;
             let drawn = self.ray_agents.get(a).copied().unwrap_or(false) && frame.keeps(a32);
@@ -885,7 +903,7 @@ impl<V: RunSpace> Simulation<V> {
                 .then(|| round6(f64::from(pairs.min_gap))),
             arrived: collects(Metric::Arrivals).then_some(events.arrived_total),
             paths_completed: collects(Metric::PathsCompleted)
-                .then(|| events.path_done.iter().filter(|d| **d).count()),
+                .then(|| events.path_done.iter().filter(|d| d.is_some()).count()),
             quarantined: collects(Metric::Quarantined).then_some(events.quarantined),
             stuck: collects(Metric::Stuck).then_some(events.stuck),
             groups,
@@ -921,7 +939,11 @@ impl<V: RunSpace> Simulation<V> {
                 .filter_map(|(a, _)| self.events.arrived_at[a])
                 .map(|s| s as f64 * f64::from(self.dt))
                 .collect();
-            let done = members().filter(|(a, _)| self.events.path_done[*a]).count();
+            let path_times: Vec<f64> = members()
+                .filter_map(|(a, _)| self.events.path_done[a])
+                .map(|s| s as f64 * f64::from(self.dt))
+                .collect();
+            let done = path_times.len();
             let vels: Vec<V> = velocities_of
                 .iter()
                 .filter(|(a, _)| agent_groups[*a as usize] as usize == gi)
@@ -950,6 +972,10 @@ impl<V: RunSpace> Simulation<V> {
                 final_polarisation: polar.map(round6),
                 slot_error_mean,
                 slot_error_max,
+                mean_path_time: (self.collects(Metric::PathsCompleted) && done > 0)
+                    .then(|| round6(path_times.iter().sum::<f64>() / done as f64)),
+                path_deviation_max: self.deviation.max(gi).map(round6),
+                path_deviation_mean: self.deviation.mean(gi).map(round6),
             });
         }
         groups
@@ -988,8 +1014,9 @@ impl Numbering {
 struct EventTally {
     /// Step of each agent's first arrival.
     arrived_at: Vec<Option<u64>>,
+    /// Step at which each agent finished its open path.
     arrived_total: usize,
-    path_done: Vec<bool>,
+    path_done: Vec<Option<u64>>,
     obstacle_contacts: u64,
     wall_crossings: u64,
     quarantined: u64,
@@ -998,7 +1025,7 @@ struct EventTally {
 
 impl EventTally {
     fn new(n: usize) -> Self {
-        Self { arrived_at: vec![None; n], path_done: vec![false; n], ..Self::default() }
+        Self { arrived_at: vec![None; n], path_done: vec![None; n], ..Self::default() }
     }
 
     fn count(&mut self, e: &CrowdEvent, who: Option<u32>, step: u32) {
@@ -1013,7 +1040,7 @@ impl EventTally {
             }
             CrowdEvent::PathFinished { .. } => {
                 if let Some(a) = who {
-                    self.path_done[a as usize] = true;
+                    self.path_done[a as usize].get_or_insert(u64::from(step));
                 }
             }
             CrowdEvent::ObstacleCollision { .. } => self.obstacle_contacts += 1,
@@ -1022,6 +1049,88 @@ impl EventTally {
             CrowdEvent::Stuck { .. } => self.stuck += 1,
             CrowdEvent::AgentCollision { .. } => {}
         }
+    }
+}
+
+/// How far each group's path followers stray from the path: the distance from an agent to the
+/// nearest point of its group's path, found from its last parameter within the path's search
+/// window (so a step costs what the crowd's own path search costs), every step until it finishes
+/// the path.
+struct PathDeviation {
+    /// Each group's path, when it follows one and the metric is collected.
+    paths: Vec<Option<usize>>,
+    /// Each agent's last path parameter (m), NaN before the first (a whole-path search).
+    param: Vec<f32>,
+    max: Vec<f64>,
+    sum: Vec<f64>,
+    count: Vec<u64>,
+}
+
+impl PathDeviation {
+    fn new<V: RunSpace>(world: &steerkit_scenario::World<V>, n: usize, wanted: bool) -> Self {
+        let paths = world
+            .groups
+            .iter()
+            .map(|g| {
+                let mut first = None;
+                if let (true, Some(spec)) = (wanted, world.crowd.group(g.id)) {
+                    spec.recipe.for_each_leaf(&mut |r| {
+                        if let (None, steerkit::crowd::Recipe::FollowPath { path, .. }) = (first, r)
+                        {
+                            first = Some(path.0 as usize);
+                        }
+                    });
+                }
+                first
+            })
+            .collect::<Vec<_>>();
+        let groups = paths.len();
+        Self {
+            paths,
+            param: vec![f32::NAN; n],
+            max: vec![0.0; groups],
+            sum: vec![0.0; groups],
+            count: vec![0; groups],
+        }
+    }
+
+    fn measure<V: RunSpace>(
+        &mut self,
+        crowd: &Crowd<V>,
+        numbering: &Numbering,
+        done: &[Option<u64>],
+    ) {
+        use steerkit::path::Path as _;
+        if self.paths.iter().all(Option::is_none) {
+            return;
+        }
+        let paths = crowd.paths();
+        for (h, &p) in crowd.handles().zip(crowd.positions()) {
+            let Some(a) = numbering.number(h) else { continue };
+            let a = a as usize;
+            let g = numbering.agent_groups[a] as usize;
+            let (Some(Some(path)), None) =
+                (self.paths.get(g).map(|p| p.map(|i| &paths[i])), done[a])
+            else {
+                continue;
+            };
+            let t = path.get_param(p, self.param[a]);
+            self.param[a] = t;
+            let d = f64::from((path.get_position(t) - p).length());
+            if d.is_finite() {
+                self.max[g] = self.max[g].max(d);
+                self.sum[g] += d;
+                self.count[g] += 1;
+            }
+        }
+    }
+
+    fn max(&self, g: usize) -> Option<f64> {
+        (self.paths[g].is_some() && self.count[g] > 0).then(|| self.max[g])
+    }
+
+    fn mean(&self, g: usize) -> Option<f64> {
+        (self.paths[g].is_some() && self.count[g] > 0).then(|| self.sum[g] / self.count[g] as f64)
     }
 }
 
@@ -1145,9 +1254,12 @@ fn recorder<V: RunSpace>(
         .iter()
         .enumerate()
         .map(|(i, g)| {
-            let radius = scenario.plan::<V>().map_or(0.0, |p| p.groups[i].radius);
+            let plan = scenario.plan::<V>().map(|p| &p.groups[i]);
+            let radius = plan.map_or(0.0, |p| p.radius);
             let colour = g.colour.clone().unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_owned());
-            RecGroup::new(g.name.clone(), colour, radius)
+            let mut group = RecGroup::new(g.name.clone(), colour, radius);
+            group.vehicle = plan.and_then(|p| p.vehicle.as_ref()).map(vehicle_shape);
+            group
         })
         .collect();
     let meta =
@@ -1160,6 +1272,29 @@ fn recorder<V: RunSpace>(
         numbering.agent_groups.clone(),
         RecordOptions::for_size(n, steps32, REPLAY_BUDGET),
     )?)
+}
+
+/// The body a replay draws for a group's vehicle.
+fn vehicle_shape(v: &steerkit_scenario::VehiclePlan) -> VehicleShape {
+    use steerkit::motor::VehicleModel as M;
+    let (model, wheelbase, max_steer, track_width) = match &v.motor.model {
+        M::Car(c) => ("car", Some(c.params().wheelbase), Some(c.params().max_steer), None),
+        M::Motorbike(b) => {
+            let c = b.as_car().params();
+            ("motorbike", Some(c.wheelbase), Some(c.max_steer), None)
+        }
+        M::Tank(t) => ("tank", None, None, Some(t.params().track_width)),
+        M::Human(_) => ("human", None, None, None),
+        M::Discrete(_) => ("discrete_car", None, None, None),
+    };
+    VehicleShape {
+        model: model.to_owned(),
+        length: v.length,
+        width: v.width,
+        wheelbase,
+        max_steer,
+        track_width,
+    }
 }
 
 fn round6(x: f64) -> f64 {

@@ -915,3 +915,130 @@ fn two_lines_swap_sides_and_every_walker_arrives() {
     assert_eq!(o.metrics.arrived, Some(16));
     assert!(o.metrics.min_separation.unwrap() > 0.1);
 }
+
+/// Speed along the heading (m/s): negative when reversing.
+fn forward_speed(r: &TrajectoryRow) -> f32 {
+    r.velocity.dot(Vec2::from_angle(r.orientation))
+}
+
+#[test]
+fn the_steady_car_keeps_to_the_centreline_and_the_fast_one_laps_sooner_but_runs_wide() {
+    let o = outcome("car_lap");
+    let [steady, fast] = [&o.metrics.groups[0], &o.metrics.groups[1]];
+    eprintln!(
+        "lap: steady {:?} s, worst {:?} m, mean {:?} m; fast {:?} s, worst {:?} m, mean {:?} m",
+        steady.mean_path_time,
+        steady.path_deviation_max,
+        steady.path_deviation_mean,
+        fast.mean_path_time,
+        fast.path_deviation_max,
+        fast.path_deviation_mean
+    );
+    assert_eq!(o.metrics.paths_completed, Some(2), "both cars finish the lap");
+    let (t_steady, t_fast) = (steady.mean_path_time.unwrap(), fast.mean_path_time.unwrap());
+    assert!((40.0..55.0).contains(&t_steady), "steady lap {t_steady} s (48.4 s measured)");
+    assert!(t_fast < t_steady - 5.0, "the fast car laps sooner: {t_fast} s");
+    assert!(steady.path_deviation_max.unwrap() < 6.0, "the steady car stays near the line");
+    assert!(fast.path_deviation_max.unwrap() > 2.0 * steady.path_deviation_max.unwrap());
+    // a car never slips sideways and never exceeds its group's speed limit
+    for (a, limit) in [(0, 8.0), (1, 12.0)] {
+        for r in track(&o, a) {
+            let side = Vec2::from_angle(r.orientation).perp_dot(r.velocity);
+            assert!(side.abs() < 1e-3, "car {a} slips {side} m/s at step {}", r.step);
+            assert!(r.velocity.length() <= limit + 1e-3, "car {a} too fast at step {}", r.step);
+        }
+    }
+}
+
+#[test]
+fn a_car_reverses_onto_a_spot_behind_it_and_one_without_reverse_loops_round() {
+    let o = outcome("car_reverse");
+    let [rev, fwd] = [&o.metrics.groups[0], &o.metrics.groups[1]];
+    let (t_rev, t_fwd) = (rev.mean_arrival_time.unwrap(), fwd.mean_arrival_time.unwrap());
+    eprintln!("reverse {t_rev} s, forward only {t_fwd} s");
+    assert!(t_rev < 5.0 && t_fwd > t_rev + 2.0, "{t_rev} s, {t_fwd} s");
+    let rev_track = track(&o, 0);
+    let min_rev = rev_track.iter().map(forward_speed).fold(f32::INFINITY, f32::min);
+    let sideways = rev_track.iter().map(|r| (r.position.y - 10.0).abs()).fold(0.0, f32::max);
+    assert!(min_rev < -3.0, "it backs up: {min_rev} m/s");
+    assert!(sideways < 0.05, "straight back, no turn: {sideways} m off the line");
+    let fwd_track = track(&o, 1);
+    let min_fwd = fwd_track.iter().map(forward_speed).fold(f32::INFINITY, f32::min);
+    let swept = fwd_track.iter().map(|r| (r.position.y + 10.0).abs()).fold(0.0, f32::max);
+    assert!(min_fwd > -1e-3, "never reverses: {min_fwd} m/s");
+    assert!(swept > 3.0, "it drives a loop: {swept} m off the line");
+    let end = fwd_track.last().unwrap();
+    assert!((end.position - Vec2::new(-6.0, -10.0)).length() < 1.0, "and parks on the spot");
+}
+
+#[test]
+fn the_tank_pivots_in_place_where_the_car_drives_a_loop() {
+    let o = outcome("tank_pivot");
+    assert_eq!(o.metrics.arrived, Some(2));
+    // heading change while slower than 0.3 m/s: a pivot
+    let pivot = |a: u32| {
+        let t = track(&o, a);
+        t.windows(2)
+            .filter(|w| w[1].velocity.length() < 0.3)
+            .map(|w| wrap_angle(w[1].orientation - w[0].orientation).abs())
+            .sum::<f32>()
+    };
+    let (tank, car) = (pivot(0), pivot(1));
+    eprintln!("turned on the spot: tank {tank} rad, car {car} rad");
+    assert!(tank > 2.0, "the tank turns about 2.3 rad in place: {tank}");
+    assert!(car < 0.05, "a car cannot turn in place: {car}");
+    let spread = |a: u32| {
+        let t = track(&o, a);
+        let (s, g) = (t[0].position, t.last().unwrap().position);
+        t.iter()
+            .map(|r| (closest_point_on_segment(r.position, s, g).0 - r.position).length())
+            .fold(0.0, f32::max)
+    };
+    assert!(
+        spread(0) < 1.0 && spread(1) > 3.0,
+        "tank {} m, car {} m off the straight line",
+        spread(0),
+        spread(1)
+    );
+}
+
+#[test]
+fn the_exercise_car_brakes_and_turns_right_first_and_the_search_settles_on_the_spot() {
+    let o = outcome("discrete_car");
+    let first = o.recording.frames.iter().find(|f| !f.overlays.controls.agent.is_empty()).unwrap();
+    let c = &first.overlays.controls;
+    for (k, &a) in c.agent.iter().enumerate() {
+        let (pedal, turn) = (c.value[3 * k], c.value[3 * k + 1]);
+        assert_eq!((pedal, turn), (-1.0, -1.0), "car {a}: brake and turn right first");
+    }
+    let [filter, search] = [&o.metrics.groups[0], &o.metrics.groups[1]];
+    eprintln!("filter {:?}, search {:?}", filter.mean_arrival_time, search.mean_arrival_time);
+    let t = search.mean_arrival_time.expect("the search reaches the spot");
+    assert!(t < 20.0, "{t} s");
+    assert_eq!(filter.arrived, Some(0), "nearest-command filtering circles the spot");
+}
+
+#[test]
+fn the_person_walks_slower_sideways_and_back_than_the_point_mass() {
+    let o = outcome("human_walk");
+    let [person, mass] = [&o.metrics.groups[0], &o.metrics.groups[1]];
+    let (tp, tm) = (person.mean_path_time.unwrap(), mass.mean_path_time.unwrap());
+    eprintln!("person {tp} s, point mass {tm} s");
+    assert!(tp > 1.5 * tm, "{tp} s against {tm} s");
+    // the person's speed along each body axis stays within the human model's limits
+    for r in track(&o, 0) {
+        let local = Vec2::from_angle(-r.orientation).rotate(r.velocity);
+        assert!(local.x <= 4.0 + 1e-3 && local.x >= -1.2 - 1e-3, "forward {}", local.x);
+        assert!(local.y.abs() <= 1.5 + 1e-3, "sideways {}", local.y);
+    }
+    // both keep facing the statue once turned
+    for (a, statue) in [(0, Vec2::ZERO), (1, Vec2::new(20.0, 0.0))] {
+        let t = track(&o, a);
+        let late: Vec<f32> = t[t.len() / 4..]
+            .iter()
+            .map(|r| wrap_angle(orientation_of(statue - r.position) - r.orientation).abs())
+            .collect();
+        let worst = late.iter().copied().fold(0.0, f32::max);
+        assert!(worst < 0.35, "agent {a} looks {worst} rad away from the statue");
+    }
+}

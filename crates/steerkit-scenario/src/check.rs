@@ -219,6 +219,7 @@ macro_rules! present {
 }
 
 mod kinds;
+mod vehicle;
 pub(crate) use kinds::{node, KINDS, NOT_IN_FILES};
 
 /// Checks that every present field applies (`allowed`) and every number is finite.
@@ -827,6 +828,10 @@ fn group<V: Dim>(
             Some(fake.roll_outward(f.roll_outward).with_pitch(f.pitch.unwrap_or(true)))
         }
     };
+    let vehicle = match &g.vehicle {
+        Some(v) => Some(vehicle::vehicle(&join(path, "vehicle"), v, V::DIMS)?),
+        None => None,
+    };
     let behaviour = node(&join(path, "behaviour"), &g.behaviour, None, refs, 0)?.map(
         &|a| *a,
         &|p| *p,
@@ -906,6 +911,15 @@ fn group<V: Dim>(
              group has one: give the group a `goal` or its agents goals",
         ));
     }
+    if let (Some(_), Some(kind)) = (&vehicle, behaviour.kinematic_kind()) {
+        return Err(problem(
+            join(path, "vehicle"),
+            format!(
+                "a vehicle is driven by steering requests; the kinematic `{kind}` sets the \
+                 velocity itself"
+            ),
+        ));
+    }
     Ok(GroupPlan {
         name: g.name.clone(),
         colour: g.colour.clone(),
@@ -920,6 +934,7 @@ fn group<V: Dim>(
         heading_smoothing,
         integration,
         fake_rotation,
+        vehicle,
     })
 }
 

@@ -52,7 +52,7 @@ pub use dim::Dim;
 pub use error::{Location, ScenarioError};
 pub use model::{
     AgentRef, Behaviour, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan,
-    NamedPath, Placement, Plan, TargetRef,
+    NamedPath, Placement, Plan, TargetRef, VehiclePlan,
 };
 pub use world::{RunSettings, World, WorldGroup};
 

@@ -164,6 +164,19 @@ pub struct GroupPlan<V: Vector = Vec2> {
     pub integration: Integration,
     /// Faked rotation axes (3D only).
     pub fake_rotation: Option<steerkit::three_d::FakeRotation>,
+    /// The vehicle the agents are driven through, if any (2D).
+    pub vehicle: Option<VehiclePlan>,
+}
+
+/// A group's vehicle: the motor the crowd drives it through and the body a replay draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VehiclePlan {
+    /// The model and its drive method.
+    pub motor: steerkit::motor::Motor,
+    /// Body length (m) along the heading, for drawing.
+    pub length: f32,
+    /// Body width (m), for drawing.
+    pub width: f32,
 }
 
 /// A metric the run collects (see `docs/scenario-format.md`).
@@ -186,11 +199,13 @@ pub enum Metric {
     Quarantined,
     /// Agents that made no progress for the stuck time.
     Stuck,
+    /// How far path followers stray from their path (m), per group.
+    PathDeviation,
 }
 
 impl Metric {
     /// Every metric, with its name in files.
-    pub const ALL: [(&'static str, Metric); 8] = [
+    pub const ALL: [(&'static str, Metric); 9] = [
         ("agent_overlaps", Metric::AgentOverlaps),
         ("obstacle_penetrations", Metric::ObstaclePenetrations),
         ("wall_crossings", Metric::WallCrossings),
@@ -199,6 +214,7 @@ impl Metric {
         ("paths_completed", Metric::PathsCompleted),
         ("quarantined", Metric::Quarantined),
         ("stuck", Metric::Stuck),
+        ("path_deviation", Metric::PathDeviation),
     ];
 
     /// The metric's name in files.

@@ -130,6 +130,39 @@ pub(crate) struct GroupSpec {
     pub angular_drag: Option<f32>,
     pub fake_rotation: Option<FakeRotationSpec>,
     pub goal_rule: Option<GoalRuleSpec>,
+    pub vehicle: Option<VehicleSpec>,
+}
+
+/// `vehicle = { model = "car" | "motorbike" | "tank" | "human" | "discrete_car", ... }` (2D
+/// groups): the model's parameters, all optional, checked for the model afterwards.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VehicleSpec {
+    pub model: String,
+    pub drive: Option<String>,
+    pub length: Option<f32>,
+    pub width: Option<f32>,
+    pub wheelbase: Option<f32>,
+    pub max_steer: Option<f32>,
+    pub max_speed: Option<f32>,
+    pub max_reverse_speed: Option<f32>,
+    pub acceleration: Option<f32>,
+    pub brake: Option<f32>,
+    pub reverse_acceleration: Option<f32>,
+    pub max_lateral_acceleration: Option<f32>,
+    pub max_lean: Option<f32>,
+    pub track_width: Option<f32>,
+    pub max_track_speed: Option<f32>,
+    pub track_acceleration: Option<f32>,
+    pub max_forward_speed: Option<f32>,
+    pub max_backward_speed: Option<f32>,
+    pub max_sideways_speed: Option<f32>,
+    pub max_acceleration: Option<f32>,
+    pub max_turn_rate: Option<f32>,
+    pub forward_acceleration: Option<f32>,
+    pub backward_acceleration: Option<f32>,
+    pub angular_acceleration: Option<f32>,
+    pub max_rotation: Option<f32>,
 }
 
 /// `goal_rule = { rule = "antipode" | "mirror" | "offset" | "scatter" | "rows", ... }`.

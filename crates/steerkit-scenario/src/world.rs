@@ -129,6 +129,7 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
         spec.heading_smoothing = g.heading_smoothing;
         spec.integration = g.integration;
         spec.fake_rotation = g.fake_rotation;
+        spec.motor = g.vehicle.map(|v| v.motor);
         spec.stuck = stuck;
         let id = crowd.add_group(spec).map_err(|e| fail(format!("groups[{gi}]"), e))?;
         let mut agents = Vec::with_capacity(g.agents.len());

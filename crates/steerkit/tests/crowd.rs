@@ -1003,3 +1003,49 @@ fn faked_rotation_banks_a_3d_agent_into_its_turn() {
     still.face_motion = false;
     assert!(crowd.add_group(still).is_err());
 }
+
+/// A group driven through a car: the agent reaches a goal behind it by the car's own model
+/// (its velocity always along its heading: no sideways slip), the controls of each step are
+/// kept, and a 3D group or a kinematic recipe with a motor is refused.
+#[test]
+fn a_group_driven_by_a_car_turns_round_to_a_goal_behind_it_without_slipping() {
+    use steerkit::motor::{Car, DriveMethod, Motor, VehicleModel};
+    let mut crowd = Crowd2::new(CrowdConfig::new(4.0)).unwrap();
+    let arrive = Arrive::new(0.5, 6.0, 0.5).unwrap();
+    let mut cars = Group::new(Recipe::Arrive { target: Target::Goal, arrive });
+    cars.arrive_radius = 1.0;
+    cars.motor = Some(Motor::new(VehicleModel::Car(Car::default()), DriveMethod::Filter));
+    let cars = crowd.add_group(cars).unwrap();
+    let car = crowd
+        .spawn(AgentSpec {
+            goal: Some(Vec2::new(-20.0, 0.0)),
+            ..AgentSpec::new(Vec2::ZERO, 1.0, Limits::new(10.0, 6.0, 2.0, 4.0).unwrap(), cars)
+        })
+        .unwrap();
+    assert_eq!(crowd.controls(car), None);
+    let mut arrived_at = None;
+    let mut worst_slip = 0.0f32;
+    for step in 1..=1200 {
+        let arrived =
+            crowd.step(0.05).unwrap().iter().any(|e| matches!(e, CrowdEvent::Arrived { .. }));
+        let k = crowd.kinematic(car).unwrap();
+        let heading = Vec2::new(k.orientation.cos(), k.orientation.sin());
+        worst_slip = worst_slip.max(heading.perp_dot(k.velocity).abs());
+        if arrived {
+            arrived_at = Some(step);
+            break;
+        }
+    }
+    let steps = arrived_at.expect("the car reaches the goal behind it within 60 s");
+    assert!(steps > 40, "a car cannot turn on the spot: {steps} steps");
+    assert!(worst_slip < 1e-4, "the velocity stays along the heading: {worst_slip} m/s sideways");
+    assert!(matches!(crowd.controls(car), Some(steerkit::motor::Controls::Car(_))));
+
+    let mut flat = Crowd3::new(CrowdConfig::new(4.0)).unwrap();
+    let mut g3 = Group::new(Recipe::Arrive { target: Target::Goal, arrive });
+    g3.motor = Some(Motor::new(VehicleModel::Car(Car::default()), DriveMethod::Filter));
+    assert!(flat.add_group(g3).is_err());
+    let mut kin = Group::new(Recipe::KinematicSeek { target: Target::Goal });
+    kin.motor = Some(Motor::new(VehicleModel::Car(Car::default()), DriveMethod::Search));
+    assert!(crowd.add_group(kin).is_err());
+}

@@ -2,6 +2,7 @@
 //! motion, raise arrived/stuck events, quarantine non-finite results.
 
 use super::*;
+use crate::motor::Controls;
 
 impl<V: CrowdVector> Crowd<V> {
     /// Phase 3: integrate, obstacles, bounds, facing, arrived/stuck, quarantine.
@@ -10,130 +11,157 @@ impl<V: CrowdVector> Crowd<V> {
         let (groups, slots, debug, radius) = (&self.groups, &self.slots, &self.debug, &self.radius);
         let obstacles = self.obstacles.as_ref();
         let bounds = self.config.bounds;
-        chunks!(self.position)
+        // each chunk's slices; `controls` only when some group drives a vehicle (`drive_on`)
+        let body = |ci: usize,
+                    (pos, vel, ori, rot): (
+            &mut [V],
+            &mut [V],
+            &mut [V::Orientation],
+            &mut [V::Angular],
+        ),
+                    status: &mut [u8],
+                    cold: &mut [Cold<V>],
+                    scratch: &mut ChunkScratch<V>,
+                    mut controls: Option<&mut [Option<Controls>]>| {
+            let base = ci * CHUNK;
+            for k in 0..pos.len() {
+                if status[k] & QUARANTINED != 0 {
+                    continue;
+                }
+                let i = base + k;
+                let c = &mut cold[k];
+                // handles are looked up only for events (the slot table is cold)
+                let slot = c.slot;
+                let agent =
+                    || AgentHandle { index: slot, generation: slots[slot as usize].generation };
+                let rt = &groups[c.group as usize];
+                let g = &rt.spec;
+                let steering = debug[i].steering;
+                let old = pos[k];
+                let mut kin = Kinematic {
+                    position: old,
+                    orientation: ori[k],
+                    velocity: vel[k],
+                    rotation: rot[k],
+                };
+                let field = if steering.is_finite() {
+                    if let (Some(motor), Some(ctl)) = (&g.motor, controls.as_deref_mut()) {
+                        ctl[k] = V::drive(motor, &mut kin, &steering, &c.limits, dt, ctl[k]);
+                    } else if rt.plan.kinematic {
+                        // a kinematic leaf's output is the velocity and rotation to set
+                        let request = KinematicSteeringOutput {
+                            velocity: steering.linear,
+                            rotation: steering.angular,
+                        };
+                        kin.apply_kinematic(&request, &c.limits, dt);
+                    } else {
+                        kin.integrate_with(&steering, &c.limits, &g.integration, dt);
+                    }
+                    if let Some(obstacles) = obstacles {
+                        let contact = space::contain(
+                            obstacles,
+                            old,
+                            &mut kin.position,
+                            &mut kin.velocity,
+                            radius[i],
+                            c.flags & TOUCHING != 0,
+                        );
+                        let touching = match contact {
+                            Contact::None => false,
+                            Contact::Wall(obstacle) => {
+                                if c.flags & TOUCHING == 0 {
+                                    scratch.events.push(CrowdEvent::WallCrossing {
+                                        agent: agent(),
+                                        obstacle,
+                                    });
+                                }
+                                true
+                            }
+                            Contact::Blocked(obstacle) | Contact::Touch(obstacle) => {
+                                if c.flags & TOUCHING == 0 {
+                                    scratch.events.push(CrowdEvent::ObstacleCollision {
+                                        agent: agent(),
+                                        obstacle,
+                                    });
+                                }
+                                true
+                            }
+                        };
+                        if touching {
+                            c.flags |= TOUCHING;
+                        } else {
+                            c.flags &= !TOUCHING;
+                        }
+                    }
+                    bounds.confine(&mut kin.position, &mut kin.velocity);
+                    if g.motor.is_some() {
+                        // the vehicle's model has set the orientation
+                    } else if let (true, Some(fake)) = (g.face_motion, &g.fake_rotation) {
+                        V::fake_facing(fake, vel[k], &mut kin, dt);
+                    } else if g.face_motion && kin.velocity.length_squared() > 1e-12 {
+                        kin.orientation = V::facing(kin.orientation, kin.velocity);
+                    }
+                    non_finite_field(&kin)
+                } else {
+                    Some("steering")
+                };
+                if let Some(field) = field {
+                    // frozen with its last finite state, out of every neighbourhood
+                    status[k] |= QUARANTINED;
+                    scratch.events.push(CrowdEvent::Quarantined { agent: agent(), field });
+                    continue;
+                }
+                let moved_sq = bounds.offset(old, kin.position).length_squared();
+                scratch.max_move = scratch.max_move.max(moved_sq);
+                pos[k] = kin.position;
+                vel[k] = kin.velocity;
+                ori[k] = kin.orientation;
+                rot[k] = kin.rotation;
+
+                let has_goal = c.flags & HAS_GOAL != 0;
+                if has_goal && c.flags & ARRIVED == 0 {
+                    let d = bounds.offset(kin.position, c.goal);
+                    if d.length_squared() <= g.arrive_radius * g.arrive_radius {
+                        c.flags |= ARRIVED;
+                        scratch.events.push(CrowdEvent::Arrived { agent: agent() });
+                    }
+                }
+                if let Some(st) = g.stuck {
+                    let trying = (has_goal && c.flags & ARRIVED == 0)
+                        || (rt.plan.follows_path && c.flags & PATH_DONE == 0);
+                    let slow = st.min_speed * dt;
+                    if trying && dt > 0.0 && moved_sq < slow * slow {
+                        c.state.stalled += dt;
+                        if c.state.stalled >= st.time && c.flags & STUCK == 0 {
+                            c.flags |= STUCK;
+                            scratch.events.push(CrowdEvent::Stuck { agent: agent() });
+                        }
+                    } else if dt > 0.0 {
+                        c.state.stalled = 0.0;
+                        c.flags &= !STUCK;
+                    }
+                }
+            }
+        };
+        let chunks = chunks!(self.position)
             .zip(chunks!(self.velocity))
             .zip(chunks!(self.orientation))
             .zip(chunks!(self.rotation))
             .zip(chunks!(self.status))
             .zip(chunks!(self.cold))
-            .zip(each!(self.chunks))
-            .enumerate()
-            .for_each(|(ci, ((((((pos, vel), ori), rot), status), cold), scratch))| {
-                let base = ci * CHUNK;
-                for k in 0..pos.len() {
-                    if status[k] & QUARANTINED != 0 {
-                        continue;
-                    }
-                    let i = base + k;
-                    let c = &mut cold[k];
-                    // handles are looked up only for events (the slot table is cold)
-                    let slot = c.slot;
-                    let agent =
-                        || AgentHandle { index: slot, generation: slots[slot as usize].generation };
-                    let rt = &groups[c.group as usize];
-                    let g = &rt.spec;
-                    let steering = debug[i].steering;
-                    let old = pos[k];
-                    let mut kin = Kinematic {
-                        position: old,
-                        orientation: ori[k],
-                        velocity: vel[k],
-                        rotation: rot[k],
-                    };
-                    let field = if steering.is_finite() {
-                        if rt.plan.kinematic {
-                            // a kinematic leaf's output is the velocity and rotation to set
-                            let request = KinematicSteeringOutput {
-                                velocity: steering.linear,
-                                rotation: steering.angular,
-                            };
-                            kin.apply_kinematic(&request, &c.limits, dt);
-                        } else {
-                            kin.integrate_with(&steering, &c.limits, &g.integration, dt);
-                        }
-                        if let Some(obstacles) = obstacles {
-                            let contact = space::contain(
-                                obstacles,
-                                old,
-                                &mut kin.position,
-                                &mut kin.velocity,
-                                radius[i],
-                                c.flags & TOUCHING != 0,
-                            );
-                            let touching = match contact {
-                                Contact::None => false,
-                                Contact::Wall(obstacle) => {
-                                    if c.flags & TOUCHING == 0 {
-                                        scratch.events.push(CrowdEvent::WallCrossing {
-                                            agent: agent(),
-                                            obstacle,
-                                        });
-                                    }
-                                    true
-                                }
-                                Contact::Blocked(obstacle) | Contact::Touch(obstacle) => {
-                                    if c.flags & TOUCHING == 0 {
-                                        scratch.events.push(CrowdEvent::ObstacleCollision {
-                                            agent: agent(),
-                                            obstacle,
-                                        });
-                                    }
-                                    true
-                                }
-                            };
-                            if touching {
-                                c.flags |= TOUCHING;
-                            } else {
-                                c.flags &= !TOUCHING;
-                            }
-                        }
-                        bounds.confine(&mut kin.position, &mut kin.velocity);
-                        if let (true, Some(fake)) = (g.face_motion, &g.fake_rotation) {
-                            V::fake_facing(fake, vel[k], &mut kin, dt);
-                        } else if g.face_motion && kin.velocity.length_squared() > 1e-12 {
-                            kin.orientation = V::facing(kin.orientation, kin.velocity);
-                        }
-                        non_finite_field(&kin)
-                    } else {
-                        Some("steering")
-                    };
-                    if let Some(field) = field {
-                        // frozen with its last finite state, out of every neighbourhood
-                        status[k] |= QUARANTINED;
-                        scratch.events.push(CrowdEvent::Quarantined { agent: agent(), field });
-                        continue;
-                    }
-                    let moved_sq = bounds.offset(old, kin.position).length_squared();
-                    scratch.max_move = scratch.max_move.max(moved_sq);
-                    pos[k] = kin.position;
-                    vel[k] = kin.velocity;
-                    ori[k] = kin.orientation;
-                    rot[k] = kin.rotation;
-
-                    let has_goal = c.flags & HAS_GOAL != 0;
-                    if has_goal && c.flags & ARRIVED == 0 {
-                        let d = bounds.offset(kin.position, c.goal);
-                        if d.length_squared() <= g.arrive_radius * g.arrive_radius {
-                            c.flags |= ARRIVED;
-                            scratch.events.push(CrowdEvent::Arrived { agent: agent() });
-                        }
-                    }
-                    if let Some(st) = g.stuck {
-                        let trying = (has_goal && c.flags & ARRIVED == 0)
-                            || (rt.plan.follows_path && c.flags & PATH_DONE == 0);
-                        let slow = st.min_speed * dt;
-                        if trying && dt > 0.0 && moved_sq < slow * slow {
-                            c.state.stalled += dt;
-                            if c.state.stalled >= st.time && c.flags & STUCK == 0 {
-                                c.flags |= STUCK;
-                                scratch.events.push(CrowdEvent::Stuck { agent: agent() });
-                            }
-                        } else if dt > 0.0 {
-                            c.state.stalled = 0.0;
-                            c.flags &= !STUCK;
-                        }
-                    }
-                }
-            });
+            .zip(each!(self.chunks));
+        if self.drive_on {
+            chunks.zip(chunks!(self.controls)).enumerate().for_each(
+                |(ci, (((((((pos, vel), ori), rot), status), cold), scratch), controls))| {
+                    body(ci, (pos, vel, ori, rot), status, cold, scratch, Some(controls));
+                },
+            );
+        } else {
+            chunks.enumerate().for_each(
+                |(ci, ((((((pos, vel), ori), rot), status), cold), scratch))| {
+                    body(ci, (pos, vel, ori, rot), status, cold, scratch, None);
+                },
+            );
+        }
     }
 }

@@ -227,6 +227,7 @@ struct Scratch<V: Vector> {
     cold: Vec<Cold<V>>,
     debug: Vec<AgentDebug<V>>,
     avoid: Vec<AvoidState>,
+    controls: Vec<Option<crate::motor::Controls>>,
 }
 
 /// Many agents stepped together. See the module documentation of `crowd` for the step's
@@ -274,6 +275,10 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     /// group's recipe avoids obstacles (`avoid_on`).
     avoid: Vec<AvoidState>,
     avoid_on: bool,
+    /// The controls each agent's vehicle used in its last step, in storage order; allocated
+    /// (and re-sorted) only once some group drives a vehicle (`drive_on`).
+    controls: Vec<Option<crate::motor::Controls>>,
+    drive_on: bool,
     // handles
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -357,7 +362,9 @@ impl<V: CrowdVector> Crowd<V> {
             cold: Vec::new(),
             debug: Vec::new(),
             avoid: Vec::new(),
+            controls: Vec::new(),
             avoid_on: false,
+            drive_on: false,
             slots: Vec::new(),
             free: Vec::new(),
             grid: Grid::default(),
@@ -566,6 +573,9 @@ impl<V: CrowdVector> Crowd<V> {
         if self.avoid_on {
             self.avoid.push(AvoidState::default());
         }
+        if self.drive_on {
+            self.controls.push(None);
+        }
         self.max_radius = self.max_radius.max(spec.radius);
         self.grid_fresh = false;
         self.resize_smoothing();
@@ -590,6 +600,9 @@ impl<V: CrowdVector> Crowd<V> {
         self.debug.swap_remove(i);
         if self.avoid_on {
             self.avoid.swap_remove(i);
+        }
+        if self.drive_on {
+            self.controls.swap_remove(i);
         }
         if i < self.cold.len() {
             let moved = self.cold[i].slot as usize;
@@ -705,6 +718,13 @@ impl<V: CrowdVector> Crowd<V> {
     #[must_use]
     pub fn debug(&self, h: AgentHandle) -> Option<AgentDebug<V>> {
         self.index_of(h).map(|i| self.debug[i])
+    }
+
+    /// The controls an agent's vehicle used in the last step (its group's
+    /// [`Group::motor`]); `None` without a motor, before the first step, or for a stale handle.
+    #[must_use]
+    pub fn controls(&self, h: AgentHandle) -> Option<crate::motor::Controls> {
+        self.index_of(h).and_then(|i| self.controls.get(i).copied().flatten())
     }
 
     /// An agent's obstacle-avoidance state (its adaptive fan's half angle and committed side),
@@ -831,6 +851,8 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&s.debug)
             + cap(&self.avoid)
             + cap(&s.avoid)
+            + cap(&self.controls)
+            + cap(&s.controls)
             + cap(&self.push)
             + cap(&self.smooth_ring)
             + cap(&self.smoothed)
@@ -841,11 +863,16 @@ impl<V: CrowdVector> Crowd<V> {
         total as f64 / self.len().max(1) as f64
     }
 
-    /// Allocates the obstacle-avoidance side array once some group needs it.
+    /// Allocates the obstacle-avoidance and vehicle-controls side arrays once some group needs
+    /// them.
     fn resize_avoid(&mut self) {
         self.avoid_on |= self.groups.iter().any(|g| g.plan.avoids_obstacles);
         if self.avoid_on {
             self.avoid.resize(self.len(), AvoidState::default());
+        }
+        self.drive_on |= self.groups.iter().any(|g| g.spec.motor.is_some());
+        if self.drive_on {
+            self.controls.resize(self.len(), None);
         }
     }
 

@@ -105,6 +105,9 @@ impl<V: CrowdVector> Crowd<V> {
             if self.avoid_on {
                 permute(&mut self.avoid, &mut s.avoid, p);
             }
+            if self.drive_on {
+                permute(&mut self.controls, &mut s.controls, p);
+            }
             for (i, c) in self.cold.iter().enumerate() {
                 self.slots[c.slot as usize].index = i as u32;
             }

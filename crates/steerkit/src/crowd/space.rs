@@ -79,6 +79,16 @@ mod sealed {
             kinematic: &mut Kinematic<Self>,
             dt: f32,
         );
+        /// Drives `kinematic` through `motor` for `dt` seconds on `steering` (2D only: the
+        /// vehicle models are planar, and a 3D group cannot have one); returns the controls.
+        fn drive(
+            motor: &crate::motor::Motor,
+            kinematic: &mut Kinematic<Self>,
+            steering: &SteeringOutput<Self>,
+            limits: &Limits,
+            dt: f32,
+            previous: Option<crate::motor::Controls>,
+        ) -> Option<crate::motor::Controls>;
         /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
         /// (walls, detection boxes, hiding, orientation behaviours); `None` in 3D.
         fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
@@ -110,6 +120,17 @@ impl Space for Vec2 {
         facing_angle(direction)
     }
     fn fake_facing(_: &crate::three_d::FakeRotation, _: Self, _: &mut Kinematic<Self>, _: f32) {}
+    #[inline]
+    fn drive(
+        motor: &crate::motor::Motor,
+        kinematic: &mut Kinematic<Self>,
+        steering: &SteeringOutput<Self>,
+        limits: &Limits,
+        dt: f32,
+        previous: Option<crate::motor::Controls>,
+    ) -> Option<crate::motor::Controls> {
+        Some(motor.drive_within(kinematic, steering, limits, dt, previous))
+    }
     fn look_where_going(
         align: &crate::steering::Align,
         me: &Kinematic<Self>,
@@ -330,6 +351,16 @@ impl Space for Vec3 {
         };
         let track = Kinematic { orientation: heading_to_quat(heading), ..*kinematic };
         kinematic.orientation = fake.orientation(&track);
+    }
+    fn drive(
+        _: &crate::motor::Motor,
+        _: &mut Kinematic<Self>,
+        _: &SteeringOutput<Self>,
+        _: &Limits,
+        _: f32,
+        _: Option<crate::motor::Controls>,
+    ) -> Option<crate::motor::Controls> {
+        None
     }
     #[inline]
     fn planar(_: &Kinematic<Self>) -> Option<Kinematic<Vec2>> {

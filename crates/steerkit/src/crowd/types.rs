@@ -138,6 +138,14 @@ pub struct Group<V: Vector = Vec2> {
     /// the heading is kept; `dt = 0` leaves both as they are. Needs `face_motion`; a 2D crowd
     /// refuses it.
     pub fake_rotation: Option<FakeRotation>,
+    /// A vehicle model the agents are driven through (Millington §3.8, 2D only): each step the
+    /// recipe's request (m/s², rad/s²) is turned into the vehicle's controls by the motor's
+    /// [`DriveMethod`](crate::motor::DriveMethod) and the vehicle's own model moves the agent,
+    /// orientation included (`face_motion` and the integrator are not used); the agent's limits
+    /// cap the request first ([`Motor::drive_within`](crate::motor::Motor::drive_within)). The controls of the last step are [`Crowd::controls`]. The body
+    /// radius stays the agent's collision shape around the vehicle's reference point (a car's
+    /// rear axle).
+    pub motor: Option<crate::motor::Motor>,
 }
 
 /// Time constant (s) of the turn-rate smoothing behind [`Group::fake_rotation`]: the bank
@@ -159,6 +167,7 @@ impl<V: Vector> Group<V> {
             stuck: None,
             integration: Integration::default(),
             fake_rotation: None,
+            motor: None,
         }
     }
 
@@ -188,6 +197,17 @@ impl<V: Vector> Group<V> {
                 });
             }
             FakeRotation::new(f.blend_speed(), f.roll_scale())?;
+        }
+        if self.motor.is_some() {
+            if V::DIM != 2 {
+                return Err(ParamError::Invalid { name: "motor", expected: "a 2D group" });
+            }
+            if self.recipe.kinematic_kind().is_some() {
+                return Err(ParamError::Invalid {
+                    name: "motor",
+                    expected: "a steering recipe (a kinematic leaf sets the velocity itself)",
+                });
+            }
         }
         Ok(())
     }

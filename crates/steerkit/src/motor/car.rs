@@ -14,6 +14,9 @@ pub const STANDARD_GRAVITY: f32 = 9.806_65;
 /// stall fallback "drive forward and turn hard" engages.
 const STALL_FRACTION: f32 = 0.25;
 
+/// A request behind a car whose sideways part is under this fraction of it reads as a stop
+/// rather than a target to turn round to (see [`Car::controls_after`]).
+const STOP_LATERAL: f32 = 0.01;
 /// Response time (s) of the manoeuvring-speed rule.
 const MANOEUVRE_TIME: f32 = 0.5;
 
@@ -204,6 +207,44 @@ impl Car {
         }
     }
 
+    /// [`Vehicle::controls_for`] knowing the controls of the previous step, which turns a car
+    /// that cannot reverse round to a target behind it.
+    ///
+    /// Without a reverse gear, a request behind the car is ambiguous: it reads as braking, and
+    /// once the car stands still the stall fallback drives it off on full lock, after which the
+    /// request reads as braking again, a stop-start cycle that never comes round. Here, when
+    /// the previous step was on full lock without braking (`|steer| = 1`, `throttle ≥ 0`, as the
+    /// fallback leaves it) and the request still points behind (`a·ĥ < 0`) with a sideways part
+    /// of at least 1 % of it (straight back is a stop: braking to rest, as an arrive asks for
+    /// on its target), the car keeps turning that way at the manoeuvring speed `√(|a|·R_min(0))` of the whole request, until
+    /// the request comes round ahead. A car that can reverse, or a first step, is
+    /// [`Vehicle::controls_for`].
+    #[must_use]
+    pub fn controls_after(
+        &self,
+        state: &Kinematic,
+        request: &SteeringOutput,
+        dt: f32,
+        previous: Option<CarControls>,
+    ) -> CarControls {
+        let r = sanitize(request);
+        let s = forward_speed(state);
+        let h = as_vector(state.orientation);
+        // behind, and not a pure brake (a stop asks for exactly −v, straight back along ĥ)
+        let behind =
+            r.linear.dot(h) < 0.0 && r.linear.perp_dot(h).abs() >= STOP_LATERAL * r.linear.length();
+        if let (false, true, Some(p)) = (self.can_reverse(), behind && s > REST_SPEED, previous) {
+            if p.steer.abs() >= 1.0 && p.throttle >= 0.0 {
+                let wanted = r.linear.length();
+                let needed = (wanted * self.min_turn_radius(0.0)).sqrt().min(self.p.max_speed);
+                let throttle =
+                    ((needed - s) / (MANOEUVRE_TIME * self.p.acceleration)).clamp(0.0, 1.0);
+                return CarControls { throttle, steer: p.steer.signum() };
+            }
+        }
+        self.controls_for(state, request, dt)
+    }
+
     /// The longitudinal acceleration (m/s²) of a throttle value at signed speed `s`.
     fn longitudinal(&self, s: f32, throttle: f32) -> f32 {
         self.longitudinal_rate(s, throttle).map_or(0.0, |rate| throttle * rate)
@@ -288,7 +329,7 @@ impl Vehicle for Car {
     /// (`a_long ≥ −|a_lat|`), or for a vehicle that cannot reverse when a quarter or more of it is
     /// sideways, the throttle is raised to reach the manoeuvring speed `√(|a_lat|·R_min(0))`, at
     /// which full lock produces the lateral acceleration. A request exactly opposite to the
-    /// motion reads as braking.
+    /// motion reads as braking (see [`Car::controls_after`] for a car that cannot reverse).
     fn controls_for(&self, state: &Kinematic, request: &SteeringOutput, dt: f32) -> CarControls {
         let r = sanitize(request);
         let dt = sanitize_dt(dt);

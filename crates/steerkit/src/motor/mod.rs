@@ -17,6 +17,8 @@
 //!   [`choose_command`] is the same search with any scoring closure.
 //! - **Vehicle models**: [`Human`], [`Car`] (kinematic bicycle), [`Motorbike`], [`Tank`] and the
 //!   lectures' abstract [`DiscreteCar`] with its 3×3 command set.
+//! - **A model chosen at run time** ([`Motor`]): one of the models above with its
+//!   [`DriveMethod`] (filtering or search), as a crowd group or a scenario file drives it.
 //! - **Bodies with mass** ([`Body`]): forces, torques and impulses for a physics engine that owns
 //!   the body, and [`desired_velocity`] for an engine that only takes velocities.
 //! - **The steering pipeline's car actuator** (§3.4.5): [`CarActuator`] implements the
@@ -47,6 +49,7 @@ mod actuator;
 mod body;
 mod car;
 mod discrete;
+mod drive;
 mod human;
 mod tank;
 
@@ -54,6 +57,7 @@ pub use actuator::CarActuator;
 pub use body::{desired_velocity, Body, Impulse, Wrench};
 pub use car::{Car, CarControls, CarParams, Motorbike, MotorbikeParams, STANDARD_GRAVITY};
 pub use discrete::{DiscreteCar, DiscreteCarCommand, Pedal, Turn};
+pub use drive::{Controls, DriveMethod, Motor, VehicleModel};
 pub use human::{Human, HumanControls, HumanParams};
 pub use tank::{Tank, TankControls, TankParams};
 

@@ -26,8 +26,8 @@ pub use firing::{
 };
 pub use grenade::{react_to_grenade, Catcher, Grenade, Reaction};
 pub use targeting::{
-    direction_from_elevation, distance_to_target, refine_targeting, Miss, TargetingOptions,
-    TargetingSolution,
+    direction_from_elevation, distance_to_target, lead_target, refine_targeting, Miss,
+    TargetingOptions, TargetingSolution,
 };
 pub use trajectory::{
     landing_point, predict_landing, time_to_height, trajectory_closest_approach,

@@ -525,3 +525,48 @@ pub fn refine_targeting<M: ForwardModel + ?Sized>(
     }
     Err(not_converged(&shots))
 }
+
+/// Leads a target moving at constant velocity through any forward model: the moving-target
+/// iteration of [`aim_at_moving_target`](super::aim_at_moving_target) with
+/// [`refine_targeting`] in place of the drag-free firing solution (§3.5.3 with §3.5.5), so drag
+/// and wind are allowed for.
+///
+/// ```text
+/// t₀ = 0;   aim_k = P + V·t_k;   t_{k+1} = time of the closest approach of
+///           refine_targeting(model, start, aim_k)
+/// stop when |V|·|t_{k+1} − t_k| ≤ lead.tolerance   (the target's drift between guesses, m)
+/// ```
+/// The returned direction passes within `options.margin` of `aim_k` at `t_{k+1}`, where the
+/// target is within `lead.tolerance` of it. Each iteration costs one [`refine_targeting`].
+///
+/// # Errors
+/// As [`refine_targeting`] for each predicted position; [`AimError::NotConverged`] with the last
+/// direction and drift at the iteration cap.
+pub fn lead_target<M: ForwardModel + ?Sized>(
+    model: &M,
+    start: Vec3,
+    target_position: Vec3,
+    target_velocity: Vec3,
+    muzzle_speed: f32,
+    options: &TargetingOptions,
+    lead: &super::MovingTargetOptions,
+) -> Result<super::Interception, AimError> {
+    super::finite_vec("target_position", target_position)?;
+    super::finite_vec("target_velocity", target_velocity)?;
+    positive("tolerance", lead.tolerance)?;
+    let speed = target_velocity.length();
+    let mut t = 0.0f32;
+    let mut last = None;
+    for _ in 0..lead.max_iterations.max(1) {
+        let aim = target_position + target_velocity * t;
+        let s = refine_targeting(model, start, aim, muzzle_speed, options)?;
+        let drift = speed * (s.time - t).abs();
+        if drift <= lead.tolerance {
+            return Ok(super::Interception { direction: s.direction, time: s.time, point: aim });
+        }
+        last = Some((s.direction, drift));
+        t = s.time;
+    }
+    let (direction, miss) = last.unwrap_or((Vec3::ZERO, f32::INFINITY));
+    Err(AimError::NotConverged { direction, miss })
+}
