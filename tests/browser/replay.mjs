@@ -268,6 +268,8 @@ try {
     for (let k = 0; k < n; k++) {
       const p = pos(k);
       if (!Number.isFinite(p[0]) || !Number.isFinite(p[1])) continue;
+      // a vehicle is drawn as its body (a car's rectangle), not a disc of its radius
+      if (rec.groups[rec.agentGroups[k]].vehicle) continue;
       let clear = Infinity;
       for (let j = 0; j < n; j++) if (j !== k && Number.isFinite(pos(j)[0])) clear = Math.min(clear, Math.hypot(p[0] - pos(j)[0], p[1] - pos(j)[1]) - radius(j));
       for (const c of w.circles || []) clear = Math.min(clear, Math.hypot(p[0] - c.center[0], p[1] - c.center[1]) - c.radius);

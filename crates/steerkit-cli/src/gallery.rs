@@ -37,6 +37,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("flock3d", include_str!("../../../scenarios/flock3d.toml")),
     ("pursuit3d", include_str!("../../../scenarios/pursuit3d.toml")),
     ("ring_course", include_str!("../../../scenarios/ring_course.toml")),
+    ("turret_lead", include_str!("../../../scenarios/turret_lead.toml")),
+    ("turret_drag", include_str!("../../../scenarios/turret_drag.toml")),
+    ("grenade_dodge", include_str!("../../../scenarios/grenade_dodge.toml")),
     ("example", include_str!("../../../scenarios/example.toml")),
 ];
 

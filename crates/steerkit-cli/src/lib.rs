@@ -10,6 +10,7 @@
 //! - [`snapshot`]: `snapshot.svg`, the final frame with trails.
 #![warn(missing_docs)]
 
+pub mod ballistics;
 pub mod gallery;
 pub mod recording;
 pub mod replay;

@@ -30,7 +30,8 @@
 //!               3D recordings only (each written only when set or not empty):
 //!               "volume":  {"min":[x,y,z],"max":[x,y,z]} | null   world box (m), min ≤ max
 //!               "spheres": [{"center":[x,y,z],"radius":r}]        solid balls (m), r > 0
-//!               "cuboids": [{"min":[x,y,z],"max":[x,y,z]}]        solid boxes (m), min ≤ max },
+//!               "cuboids": [{"min":[x,y,z],"max":[x,y,z]}]        solid boxes (m), min ≤ max
+//!               "turrets": [{"name","colour":"#rrggbb","position":[x,y,z]}]  guns (m) },
 //!   "groups": [{ "name", "colour": "#rrggbb", "radius" (m),
 //!                "vehicle": {"model": "car" | "motorbike" | "tank" | "human" | "discrete_car",
 //!                            "length", "width" (m, the body drawn), "wheelbase" (m, cars and
@@ -62,6 +63,13 @@
 //!                     human (forward, strafe, turn), discrete_car (pedal, turn, 0)
 //!       } }],
 //!   "events":  [{"step", "kind", "agent": i | null}],  "events_dropped": k,
+//!   "shots":   [{ "turret" (index into world.turrets), "step" (fired), "end" (step it ended),
+//!                 "target" (agent aimed at), "arc": "low" | "high",
+//!                 "predicted": [[x,y,z],…] (the flight the aim assumed, m),
+//!                 "path": [[step,x,y,z],…] (the actual flight, sampled),
+//!                 "outcome": "hit" | "miss" | "blast", "impact": [x,y,z],
+//!                 "hit": agent | null, "blast_radius": m | null }]
+//!              (3D recordings with turrets only; "shots_dropped": k beyond the cap),
 //!   "metrics": [{"name", "unit", "values": [one per frame]}]
 //! }
 //! ```
@@ -142,6 +150,57 @@ pub struct Recording {
     /// Metric time series, one value per frame.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub metrics: Vec<MetricSeries>,
+    /// Projectiles fired by the world's turrets, in firing order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shots: Vec<Shot>,
+    /// Shots not kept beyond [`MAX_SHOTS`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shots_dropped: u64,
+}
+
+/// Shots a recording keeps (each holds its predicted and actual flight).
+pub const MAX_SHOTS: usize = 4000;
+
+/// A turret of a 3D world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurretShape {
+    /// Name.
+    pub name: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// Muzzle position (m).
+    pub position: [f32; 3],
+}
+
+/// One projectile's flight: what was aimed, what happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shot {
+    /// Index of the turret in `world.turrets`.
+    pub turret: u32,
+    /// Step it was fired at.
+    pub step: u32,
+    /// Step its flight ended (hit, landing, blast).
+    pub end: u32,
+    /// The agent aimed at.
+    pub target: u32,
+    /// `low` or `high`.
+    pub arc: String,
+    /// The flight the aim assumed (m).
+    pub predicted: Vec<[f32; 3]>,
+    /// The actual flight: `[step, x, y, z]` samples (m).
+    pub path: Vec<[f32; 4]>,
+    /// `hit`, `miss` or `blast`.
+    pub outcome: String,
+    /// Where it ended (m).
+    pub impact: [f32; 3],
+    /// The agent hit, if any.
+    #[serde(default)]
+    pub hit: Option<u32>,
+    /// A grenade's blast radius (m).
+    #[serde(default)]
+    pub blast_radius: Option<f32>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -422,6 +481,9 @@ pub struct World {
     /// Box obstacles in 3D (3D recordings only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cuboids: Vec<Cuboid>,
+    /// Turrets of a 3D world.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turrets: Vec<TurretShape>,
 }
 
 impl World {
@@ -945,6 +1007,8 @@ impl<V: Vector> Recorder<V> {
             events: Vec::new(),
             events_dropped: 0,
             metrics: Vec::new(),
+            shots: Vec::new(),
+            shots_dropped: 0,
         };
         recording.validate_header()?;
         Ok(Recorder {
@@ -1042,6 +1106,20 @@ impl<V: Vector> Recorder<V> {
     #[must_use]
     pub fn recording(&self) -> &Recording {
         &self.recording
+    }
+
+    /// Sets the world's turrets.
+    pub fn set_turrets(&mut self, turrets: Vec<TurretShape>) {
+        self.recording.world.turrets = turrets;
+    }
+
+    /// Keeps a finished shot (up to [`MAX_SHOTS`]; the others are counted in `shots_dropped`).
+    pub fn shot(&mut self, shot: Shot) {
+        if self.recording.shots.len() < MAX_SHOTS {
+            self.recording.shots.push(shot);
+        } else {
+            self.recording.shots_dropped += 1;
+        }
     }
 
     /// Ends the recording.
@@ -1405,6 +1483,17 @@ impl Recording {
         }
         if let Some(i) = self.events.iter().position(|e| e.agent.is_some_and(|a| a as usize >= n)) {
             return Err(invalid(format!("events[{i}].agent"), "agent does not exist"));
+        }
+        for (i, s) in self.shots.iter().enumerate() {
+            if s.turret as usize >= self.world.turrets.len() {
+                return Err(invalid(format!("shots[{i}].turret"), "turret does not exist"));
+            }
+            if s.target as usize >= n || s.hit.is_some_and(|a| a as usize >= n) {
+                return Err(invalid(format!("shots[{i}]"), "agent does not exist"));
+            }
+            if s.end < s.step {
+                return Err(invalid(format!("shots[{i}].end"), "ends before it was fired"));
+            }
         }
         Ok(())
     }

@@ -25,6 +25,7 @@
 //! is the committed one (after non-penetration), so a crowd that enforces non-penetration shows
 //! only the overlaps the constraint could not remove within its passes.
 
+use crate::ballistics::{Ballistics, TurretMetrics};
 use crate::recording::{
     stride_for, FrameWriter, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder,
     Recording, RecordingError, VehicleShape, World, PALETTE,
@@ -78,6 +79,10 @@ pub trait RunSpace: Dim {
         avoid: &ObstacleAvoidance,
         f: &mut dyn FnMut(Self, Self, Option<f32>),
     );
+    /// A point as the 3D world of the turrets sees it (2D has no turrets: `(x, y, 0)`).
+    fn lift(v: Self) -> Vec3;
+    /// The inverse of [`RunSpace::lift`].
+    fn lower(v: Vec3) -> Self;
 }
 
 /// The ray's first hit as a fraction of its length.
@@ -118,6 +123,12 @@ impl RunSpace for Vec2 {
             out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
         }
         out
+    }
+    fn lift(v: Vec2) -> Vec3 {
+        v.extend(0.0)
+    }
+    fn lower(v: Vec3) -> Vec2 {
+        v.truncate()
     }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|t| t.position)
@@ -189,6 +200,12 @@ impl RunSpace for Vec3 {
             out.add_path(PathShape::from_polyline3(p.name.clone(), &p.polyline));
         }
         out
+    }
+    fn lift(v: Vec3) -> Vec3 {
+        v
+    }
+    fn lower(v: Vec3) -> Vec3 {
+        v
     }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
@@ -340,6 +357,7 @@ pub struct GroupMetrics {
 /// | `quarantined` | integer \| null | agents frozen for a non-finite state |
 /// | `stuck` | integer \| null | stuck events (no progress for the stuck time) |
 /// | `groups` | array of [`GroupMetrics`] | per group, in file order |
+/// | `turrets` | array of [`TurretMetrics`] | per turret, in file order (left out when none) |
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
     /// Always `"steerkit-metrics"`.
@@ -391,6 +409,9 @@ pub struct Metrics {
     pub stuck: Option<u64>,
     /// Per group, in file order.
     pub groups: Vec<GroupMetrics>,
+    /// Per turret, in file order (3D scenarios with turrets).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub turrets: Vec<TurretMetrics>,
 }
 
 impl Metrics {
@@ -682,6 +703,8 @@ struct Simulation<V: RunSpace> {
     pairs: PairScan,
     slots: SlotErrors,
     deviation: PathDeviation,
+    /// The scenario's turrets and their projectiles (3D).
+    ballistics: Ballistics,
     /// Each group's first obstacle-avoidance leaf, whose rays the replay draws.
     avoiders: Vec<Option<ObstacleAvoidance>>,
     /// The agents (by number) whose rays the replay keeps: the first [`RAY_AGENTS`] of the
@@ -736,8 +759,26 @@ impl<V: RunSpace> Simulation<V> {
             Some(path) => TrajectoryLog::streamed(path, &world, &numbering, dt)?,
         };
         let deviation = PathDeviation::new(&world, n, plan.collects(Metric::PathDeviation));
+        let turrets = scenario.plan::<V>().map(|p| p.turrets.clone()).unwrap_or_default();
+        let volume = world.bounds.corners().map(|(lo, hi)| (V::lift(lo), V::lift(hi)));
+        let ballistics = Ballistics::new(
+            &turrets,
+            |t| {
+                let h = *world.groups.get(t.target.group)?.agents.get(t.target.index)?;
+                Some((h, numbering.number(h)?))
+            },
+            volume,
+        )
+        .map_err(|e| RunError::Step { step: 0, message: e.to_string() })?;
+        let mut recorder = recorder;
+        if !ballistics.is_empty() {
+            recorder.set_turrets(
+                ballistics.shapes(|i| PALETTE[(world.groups.len() + i) % PALETTE.len()].to_owned()),
+            );
+        }
         Ok(Self {
             deviation,
+            ballistics,
             steps,
             steps32,
             dt,
@@ -775,6 +816,9 @@ impl<V: RunSpace> Simulation<V> {
         };
         if step > 0 {
             self.deviation.measure(&self.world.crowd, &self.numbering, &self.events.path_done);
+            if !self.ballistics.is_empty() {
+                self.fly_projectiles(step)?;
+            }
         }
         // formation slots, second half of the run
         if u64::from(step) * 2 >= self.steps && !self.world.formations.is_empty() {
@@ -852,6 +896,27 @@ impl<V: RunSpace> Simulation<V> {
         Ok(())
     }
 
+    /// Moves the turrets' projectiles and fires what is due (after the crowd's step).
+    fn fly_projectiles(&mut self, step: u32) -> Result<(), RunError> {
+        let crowd = &self.world.crowd;
+        let bodies: Vec<(u32, Vec3, f32)> = crowd
+            .handles()
+            .zip(crowd.positions())
+            .filter_map(|(h, &p)| Some((self.numbering.number(h)?, V::lift(p), crowd.radius(h)?)))
+            .collect();
+        let out = self
+            .ballistics
+            .step(step, self.dt, &mut self.world.crowd, &bodies, V::lift, V::lower)
+            .map_err(|e| RunError::Step { step: u64::from(step), message: e.to_string() })?;
+        for (kind, agent) in out.events {
+            self.recorder.event(step, kind, agent);
+        }
+        for shot in out.finished {
+            self.recorder.shot(shot);
+        }
+        Ok(())
+    }
+
     fn step_and_count_events(&mut self, step: u32) -> Result<(), RunError> {
         let events = self
             .world
@@ -907,6 +972,7 @@ impl<V: RunSpace> Simulation<V> {
             quarantined: collects(Metric::Quarantined).then_some(events.quarantined),
             stuck: collects(Metric::Stuck).then_some(events.stuck),
             groups,
+            turrets: self.ballistics.metrics(),
         };
         let (trajectories, streamed_trajectories) = self.trajectories.finish()?;
         Ok(RunOutcome {

@@ -1042,3 +1042,61 @@ fn the_person_walks_slower_sideways_and_back_than_the_point_mass() {
         assert!(worst < 0.35, "agent {a} looks {worst} rad away from the statue");
     }
 }
+
+/// A turret's counts by name.
+fn turret<'a>(o: &'a RunOutcome<Vec3>, name: &str) -> &'a steerkit_cli::ballistics::TurretMetrics {
+    o.metrics.turrets.iter().find(|t| t.name == name).expect("turret")
+}
+
+#[test]
+fn leading_a_crossing_runner_hits_where_aiming_at_it_misses() {
+    let o = outcome3("turret_lead");
+    let (direct, lead) = (turret(&o, "direct"), turret(&o, "leading"));
+    eprintln!("hit rates: direct {:.2}, leading {:.2}", direct.hit_rate, lead.hit_rate);
+    assert!(direct.shots >= 25 && lead.shots >= 25, "a shot a second for 30 s");
+    assert_eq!(direct.target_hits, 0, "aimed at where the runner was, every shell lands behind");
+    assert!(lead.hit_rate > 0.55, "leading hits where the runner runs straight: {}", lead.hit_rate);
+    // every shell of the leading gun that hit was fired while its runner ran straight
+    let shots = &o.recording.shots;
+    assert!(shots.iter().all(|s| !s.predicted.is_empty() && s.path.len() >= 2));
+    assert!(shots.iter().all(|s| s.end > s.step && (s.outcome == "hit" || s.outcome == "miss")));
+}
+
+#[test]
+fn iterative_targeting_allows_for_drag_where_the_drag_free_solution_falls_short() {
+    let o = outcome3("turret_drag");
+    let (free, iter) = (turret(&o, "drag_free"), turret(&o, "iterative"));
+    eprintln!(
+        "hit rates with drag: drag-free {:.2}, iterative {:.2}",
+        free.hit_rate, iter.hit_rate
+    );
+    assert!(free.hit_rate < 0.1, "the drag-free solution falls short: {}", free.hit_rate);
+    assert!(iter.hit_rate > 0.55, "iterative targeting hits: {}", iter.hit_rate);
+    // the drag-free gun's shells come down before the arc it predicted ends
+    let short = o
+        .recording
+        .shots
+        .iter()
+        .filter(|s| s.turret == 0 && s.outcome == "miss")
+        .filter(|s| {
+            let end = s.predicted.last().unwrap();
+            let gun = s.predicted[0];
+            let reach = |p: [f32; 3]| ((p[0] - gun[0]).powi(2) + (p[2] - gun[2]).powi(2)).sqrt();
+            reach(s.impact) < reach(*end) - 1.0
+        })
+        .count();
+    assert!(short as u64 >= free.misses * 3 / 4, "{short} of {} misses fell short", free.misses);
+}
+
+#[test]
+fn the_walker_who_flees_the_predicted_blast_is_never_caught() {
+    let o = outcome3("grenade_dodge");
+    let (dodger, walker) = (turret(&o, "at_dodger"), turret(&o, "at_walker"));
+    eprintln!(
+        "caught: dodger {} of {} blasts, walker {} of {}",
+        dodger.target_caught, dodger.blasts, walker.target_caught, walker.blasts
+    );
+    assert!(dodger.blasts >= 6 && walker.blasts >= 5);
+    assert_eq!(dodger.target_caught, 0, "the dodger runs out of every blast");
+    assert_eq!(walker.target_caught, walker.blasts, "the walker is caught by every one");
+}

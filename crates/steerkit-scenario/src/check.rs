@@ -131,6 +131,16 @@ fn xy(path: &str, v: Xy) -> Result<Vec2> {
 }
 
 /// A name: non-empty after trimming, at most [`MAX_NAME`] characters, no control characters.
+/// A display colour: `#rrggbb`.
+fn colour(path: &str, c: &str) -> Result<()> {
+    let ok = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|c| c.is_ascii_hexdigit());
+    if ok {
+        Ok(())
+    } else {
+        Err(problem(path, format!("`{c}` is not a colour; write \"#rrggbb\"")))
+    }
+}
+
 fn name(path: &str, s: &str) -> Result<()> {
     if s.trim().is_empty() {
         return Err(problem(path, "must not be empty"));
@@ -219,6 +229,7 @@ macro_rules! present {
 }
 
 mod kinds;
+mod turret;
 mod vehicle;
 pub(crate) use kinds::{node, KINDS, NOT_IN_FILES};
 
@@ -389,7 +400,19 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
         }
         formations.push(plan);
     }
-    Ok(Plan { bounds, geometry, paths, groups, formations })
+    let mut turrets: Vec<crate::model::TurretPlan> = Vec::with_capacity(spec.turrets.len());
+    for (i, ts) in spec.turrets.iter().enumerate() {
+        let path = format!("turrets[{i}]");
+        let t = turret::turret(&path, ts, &refs)?;
+        if turrets.iter().any(|o| o.name == t.name) {
+            return Err(problem(
+                join(&path, "name"),
+                format!("a second turret named `{}`", t.name),
+            ));
+        }
+        turrets.push(t);
+    }
+    Ok(Plan { bounds, geometry, paths, groups, formations, turrets })
 }
 
 fn limits(path: &str, l: &LimitsSpec) -> Result<Limits> {
@@ -751,14 +774,7 @@ fn group<V: Dim>(
     rng: &mut Rng,
 ) -> Result<GroupPlan<V>> {
     if let Some(c) = &g.colour {
-        let ok =
-            c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|c| c.is_ascii_hexdigit());
-        if !ok {
-            return Err(problem(
-                join(path, "colour"),
-                format!("`{c}` is not a colour; write \"#rrggbb\""),
-            ));
-        }
+        colour(&join(path, "colour"), c)?;
     }
     let radius = non_negative(&join(path, "radius"), g.radius)?;
     let lp = join(path, "limits");

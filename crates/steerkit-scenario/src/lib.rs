@@ -51,8 +51,8 @@ pub use check::{
 pub use dim::Dim;
 pub use error::{Location, ScenarioError};
 pub use model::{
-    AgentRef, Behaviour, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan,
-    NamedPath, Placement, Plan, TargetRef, VehiclePlan,
+    AgentRef, Aim, Behaviour, Bounds, Drag, FormationPlan, Geometry, GroupPlan, Metric,
+    MetricsPlan, NamedPath, Placement, Plan, Solver, TargetRef, TurretPlan, VehiclePlan,
 };
 pub use world::{RunSettings, World, WorldGroup};
 

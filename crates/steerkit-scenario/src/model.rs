@@ -7,7 +7,7 @@ use steerkit::geometry::{Obstacle, Segment};
 use steerkit::kinematic::{Integration, Limits};
 use steerkit::math::Vector;
 use steerkit::path::Polyline;
-use steerkit::Vec2;
+use steerkit::{Vec2, Vec3};
 
 /// The shape of the world.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,6 +71,81 @@ pub struct Plan<V: Vector = Vec2> {
     pub groups: Vec<GroupPlan<V>>,
     /// The formations, in file order (2D only).
     pub formations: Vec<FormationPlan>,
+    /// The turrets, in file order (3D only).
+    pub turrets: Vec<TurretPlan>,
+}
+
+/// How a turret's projectiles fly: the forward model ([`steerkit::predict::ForwardModel`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Drag {
+    /// Gravity only.
+    None,
+    /// Linear drag `−k·v` (k in 1/s), in closed form.
+    Linear {
+        /// Coefficient (1/s).
+        k: f32,
+    },
+    /// `−(k + c·|v − w|)·(v − w)` (k in 1/s, c in 1/m) in a steady wind `w` (m/s), integrated.
+    Quadratic {
+        /// Linear coefficient (1/s).
+        k: f32,
+        /// Quadratic coefficient (1/m).
+        c: f32,
+        /// Wind (m/s).
+        wind: Vec3,
+    },
+}
+
+/// How a turret aims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// At the target's position when firing.
+    Direct,
+    /// At where the target will be when the shot arrives (the target's velocity held).
+    Lead,
+}
+
+/// How a turret computes its firing direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    /// The drag-free firing solution (Millington §3.5.3), whatever the projectile's drag.
+    ClosedForm,
+    /// Iterative targeting with the projectile's own forward model (§3.5.5; low arc).
+    Iterative,
+}
+
+/// A turret of a 3D scenario: what it fires at and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurretPlan {
+    /// Name (replay, metrics).
+    pub name: String,
+    /// Display colour, if given.
+    pub colour: Option<String>,
+    /// Muzzle position (m).
+    pub position: Vec3,
+    /// The agent it aims at.
+    pub target: AgentRef,
+    /// Muzzle speed (m/s).
+    pub muzzle_speed: f32,
+    /// Gravity (m/s², pointing down −y).
+    pub gravity: Vec3,
+    /// The projectile's forward model.
+    pub drag: Drag,
+    /// Direct or leading.
+    pub aim: Aim,
+    /// Closed form or iterative.
+    pub solver: Solver,
+    /// Low or high arc (closed form only).
+    pub arc: steerkit::predict::BallisticArc,
+    /// Seconds between shots.
+    pub interval: f32,
+    /// Time of the first shot (s).
+    pub first_shot: f32,
+    /// A shell hits an agent whose centre it passes within this plus the body radius (m).
+    pub hit_radius: f32,
+    /// Grenades: the fuse (s after firing; `None`: goes off on landing) and the blast radius (m).
+    /// `None` for shells.
+    pub grenade: Option<(Option<f32>, f32)>,
 }
 
 /// A named path.

@@ -60,7 +60,33 @@ pub(crate) struct ScenarioSpec {
     pub groups: Vec<GroupSpec>,
     #[serde(default)]
     pub formations: Vec<FormationSpec>,
+    #[serde(default)]
+    pub turrets: Vec<TurretSpec>,
     pub metrics: Option<MetricsSpec>,
+}
+
+/// `[[turrets]]` (3D scenarios): a gun or a grenadier aiming at an agent.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TurretSpec {
+    pub name: String,
+    pub colour: Option<String>,
+    pub position: Xy,
+    pub target: String,
+    pub muzzle_speed: f32,
+    pub gravity: Option<f32>,
+    pub drag: Option<String>,
+    pub k: Option<f32>,
+    pub c: Option<f32>,
+    pub wind: Option<Xy>,
+    pub aim: Option<String>,
+    pub solver: Option<String>,
+    pub arc: Option<String>,
+    pub interval: Option<f32>,
+    pub first_shot: Option<f32>,
+    pub hit_radius: Option<f32>,
+    pub fuse: Option<f32>,
+    pub blast_radius: Option<f32>,
 }
 
 /// `[world]`.

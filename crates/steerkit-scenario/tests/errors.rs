@@ -1035,3 +1035,81 @@ fn search_window_and_grid_columns_are_checked() {
     );
     assert_eq!(e.field(), "groups[0].spawn.spacing", "{e}");
 }
+
+/// Vehicles: the model's own keys only, 2D only, not with a kinematic behaviour; each error
+/// names the key and what is allowed.
+#[test]
+fn vehicle_errors_name_the_key_and_what_is_allowed() {
+    let group_b = "name = \"b\"\nagents";
+    let e = toml_error(&with(
+        group_b,
+        "name = \"b\"\nvehicle = { model = \"tank\", wheelbase = 2 }\nagents",
+    ));
+    assert_eq!(e.field(), "groups[1].vehicle.wheelbase", "{e}");
+    assert!(e.to_string().contains("does not apply to vehicle model `tank`"), "{e}");
+    assert!(e.to_string().contains("track_width"), "{e}");
+    let e = toml_error(&with(group_b, "name = \"b\"\nvehicle = { model = \"boat\" }\nagents"));
+    assert_eq!(e.field(), "groups[1].vehicle.model", "{e}");
+    assert!(e.to_string().contains("`discrete_car`"), "{e}");
+    let e = toml_error(&with(
+        group_b,
+        "name = \"b\"\nvehicle = { model = \"car\", max_steer = 2 }\nagents",
+    ));
+    assert_eq!(e.field(), "groups[1].vehicle.max_steer", "{e}");
+    let e = toml_error(&with(
+        group_b,
+        "name = \"b\"\nvehicle = { model = \"car\", drive = \"fly\" }\nagents",
+    ));
+    assert_eq!(e.field(), "groups[1].vehicle.drive", "{e}");
+    // what a 3D group with a vehicle model gets
+    let three =
+        THREE_D.replace("name = \"climber\"", "name = \"climber\"\nvehicle = { model = \"car\" }");
+    let e = toml_error(&three);
+    assert_eq!(e.field(), "groups[1].vehicle", "{e}");
+    assert!(e.to_string().contains("only in 2D scenarios"), "{e}");
+    // a kinematic behaviour sets the velocity itself
+    let kin = with(
+        "behaviour = { kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2 }",
+        "behaviour = { kind = \"kinematic_seek\", target = [5, 0] }\nvehicle = { model = \"human\" }",
+    );
+    assert_eq!(toml_error(&kin).field(), "groups[0].vehicle");
+    let ok = with(group_b, "name = \"b\"\nvehicle = { model = \"car\", max_reverse_speed = 0, drive = \"search\" }\nagents");
+    let s = Scenario::from_toml_str(&ok, "ok.toml").unwrap();
+    assert!(s.plan::<Vec2>().unwrap().groups[1].vehicle.is_some());
+}
+
+/// Turrets: 3D only, a target that exists, drag keys that match the model, grenades with a
+/// blast radius; each error names the key.
+#[test]
+fn turret_errors_name_the_key_and_what_is_allowed() {
+    let turret = "[[turrets]]\nname = \"gun\"\nposition = [0, 1, -15]\ntarget = \"climber:0\"\nmuzzle_speed = 30\n";
+    let ok = format!("{THREE_D}{turret}");
+    let s = Scenario::from_toml_str(&ok, "ok.toml").unwrap();
+    assert_eq!(s.plan::<steerkit::Vec3>().unwrap().turrets.len(), 1);
+    // what a turret without a target gets
+    let e = toml_error(&ok.replace("target = \"climber:0\"\n", ""));
+    assert!(e.to_string().contains("missing field `target`"), "{e}");
+    let e = toml_error(&ok.replace("climber:0", "climber:3"));
+    assert_eq!(e.field(), "turrets[0].target", "{e}");
+    assert!(e.to_string().contains("has 1 agents"), "{e}");
+    let e = toml_error(&format!("{ok}k = 0.2\n"));
+    assert_eq!(e.field(), "turrets[0].k", "{e}");
+    assert!(e.to_string().contains("drag"), "{e}");
+    let e = toml_error(&format!("{ok}drag = \"linear\"\n"));
+    assert_eq!(e.field(), "turrets[0].k", "{e}");
+    let e = toml_error(&format!("{ok}drag = \"linear\"\nk = 0.2\nwind = [1, 0, 0]\n"));
+    assert_eq!(e.field(), "turrets[0].wind", "{e}");
+    let e = toml_error(&format!("{ok}solver = \"iterative\"\narc = \"high\"\n"));
+    assert_eq!(e.field(), "turrets[0].arc", "{e}");
+    let e = toml_error(&format!("{ok}fuse = 2\n"));
+    assert_eq!(e.field(), "turrets[0].blast_radius", "{e}");
+    let e = toml_error(&format!("{ok}interval = 0.01\n"));
+    assert_eq!(e.field(), "turrets[0].interval", "{e}");
+    let e = toml_error(&format!("{ok}muzzle_speed = -1\n").replace("muzzle_speed = 30\n", ""));
+    assert_eq!(e.field(), "turrets[0].muzzle_speed", "{e}");
+    // a turret in a 2D scenario
+    let flat = format!("{BASE}[[turrets]]\nname = \"gun\"\nposition = [0, 1]\ntarget = \"b:0\"\nmuzzle_speed = 30\n");
+    let e = toml_error(&flat);
+    assert_eq!(e.field(), "turrets[0]", "{e}");
+    assert!(e.to_string().contains("dimensions = 3"), "{e}");
+}

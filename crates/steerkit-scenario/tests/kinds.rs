@@ -91,6 +91,7 @@ const MINIMAL: &[(&str, &str)] = &[
         "pipeline",
         r#"{ kind = "pipeline", use_goal = true, grid_min = [-10, -10], grid_max = [10, 10], clearance = 0.5, slow_radius = 1 }"#,
     ),
+    ("flee_hazards", r#"{ kind = "flee_hazards", margin = 0.5 }"#),
 ];
 
 #[test]
@@ -112,6 +113,7 @@ fn every_kind_builds_into_its_recipe() {
             ("evade", Recipe::Evade { threat, .. }) => *threat == other,
             ("velocity_match", Recipe::VelocityMatch { velocity, .. }) => *velocity == Vec2::X,
             ("wander", Recipe::Wander(w)) => w.parameters() == (1.0, 2.0, 3.0),
+            ("flee_hazards", Recipe::FleeHazards { margin, .. }) => *margin == 0.5,
             ("separation", Recipe::Separation(_)) => true,
             ("cohesion", Recipe::Cohesion(Cohesion::Arrive(_))) => true,
             ("alignment", Recipe::Alignment(Alignment::Velocity(_))) => true,

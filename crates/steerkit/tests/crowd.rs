@@ -1049,3 +1049,45 @@ fn a_group_driven_by_a_car_turns_round_to_a_goal_behind_it_without_slipping() {
     kin.motor = Some(Motor::new(VehicleModel::Car(Car::default()), DriveMethod::Search));
     assert!(crowd.add_group(kin).is_err());
 }
+
+/// `FleeHazards` runs from the centre of a hazard that reaches the body and says nothing
+/// outside, so the seek below it in a priority takes over once the hazard is gone; a bad hazard
+/// is refused and leaves the old ones.
+#[test]
+fn agents_flee_a_hazard_they_stand_in_and_carry_on_once_it_is_gone() {
+    use steerkit::crowd::Hazard;
+    let mut crowd = Crowd2::new(CrowdConfig::new(2.0)).unwrap();
+    let recipe = Recipe::Priority {
+        groups: vec![
+            Recipe::FleeHazards { flee: Flee::new(), margin: 0.0 },
+            Recipe::Seek { target: Target::Goal, seek: Seek::new() },
+        ],
+        epsilon: Epsilon::new(1e-3).unwrap(),
+    };
+    let g = crowd.add_group(Group::new(recipe)).unwrap();
+    let l = limits(3.0, 6.0);
+    let a = crowd
+        .spawn(AgentSpec {
+            goal: Some(Vec2::new(10.0, 0.0)),
+            ..AgentSpec::new(Vec2::ZERO, 0.5, l, g)
+        })
+        .unwrap();
+    // the body (0.5 m) reaches into a 3 m hazard centred 3.2 m ahead: away from it, to −x
+    crowd.set_hazards(&[Hazard { centre: Vec2::new(3.2, 0.0), radius: 3.0 }]).unwrap();
+    crowd.step(0.05).unwrap();
+    assert_eq!(crowd.debug(a).unwrap().target, Some(Vec2::new(3.2, 0.0)));
+    for _ in 0..9 {
+        crowd.step(0.05).unwrap();
+    }
+    // out of the hazard (its body clear of the 3 m radius), where seek takes over again
+    let k = crowd.kinematic(a).unwrap();
+    assert!(k.position.x < 3.2 - 3.5 + 0.1, "ran back out of the hazard: {k:?}");
+    let bad = crowd.set_hazards(&[Hazard { centre: Vec2::new(f32::NAN, 0.0), radius: 1.0 }]);
+    assert!(bad.is_err());
+    assert_eq!(crowd.hazards().len(), 1, "a refused set leaves the old hazards");
+    crowd.set_hazards(&[]).unwrap();
+    for _ in 0..40 {
+        crowd.step(0.05).unwrap();
+    }
+    assert!(crowd.kinematic(a).unwrap().velocity.x > 2.0, "seeks its goal again");
+}

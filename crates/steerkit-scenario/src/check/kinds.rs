@@ -532,6 +532,15 @@ pub(crate) const KINDS: &[Kind] = &[
         ],
         build: pipeline,
     },
+    Kind {
+        kind: RecipeKind::FleeHazards,
+        fields: &["mode", "time_to_target", "margin"],
+        build: |x| {
+            let flee = x.lib(Flee::with(seek_mode(x)?, None))?;
+            let margin = non_negative(&x.f("margin"), x.n.margin.unwrap_or(1.0))?;
+            Ok(Behaviour::FleeHazards { flee, margin })
+        },
+    },
 ];
 
 /// Library kinds a file cannot name, each with the reason given to a file that tries.

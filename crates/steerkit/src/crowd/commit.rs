@@ -4,6 +4,14 @@
 use super::*;
 use crate::motor::Controls;
 
+/// A chunk's positions, velocities, orientations and rotations.
+type KinematicChunks<'a, V> = (
+    &'a mut [V],
+    &'a mut [V],
+    &'a mut [<V as Vector>::Orientation],
+    &'a mut [<V as Vector>::Angular],
+);
+
 impl<V: CrowdVector> Crowd<V> {
     /// Phase 3: integrate, obstacles, bounds, facing, arrived/stuck, quarantine.
     #[inline(never)]
@@ -13,12 +21,7 @@ impl<V: CrowdVector> Crowd<V> {
         let bounds = self.config.bounds;
         // each chunk's slices; `controls` only when some group drives a vehicle (`drive_on`)
         let body = |ci: usize,
-                    (pos, vel, ori, rot): (
-            &mut [V],
-            &mut [V],
-            &mut [V::Orientation],
-            &mut [V::Angular],
-        ),
+                    (pos, vel, ori, rot): KinematicChunks<'_, V>,
                     status: &mut [u8],
                     cold: &mut [Cold<V>],
                     scratch: &mut ChunkScratch<V>,

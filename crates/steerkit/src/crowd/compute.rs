@@ -23,6 +23,7 @@ impl<V: CrowdVector> Crowd<V> {
         let obstacles = self.obstacles.as_ref();
         let slot_targets = &self.slot_targets;
         let customs = &self.customs[..];
+        let hazards = &self.hazards[..];
         let nr = self.config.neighbour_radius;
         let body = |ci: usize,
                     cold: &mut [Cold<V>],
@@ -88,6 +89,7 @@ impl<V: CrowdVector> Crowd<V> {
                     slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
                     agents,
                     customs,
+                    hazards,
                 };
                 let mut notes = Notes::default();
                 let steering = match &g.flat {

@@ -165,6 +165,7 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             slot_target: None,
             agents,
             customs: &crowd.customs,
+            hazards: &crowd.hazards,
         };
         let steering = evaluate(&f.anchor, &cx, &mut f.state, &mut f.avoid, &mut Notes::default())
             .unwrap_or_default();

@@ -105,7 +105,7 @@ use space::Contact;
 pub use space::{CrowdVector, WorldBounds};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
-    GroupId, Stuck, FAKE_TURN_TIME,
+    GroupId, Hazard, Stuck, FAKE_TURN_TIME,
 };
 
 use crate::error::{non_negative, positive, ParamError};
@@ -279,6 +279,8 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     /// (and re-sorted) only once some group drives a vehicle (`drive_on`).
     controls: Vec<Option<crate::motor::Controls>>,
     drive_on: bool,
+    /// Places to get away from this step (`set_hazards`).
+    hazards: Vec<Hazard<V>>,
     // handles
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -365,6 +367,7 @@ impl<V: CrowdVector> Crowd<V> {
             controls: Vec::new(),
             avoid_on: false,
             drive_on: false,
+            hazards: Vec::new(),
             slots: Vec::new(),
             free: Vec::new(),
             grid: Grid::default(),
@@ -1098,5 +1101,32 @@ impl<V: CrowdVector> Crowd<V> {
     #[must_use]
     pub fn obstacles(&self) -> Option<&V::Obstacles> {
         self.obstacles.as_ref()
+    }
+
+    /// Replaces the hazards the [`Recipe::FleeHazards`] leaves flee (a program sets them each
+    /// step, e.g. the predicted blasts of the grenades in the air). Cost: each such leaf looks
+    /// at every hazard, so keep them few.
+    ///
+    /// # Errors
+    /// [`CrowdError::Param`] for a centre that is not finite or a radius that is negative or
+    /// not finite; the hazards are then left as they were.
+    pub fn set_hazards(&mut self, hazards: &[Hazard<V>]) -> Result<(), CrowdError> {
+        for h in hazards {
+            if !h.centre.is_finite() {
+                return Err(
+                    ParamError::Invalid { name: "hazard.centre", expected: "finite" }.into()
+                );
+            }
+            crate::error::non_negative("hazard.radius", h.radius)?;
+        }
+        self.hazards.clear();
+        self.hazards.extend_from_slice(hazards);
+        Ok(())
+    }
+
+    /// The hazards set last.
+    #[must_use]
+    pub fn hazards(&self) -> &[Hazard<V>] {
+        &self.hazards
     }
 }

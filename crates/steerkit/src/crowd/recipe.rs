@@ -107,6 +107,18 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
         /// Parameters.
         seek: Seek,
     },
+    /// Flee the centre of the nearest hazard ([`Crowd::set_hazards`](super::Crowd::set_hazards))
+    /// whose radius, widened by `margin`, reaches the agent's body:
+    /// `‖p − c‖ < r_hazard + r_body + margin` (Millington §3.5.2's reaction to a grenade: run
+    /// from the blast); nothing outside every hazard, so it leads a `priority`. Nearest means
+    /// smallest `‖p − c‖ − r_hazard` (deepest inside). The margin (m) keeps an agent whose
+    /// other behaviours pull it back from hovering on the blast's edge.
+    FleeHazards {
+        /// How to flee.
+        flee: Flee,
+        /// Extra clearance (m), ≥ 0.
+        margin: f32,
+    },
     /// Flee a target ([`Flee`]).
     Flee {
         /// What to flee.
@@ -436,6 +448,7 @@ impl RecipeKind {
             K::Seek | K::Flee | K::Arrive | K::Pursue | K::Evade | K::VelocityMatch => {
                 KindInfo::LEAF
             }
+            K::FleeHazards => KindInfo::LEAF,
             K::Interpose | K::OffsetPursuit => KindInfo::LEAF,
             K::Wander => KindInfo { wander: true, random: true, ..KindInfo::LEAF },
             K::Separation | K::Cohesion | K::Alignment | K::MillingtonFlock => KindInfo::GROUP,
@@ -594,6 +607,9 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
         match self {
             Recipe::Seek { target: t, seek } => Recipe::Seek { target: target(t), seek: *seek },
             Recipe::Flee { target: t, flee } => Recipe::Flee { target: target(t), flee: *flee },
+            Recipe::FleeHazards { flee, margin } => {
+                Recipe::FleeHazards { flee: *flee, margin: *margin }
+            }
             Recipe::Arrive { target: t, arrive } => {
                 Recipe::Arrive { target: target(t), arrive: *arrive }
             }
@@ -718,6 +734,9 @@ impl<V: Vector> Recipe<V> {
         match self {
             Recipe::KinematicWander { rate } => {
                 non_negative("kinematic_wander.rate", *rate)?;
+            }
+            Recipe::FleeHazards { margin, .. } => {
+                non_negative("flee_hazards.margin", *margin)?;
             }
             Recipe::Pipeline { goal, bounds, cell_size, clearance, margin, .. } => {
                 if let Target::Point(p) = goal {
@@ -1020,6 +1039,8 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub agents: AgentView<'a, V>,
     /// The behaviours registered with the crowd (`Recipe::Custom`).
     pub customs: &'a [CustomEntry<V>],
+    /// Places to get away from this step ([`Recipe::FleeHazards`]).
+    pub hazards: &'a [super::Hazard<V>],
 }
 
 /// What evaluation reports beside the steering.
@@ -1159,6 +1180,23 @@ pub(crate) fn evaluate<V: CrowdVector>(
     match recipe {
         Recipe::Seek { target, seek } => seek.steer(me, point(target, notes)?, limits),
         Recipe::Flee { target, flee } => flee.steer(me, point(target, notes)?, limits),
+        Recipe::FleeHazards { flee, margin } => {
+            let inside = |h: &&super::Hazard<V>| {
+                let d = (me.position - h.centre).length();
+                (d < h.radius + cx.radius + margin).then_some(d - h.radius)
+            };
+            let (mut best, mut depth) = (None, f32::INFINITY);
+            for h in cx.hazards {
+                if let Some(d) = inside(&h) {
+                    if d < depth {
+                        (best, depth) = (Some(h.centre), d);
+                    }
+                }
+            }
+            let centre = best?;
+            notes.target = Some(centre);
+            flee.steer(me, centre, limits)
+        }
         Recipe::Arrive { target, arrive } => arrive.steer(me, point(target, notes)?, limits),
         Recipe::Pursue { target, pursue } => {
             let quarry = cx.agents.kinematic(*target)?;

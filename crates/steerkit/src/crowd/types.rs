@@ -335,6 +335,18 @@ impl CrowdEvent {
     }
 }
 
+/// A place to get away from this step (a grenade's predicted blast, a fire): the
+/// [`Recipe::FleeHazards`](super::Recipe::FleeHazards) leaf flees the centre of one the agent's
+/// body is inside. Set by the program each step with [`Crowd::set_hazards`](super::Crowd::set_hazards).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Hazard<V: Vector = Vec2> {
+    /// Centre (m).
+    pub centre: V,
+    /// Radius (m), ≥ 0.
+    pub radius: f32,
+}
+
 /// What an agent's recipe produced in the last step, for debug drawing and replays.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct AgentDebug<V: Vector = Vec2> {

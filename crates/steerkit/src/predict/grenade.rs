@@ -47,6 +47,27 @@ pub struct Grenade {
     pub blast_radius: f32,
 }
 
+impl Grenade {
+    /// Where and when it goes off over flat ground at `ground_height` (m): at the fuse time
+    /// (s from now) where it is then, or on landing if it lands first (the landing point; with
+    /// an impact fuse, always there). `None` for a grenade without a fuse that never comes down,
+    /// or for non-finite input.
+    #[must_use]
+    pub fn blast(&self, ground_height: f32) -> Option<(Vec3, f32)> {
+        let land = landing_point(self.position, self.velocity, self.gravity, ground_height);
+        let time = match (self.fuse, land) {
+            (Some(f), _) if f.is_finite() => f.max(0.0),
+            (_, Some(l)) => l.time,
+            _ => return None,
+        };
+        let centre = match land {
+            Some(l) if time >= l.time => l.point,
+            _ => trajectory_position(self.position, self.velocity, self.gravity, time),
+        };
+        centre.is_finite().then_some((centre, time))
+    }
+}
+
 /// A character that may catch or flee.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -77,15 +98,8 @@ pub struct Catcher {
 #[must_use]
 pub fn react_to_grenade(grenade: &Grenade, catcher: &Catcher, ground_height: f32) -> Reaction {
     let g = grenade;
-    let land = landing_point(g.position, g.velocity, g.gravity, ground_height);
-    let blast_time = match (g.fuse, land) {
-        (Some(f), _) if f.is_finite() => f.max(0.0),
-        (_, Some(l)) => l.time,
-        _ => return Reaction::Safe,
-    };
-    let centre = match land {
-        Some(l) if blast_time >= l.time => l.point,
-        _ => trajectory_position(g.position, g.velocity, g.gravity, blast_time),
+    let Some((centre, blast_time)) = g.blast(ground_height) else {
+        return Reaction::Safe;
     };
     let distance = catcher.position.distance(centre);
     if !(distance.is_finite() && g.blast_radius.is_finite()) || distance > g.blast_radius {
