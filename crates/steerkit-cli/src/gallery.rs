@@ -34,6 +34,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("tank_pivot", include_str!("../../../scenarios/tank_pivot.toml")),
     ("discrete_car", include_str!("../../../scenarios/discrete_car.toml")),
     ("human_walk", include_str!("../../../scenarios/human_walk.toml")),
+    ("platforms", include_str!("../../../scenarios/platforms.toml")),
+    ("run_up", include_str!("../../../scenarios/run_up.toml")),
     ("flock3d", include_str!("../../../scenarios/flock3d.toml")),
     ("pursuit3d", include_str!("../../../scenarios/pursuit3d.toml")),
     ("ring_course", include_str!("../../../scenarios/ring_course.toml")),

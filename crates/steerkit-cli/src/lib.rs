@@ -12,6 +12,7 @@
 
 pub mod ballistics;
 pub mod gallery;
+pub mod platform;
 pub mod recording;
 pub mod replay;
 pub mod run;

@@ -1108,6 +1108,16 @@ impl<V: Vector> Recorder<V> {
         &self.recording
     }
 
+    /// Adds a wall segment to the world (a side view's platform tops).
+    pub fn add_wall(&mut self, a: Vec2, b: Vec2) {
+        self.recording.world.walls.push(WallShape { a: a.into(), b: b.into() });
+    }
+
+    /// Adds a path to the world (drawn like the scenario's paths).
+    pub fn add_path(&mut self, path: PathShape) {
+        self.recording.world.add_path(path);
+    }
+
     /// Sets the world's turrets.
     pub fn set_turrets(&mut self, turrets: Vec<TurretShape>) {
         self.recording.world.turrets = turrets;

@@ -26,6 +26,7 @@
 //! only the overlaps the constraint could not remove within its passes.
 
 use crate::ballistics::{Ballistics, TurretMetrics};
+use crate::platform::{GapMetrics, JumperGroup, SideViewRun};
 use crate::recording::{
     stride_for, FrameWriter, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder,
     Recording, RecordingError, VehicleShape, World, PALETTE,
@@ -83,6 +84,8 @@ pub trait RunSpace: Dim {
     fn lift(v: Self) -> Vec3;
     /// The inverse of [`RunSpace::lift`].
     fn lower(v: Vec3) -> Self;
+    /// The crowd as a 2D crowd (side views are 2D), `None` in 3D.
+    fn planar_crowd(crowd: &mut Crowd<Self>) -> Option<&mut Crowd<Vec2>>;
 }
 
 /// The ray's first hit as a fraction of its length.
@@ -129,6 +132,9 @@ impl RunSpace for Vec2 {
     }
     fn lower(v: Vec3) -> Vec2 {
         v.truncate()
+    }
+    fn planar_crowd(crowd: &mut Crowd<Vec2>) -> Option<&mut Crowd<Vec2>> {
+        Some(crowd)
     }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|t| t.position)
@@ -206,6 +212,9 @@ impl RunSpace for Vec3 {
     }
     fn lower(v: Vec3) -> Vec3 {
         v
+    }
+    fn planar_crowd(_: &mut Crowd<Vec3>) -> Option<&mut Crowd<Vec2>> {
+        None
     }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
@@ -358,6 +367,7 @@ pub struct GroupMetrics {
 /// | `stuck` | integer \| null | stuck events (no progress for the stuck time) |
 /// | `groups` | array of [`GroupMetrics`] | per group, in file order |
 /// | `turrets` | array of [`TurretMetrics`] | per turret, in file order (left out when none) |
+/// | `jumps` | array of [`GapMetrics`] | per gap of each jumper group's course (side views; left out when none) |
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
     /// Always `"steerkit-metrics"`.
@@ -412,6 +422,9 @@ pub struct Metrics {
     /// Per turret, in file order (3D scenarios with turrets).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub turrets: Vec<TurretMetrics>,
+    /// Per gap of each jumper group's course (side views).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub jumps: Vec<GapMetrics>,
 }
 
 impl Metrics {
@@ -705,6 +718,8 @@ struct Simulation<V: RunSpace> {
     deviation: PathDeviation,
     /// The scenario's turrets and their projectiles (3D).
     ballistics: Ballistics,
+    /// The side view's jumpers (2D), if the world is seen from the side.
+    side_view: Option<SideViewRun>,
     /// Each group's first obstacle-avoidance leaf, whose rays the replay draws.
     avoiders: Vec<Option<ObstacleAvoidance>>,
     /// The agents (by number) whose rays the replay keeps: the first [`RAY_AGENTS`] of the
@@ -770,7 +785,48 @@ impl<V: RunSpace> Simulation<V> {
             volume,
         )
         .map_err(|e| RunError::Step { step: 0, message: e.to_string() })?;
+        let side_view = match scenario.plan::<V>().and_then(|p| p.side_view.clone()) {
+            None => None,
+            Some(view) => {
+                let plan = scenario.plan::<V>();
+                let groups = world
+                    .groups
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(gi, g)| {
+                        let gp = &plan?.groups[gi];
+                        Some(JumperGroup {
+                            name: g.name.clone(),
+                            agents: g
+                                .agents
+                                .iter()
+                                .filter_map(|&h| Some((h, numbering.number(h)?)))
+                                .collect(),
+                            radius: gp.radius,
+                            limits: gp.limits,
+                            jump_speed: gp.jump?.jump_speed,
+                        })
+                    })
+                    .collect();
+                let crowd = &world.crowd;
+                let start = |h| crowd.kinematic(h).map(|k| V::lift(k.position).truncate());
+                Some(
+                    SideViewRun::new(&view, groups, dt, start)
+                        .map_err(|e| RunError::Step { step: 0, message: e.to_string() })?,
+                )
+            }
+        };
         let mut recorder = recorder;
+        if let Some(sv) = &side_view {
+            for (x0, x1, y) in sv.platforms() {
+                recorder.add_wall(Vec2::new(x0, y), Vec2::new(x1, y));
+            }
+            for (name, points) in sv.arcs() {
+                if let Ok(line) = steerkit::path::Polyline::open(points) {
+                    recorder.add_path(PathShape::from_polyline(name, &line));
+                }
+            }
+        }
         if !ballistics.is_empty() {
             recorder.set_turrets(
                 ballistics.shapes(|i| PALETTE[(world.groups.len() + i) % PALETTE.len()].to_owned()),
@@ -779,6 +835,7 @@ impl<V: RunSpace> Simulation<V> {
         Ok(Self {
             deviation,
             ballistics,
+            side_view,
             steps,
             steps32,
             dt,
@@ -818,6 +875,17 @@ impl<V: RunSpace> Simulation<V> {
             self.deviation.measure(&self.world.crowd, &self.numbering, &self.events.path_done);
             if !self.ballistics.is_empty() {
                 self.fly_projectiles(step)?;
+            }
+            if let (Some(sv), Some(crowd)) =
+                (self.side_view.as_mut(), V::planar_crowd(&mut self.world.crowd))
+            {
+                let events = sv.step(self.dt, crowd).map_err(|e| RunError::Step {
+                    step: u64::from(step),
+                    message: e.to_string(),
+                })?;
+                for (kind, agent) in events {
+                    self.recorder.event(step, kind, Some(agent));
+                }
             }
         }
         // formation slots, second half of the run
@@ -863,9 +931,12 @@ impl<V: RunSpace> Simulation<V> {
             }
             let a32 = a as u32;
             speed += f64::from(v[i].length());
-            frame.steering(a32, debug[i].steering.linear);
-            if let Some(t) = debug[i].target {
-                frame.target(a32, t);
+            // a jumper's recipe is inert: its motion comes from the side view, not a steering
+            if !self.side_view.as_ref().is_some_and(|s| s.is_jumper(a32)) {
+                frame.steering(a32, debug[i].steering.linear);
+                if let Some(t) = debug[i].target {
+                    frame.target(a32, t);
+                }
             }
             frame.neighbour_radius(a32, self.pairs.neighbour_radius);
             if let Some(slot) = V::slot(crowd, crowd.handle_at(i)) {
@@ -973,6 +1044,7 @@ impl<V: RunSpace> Simulation<V> {
             stuck: collects(Metric::Stuck).then_some(events.stuck),
             groups,
             turrets: self.ballistics.metrics(),
+            jumps: self.side_view.as_ref().map(SideViewRun::metrics).unwrap_or_default(),
         };
         let (trajectories, streamed_trajectories) = self.trajectories.finish()?;
         Ok(RunOutcome {

@@ -1100,3 +1100,63 @@ fn the_walker_who_flees_the_predicted_blast_is_never_caught() {
     assert_eq!(dodger.target_caught, 0, "the dodger runs out of every blast");
     assert_eq!(walker.target_caught, walker.blasts, "the walker is caught by every one");
 }
+
+#[test]
+fn each_character_jumps_the_gaps_its_jump_allows_and_stops_at_the_first_it_cannot() {
+    let o = outcome("platforms");
+    let gap = |group: &str, i: usize| {
+        o.metrics.jumps.iter().find(|g| g.group == group && g.gap == i).expect("gap").clone()
+    };
+    for g in &o.metrics.jumps {
+        eprintln!("{} gap {}: {} {:?} {:?}", g.group, g.gap, g.kind, g.refused, g.run_up_speed);
+    }
+    // the narrow level gap is a hole filler for both; everyone lands beyond it
+    for group in ["athletes", "walkers"] {
+        let hole = gap(group, 0);
+        assert_eq!((hole.kind, hole.taken, hole.landed, hole.failed), ("hole", 2, 2, 0));
+    }
+    // athletes: two planned jumps made, the 2.5 m step up refused as too high
+    for i in [1, 2] {
+        let g = gap("athletes", i);
+        assert_eq!((g.kind, g.taken, g.landed, g.failed), ("jump", 2, 2, 0), "gap {i}");
+    }
+    let high = gap("athletes", 3);
+    assert!(high.refused.as_deref().is_some_and(|r| r.starts_with("too high")), "{high:?}");
+    // walkers: refused at the second gap (too far for their run), so no later jump is taken
+    let far = gap("walkers", 1);
+    assert!(far.refused.as_deref().is_some_and(|r| r.starts_with("too far")), "{far:?}");
+    assert_eq!(gap("walkers", 2).taken, 0);
+    // everyone ends standing at the edge of the gap refused to it, none fell
+    let ends = [(0, 43.0, -0.5), (1, 43.0, -0.5), (2, 24.0, 0.0), (3, 24.0, 0.0)];
+    for (a, edge, top) in ends {
+        let last = *track(&o, a).last().unwrap();
+        assert!((last.position.y - top).abs() < 1e-4, "agent {a} on the platform: {last:?}");
+        assert!(last.position.x < edge && last.position.x > edge - 1.0, "agent {a} at the edge");
+        assert!(last.velocity.length() < 0.05, "agent {a} stopped");
+    }
+}
+
+#[test]
+fn the_sprinter_brakes_for_the_short_jump_and_speeds_up_for_the_long_one() {
+    let o = outcome("run_up");
+    let (short, long) = (&o.metrics.jumps[0], &o.metrics.jumps[1]);
+    let (slow, fast) = (short.run_up_speed.unwrap(), long.run_up_speed.unwrap());
+    eprintln!("run-ups: {slow} m/s, {fast} m/s");
+    assert!(slow < 2.0 && fast > 6.0, "{slow} {fast}");
+    assert_eq!((short.landed, long.landed), (1, 1));
+    let t = track(&o, 0);
+    let top_speed_before =
+        t.iter().filter(|r| r.position.x < 10.0).map(|r| r.velocity.x).fold(0.0, f32::max);
+    assert!(top_speed_before > 7.5, "it sprints first: {top_speed_before} m/s");
+    // leaving the ground: horizontal speed matches the planned run-up within 5 %
+    let takeoffs: Vec<f32> = t
+        .windows(2)
+        .filter(|w| w[0].position.y == 0.0 && w[1].position.y > 0.0)
+        .map(|w| w[1].velocity.x)
+        .collect();
+    assert_eq!(takeoffs.len(), 2, "{takeoffs:?}");
+    assert!((takeoffs[0] - slow).abs() < 0.05 * slow, "{takeoffs:?}");
+    assert!((takeoffs[1] - fast).abs() < 0.05 * fast, "{takeoffs:?}");
+    let end = t.last().unwrap();
+    assert!(end.position.x > 36.0 && end.velocity.length() < 0.05, "home: {end:?}");
+}

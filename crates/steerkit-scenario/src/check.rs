@@ -4,7 +4,7 @@
 
 use crate::dim::Dim;
 use crate::model::{
-    AgentRef, Bounds, FormationPlan, Geometry, GroupPlan, Metric, MetricsPlan, NamedPath,
+    AgentRef, Bounds, FormationPlan, Geometry, GroupPlan, JumpPlan, Metric, MetricsPlan, NamedPath,
     Placement, Plan,
 };
 use crate::spec::{
@@ -22,6 +22,8 @@ use steerkit::{ParamError, Vec2, Vec3};
 
 /// Most agents a scenario may create (all groups together).
 pub const MAX_AGENTS: u64 = 1_000_000;
+/// Most turrets in a file: each live shell tests every agent each step.
+pub const MAX_TURRETS: usize = 1000;
 /// Most simulation steps a scenario may ask for.
 pub const MAX_STEPS: u64 = 100_000_000;
 /// Deepest behaviour tree: the top node is level 0, so 33 levels in all.
@@ -229,6 +231,7 @@ macro_rules! present {
 }
 
 mod kinds;
+mod side_view;
 mod turret;
 mod vehicle;
 pub(crate) use kinds::{node, KINDS, NOT_IN_FILES};
@@ -347,6 +350,7 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
             return Err(problem(*key, format!("`{key}` exist only in 2D scenarios")));
         }
     }
+    let side = side_view::side_view(spec, V::DIMS)?;
     let geometry = geometry::<V>(spec)?;
     let paths = paths::<V>(spec)?;
 
@@ -386,7 +390,31 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
     let mut rng = Rng::new(spec.seed);
     let mut groups = Vec::with_capacity(spec.groups.len());
     for (i, g) in spec.groups.iter().enumerate() {
-        groups.push(group(&format!("groups[{i}]"), g, &bounds, &solids, &refs, &mut rng)?);
+        let path = format!("groups[{i}]");
+        let plan = group(&path, g, &bounds, &solids, &refs, &mut rng)?;
+        match (&side, plan.jump) {
+            (None, Some(_)) => {
+                return Err(problem(
+                    join(&path, "jump"),
+                    "jumpers run on platforms: add `[side_view]` and `[[platforms]]`",
+                ))
+            }
+            (Some(view), Some(_)) => {
+                for (a, p) in plan.agents.iter().enumerate() {
+                    let (x, y) = (p.position.axis(0), p.position.axis(1));
+                    if side_view::platform_under(view, x, y).is_none() {
+                        return Err(problem(
+                            format!("{path}.agents[{a}].position"),
+                            format!(
+                                "a jumper starts standing on a platform top; ({x}, {y}) is on none"
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        groups.push(plan);
     }
     let mut formations = Vec::with_capacity(spec.formations.len());
     let mut in_formation = vec![false; groups.len()];
@@ -400,6 +428,12 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
         }
         formations.push(plan);
     }
+    if spec.turrets.len() > MAX_TURRETS {
+        return Err(problem(
+            "turrets",
+            format!("at most {MAX_TURRETS} turrets, got {}", spec.turrets.len()),
+        ));
+    }
     let mut turrets: Vec<crate::model::TurretPlan> = Vec::with_capacity(spec.turrets.len());
     for (i, ts) in spec.turrets.iter().enumerate() {
         let path = format!("turrets[{i}]");
@@ -412,7 +446,7 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
         }
         turrets.push(t);
     }
-    Ok(Plan { bounds, geometry, paths, groups, formations, turrets })
+    Ok(Plan { bounds, geometry, paths, groups, formations, turrets, side_view: side })
 }
 
 fn limits(path: &str, l: &LimitsSpec) -> Result<Limits> {
@@ -848,11 +882,32 @@ fn group<V: Dim>(
         Some(v) => Some(vehicle::vehicle(&join(path, "vehicle"), v, V::DIMS)?),
         None => None,
     };
-    let behaviour = node(&join(path, "behaviour"), &g.behaviour, None, refs, 0)?.map(
-        &|a| *a,
-        &|p| *p,
-        &V::from_file,
-    );
+    let jump = match (&g.jump, &g.behaviour) {
+        (Some(_), Some(_)) => {
+            return Err(problem(
+                join(path, "behaviour"),
+                "a jumper (`jump`) is moved by its run-up and jump, not by a behaviour: remove one",
+            ))
+        }
+        (None, None) => {
+            return Err(problem(path, "a group needs a `behaviour` (or, in a side view, `jump`)"))
+        }
+        (Some(j), None) => {
+            Some(JumpPlan { jump_speed: positive(&join(path, "jump.jump_speed"), j.jump_speed)? })
+        }
+        (None, Some(_)) => None,
+    };
+    let behaviour = match &g.behaviour {
+        Some(b) => {
+            node(&join(path, "behaviour"), b, None, refs, 0)?.map(&|a| *a, &|p| *p, &V::from_file)
+        }
+        // a jumper's recipe is inert: the runner sets its motion every step
+        None => steerkit::crowd::Recipe::VelocityMatch {
+            velocity: V::ZERO,
+            matching: steerkit::steering::VelocityMatch::new(0.1)
+                .map_err(|e| problem(path, e.to_string()))?,
+        },
+    };
 
     let agents = match (&g.agents, g.count, &g.spawn) {
         (Some(list), _, _) => {
@@ -951,6 +1006,7 @@ fn group<V: Dim>(
         integration,
         fake_rotation,
         vehicle,
+        jump,
     })
 }
 

@@ -46,13 +46,13 @@ mod world;
 
 pub use check::{
     sanitise_name, MAX_AGENTS, MAX_COORDINATE, MAX_DEPTH, MAX_DT, MAX_MAGNITUDE, MAX_NAME,
-    MAX_SPAWN_DEPTH, MAX_STEPS, MIN_POSITIVE,
+    MAX_SPAWN_DEPTH, MAX_STEPS, MAX_TURRETS, MIN_POSITIVE,
 };
 pub use dim::Dim;
 pub use error::{Location, ScenarioError};
 pub use model::{
-    AgentRef, Aim, Behaviour, Bounds, Drag, FormationPlan, Geometry, GroupPlan, Metric,
-    MetricsPlan, NamedPath, Placement, Plan, Solver, TargetRef, TurretPlan, VehiclePlan,
+    AgentRef, Aim, Behaviour, Bounds, Drag, FormationPlan, Geometry, GroupPlan, JumpPlan, Metric,
+    MetricsPlan, NamedPath, Placement, Plan, SideView, Solver, TargetRef, TurretPlan, VehiclePlan,
 };
 pub use world::{RunSettings, World, WorldGroup};
 

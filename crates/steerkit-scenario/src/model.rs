@@ -73,6 +73,29 @@ pub struct Plan<V: Vector = Vec2> {
     pub formations: Vec<FormationPlan>,
     /// The turrets, in file order (3D only).
     pub turrets: Vec<TurretPlan>,
+    /// The side view's gravity and platforms, if the world is seen from the side (2D).
+    pub side_view: Option<SideView>,
+}
+
+/// A 2D world seen from the side: x right, y up, gravity pulling down, platforms to run on
+/// (Millington §3.6).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideView {
+    /// Gravity (m/s², down).
+    pub gravity: f32,
+    /// Level gaps at most this wide (m) are hole fillers: crossed at full speed with a jump at
+    /// the lip; wider or uneven gaps get a planned jump point.
+    pub hole_width: f32,
+    /// Platform tops `(x_start, x_end, y)` (m), left to right, not overlapping.
+    pub platforms: Vec<(f32, f32, f32)>,
+}
+
+/// A side-view group's jumping: its agents run along the platforms (at most `max_speed`,
+/// accelerating at most `max_acceleration`) toward the course's right end and jump the gaps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JumpPlan {
+    /// Vertical take-off speed (m/s).
+    pub jump_speed: f32,
 }
 
 /// How a turret's projectiles fly: the forward model ([`steerkit::predict::ForwardModel`]).
@@ -241,6 +264,8 @@ pub struct GroupPlan<V: Vector = Vec2> {
     pub fake_rotation: Option<steerkit::three_d::FakeRotation>,
     /// The vehicle the agents are driven through, if any (2D).
     pub vehicle: Option<VehiclePlan>,
+    /// Side-view jumpers: the runner moves them (their behaviour is inert), if any.
+    pub jump: Option<JumpPlan>,
 }
 
 /// A group's vehicle: the motor the crowd drives it through and the body a replay draws.

@@ -62,7 +62,33 @@ pub(crate) struct ScenarioSpec {
     pub formations: Vec<FormationSpec>,
     #[serde(default)]
     pub turrets: Vec<TurretSpec>,
+    pub side_view: Option<SideViewSpec>,
+    #[serde(default)]
+    pub platforms: Vec<PlatformSpec>,
     pub metrics: Option<MetricsSpec>,
+}
+
+/// `[side_view]`: a 2D world seen from the side (x right, y up) with gravity and platforms.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SideViewSpec {
+    pub gravity: Option<f32>,
+    pub hole_width: Option<f32>,
+}
+
+/// `[[platforms]]`: a horizontal platform top from `from` to `to`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlatformSpec {
+    pub from: Xy,
+    pub to: Xy,
+}
+
+/// `jump = { ... }`: a side-view group's jumping.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JumpSpec {
+    pub jump_speed: f32,
 }
 
 /// `[[turrets]]` (3D scenarios): a gun or a grenadier aiming at an agent.
@@ -143,7 +169,8 @@ pub(crate) struct GroupSpec {
     pub agents: Option<Vec<AgentSpecFile>>,
     pub radius: f32,
     pub limits: LimitsSpec,
-    pub behaviour: NodeSpec,
+    pub behaviour: Option<NodeSpec>,
+    pub jump: Option<JumpSpec>,
     pub goal: Option<Xy>,
     pub arrive_radius: Option<f32>,
     #[serde(default)]

@@ -1113,3 +1113,69 @@ fn turret_errors_name_the_key_and_what_is_allowed() {
     assert_eq!(e.field(), "turrets[0]", "{e}");
     assert!(e.to_string().contains("dimensions = 3"), "{e}");
 }
+
+/// Side views: platforms level and in a row, jumpers on a platform and without a behaviour,
+/// 2D only. A gap no jumper can clear is not a loading error: it is planned as refused, with
+/// the reason, in the run's `jumps` metrics (see the gallery's `platforms`).
+#[test]
+fn side_view_errors_name_the_key() {
+    const SIDE: &str = r#"name = "course"
+dt = 0.02
+steps = 10
+[world]
+min = [-2, -5]
+max = [30, 5]
+neighbour_radius = 1
+[side_view]
+gravity = 9.81
+[[platforms]]
+from = [0, 0]
+to = [10, 0]
+[[platforms]]
+from = [12, 1]
+to = [20, 1]
+[[groups]]
+name = "runner"
+radius = 0.3
+limits = { max_speed = 5, max_acceleration = 8, max_rotation = 3, max_angular_acceleration = 10 }
+jump = { jump_speed = 5 }
+agents = [{ position = [1, 0] }]
+"#;
+    let s = Scenario::from_toml_str(SIDE, "ok.toml").unwrap();
+    let plan = s.plan::<Vec2>().unwrap();
+    assert_eq!(plan.side_view.as_ref().unwrap().platforms.len(), 2);
+    assert!(plan.groups[0].jump.is_some());
+    // a gap too wide for anyone still loads: it is refused when the course is planned
+    Scenario::from_toml_str(
+        &SIDE.replace("from = [12, 1]", "from = [29, 1]").replace("to = [20, 1]", "to = [29.5, 1]"),
+        "wide.toml",
+    )
+    .unwrap();
+    let e = toml_error(&SIDE.replace("to = [10, 0]", "to = [10, 0.5]"));
+    assert_eq!(e.field(), "platforms[0].to", "{e}");
+    assert!(e.to_string().contains("level"), "{e}");
+    let e = toml_error(&SIDE.replace("from = [12, 1]", "from = [8, 1]"));
+    assert_eq!(e.field(), "platforms[1]", "{e}");
+    assert!(e.to_string().contains("overlaps"), "{e}");
+    let e = toml_error(&SIDE.replace("position = [1, 0]", "position = [1, 0.5]"));
+    assert_eq!(e.field(), "groups[0].agents[0].position", "{e}");
+    let e = toml_error(&SIDE.replace("[side_view]\ngravity = 9.81\n", ""));
+    assert_eq!(e.field(), "platforms", "{e}");
+    let e = toml_error(&SIDE.replace(
+        "jump = { jump_speed = 5 }",
+        "jump = { jump_speed = 5 }\nbehaviour = { kind = \"seek\", target = [5, 0] }",
+    ));
+    assert_eq!(e.field(), "groups[0].behaviour", "{e}");
+    let e = toml_error(&SIDE.replace("jump = { jump_speed = 5 }", "jump = { jump_speed = -1 }"));
+    assert_eq!(e.field(), "groups[0].jump.jump_speed", "{e}");
+    // a jumper needs a side view; a behaviour-less group needs `jump`
+    let e = toml_error(&with(
+        "behaviour = { kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2 }",
+        "jump = { jump_speed = 5 }",
+    ));
+    assert_eq!(e.field(), "groups[0].jump", "{e}");
+    let e = toml_error(&with("behaviour = { kind = \"arrive\", target = [5, 0], target_radius = 0.2, slow_radius = 2 }\n", ""));
+    assert_eq!(e.field(), "groups[0]", "{e}");
+    let three = THREE_D.replace("[[paths]]", "[side_view]\ngravity = 9.81\n[[paths]]");
+    assert_eq!(toml_error(&three).field(), "side_view");
+}
