@@ -282,6 +282,7 @@ pub(crate) struct Checked {
     pub steps: u64,
     pub neighbour_radius: f32,
     pub non_penetration_passes: u32,
+    pub non_penetration_tolerance: f32,
     pub metrics: MetricsPlan,
     pub space: Space,
 }
@@ -316,10 +317,15 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
     }
     let w = &spec.world;
     let neighbour_radius = positive("world.neighbour_radius", w.neighbour_radius)?;
-    let passes = w.non_penetration_passes.unwrap_or(4);
+    let passes =
+        w.non_penetration_passes.unwrap_or(steerkit::crowd::DEFAULT_NON_PENETRATION_PASSES);
     if passes > 64 {
         return Err(problem("world.non_penetration_passes", format!("at most 64, got {passes}")));
     }
+    let tolerance = match w.non_penetration_tolerance {
+        Some(t) => non_negative("world.non_penetration_tolerance", t)?,
+        None => steerkit::crowd::DEFAULT_NON_PENETRATION_TOLERANCE,
+    };
     let metrics = metrics(spec)?;
     let space = match spec.dimensions {
         None | Some(2) => Space::Two(plan(spec)?),
@@ -334,6 +340,7 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
         steps,
         neighbour_radius,
         non_penetration_passes: passes,
+        non_penetration_tolerance: tolerance,
         metrics,
         space,
     })

@@ -125,6 +125,7 @@ pub(crate) struct WorldSpec {
     pub wrap: bool,
     pub neighbour_radius: f32,
     pub non_penetration_passes: Option<u32>,
+    pub non_penetration_tolerance: Option<f32>,
 }
 
 /// `[[obstacles]]`: `shape = "circle" | "box" | "polygon"`.

@@ -105,6 +105,7 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
     let mut config = CrowdConfig::new(c.neighbour_radius).with_bounds(bounds).with_seed(c.seed);
     config.collision_events = c.metrics.collects(Metric::AgentOverlaps);
     config.non_penetration_passes = c.non_penetration_passes;
+    config.non_penetration_tolerance = c.non_penetration_tolerance;
     let fail = |field: String, e: CrowdError| s.error(field, e.to_string());
     let mut crowd = Crowd::new(config).map_err(|e| fail("world".into(), e))?;
     V::set_geometry(&mut crowd, &p.geometry)

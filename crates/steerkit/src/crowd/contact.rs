@@ -8,8 +8,9 @@ impl<V: CrowdVector> Crowd<V> {
     /// does not depend on the order of agents: each overlapping pair is pushed apart along
     /// the line of centres by its overlap, half each when both enforce the constraint, all
     /// of it on the enforcing one otherwise; an agent's total push is clipped to its deepest
-    /// overlap. Coincident centres separate along ±x, decided by handle. Also reports
-    /// agent–agent collisions.
+    /// overlap. Coincident centres separate along ±x, decided by handle. Passes repeat until no
+    /// push exceeds `non_penetration_tolerance` or `non_penetration_passes` is reached. Also
+    /// reports agent–agent collisions.
     pub(super) fn non_penetration(&mut self) {
         let any = self.groups.iter().any(|g| g.spec.non_penetration);
         let passes = if any { self.config.non_penetration_passes as usize } else { 0 };
@@ -141,8 +142,10 @@ impl<V: CrowdVector> Crowd<V> {
                 }
             }
             max_move += pass_move;
-            if pass_move == 0.0 && !report {
-                break; // nothing overlaps any more
+            // converged: the overlaps left are about the tolerance deep (Jacobi relaxation
+            // halves a pair's overlap per pass at worst, so a dense pile needs several)
+            if pass_move <= self.config.non_penetration_tolerance && (!report || pass > 0) {
+                break;
             }
         }
     }

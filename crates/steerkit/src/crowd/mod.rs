@@ -105,7 +105,8 @@ use space::Contact;
 pub use space::{CrowdVector, WorldBounds};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
-    GroupId, Hazard, Stuck, FAKE_TURN_TIME,
+    GroupId, Hazard, Stuck, DEFAULT_NON_PENETRATION_PASSES, DEFAULT_NON_PENETRATION_TOLERANCE,
+    FAKE_TURN_TIME,
 };
 
 use crate::error::{non_negative, positive, ParamError};
@@ -333,6 +334,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// are invalid.
     pub fn new(config: CrowdConfig<V>) -> Result<Self, CrowdError> {
         positive("neighbour_radius", config.neighbour_radius)?;
+        crate::error::non_negative("non_penetration_tolerance", config.non_penetration_tolerance)?;
         config.bounds.validate()?;
         if let WorldBounds::Toroidal { min, max } = config.bounds {
             for i in 0..V::DIM {
