@@ -239,11 +239,15 @@ fn separation_spreads_a_packed_cluster() {
 }
 
 #[test]
-fn flocking_aligns() {
+fn flocking_aligns_without_bodies_overlapping() {
     let o = outcome("flocking");
     let p = o.metrics.groups[0].final_polarisation.unwrap();
-    eprintln!("flocking polarisation {p}");
+    let deepest = o.metrics.max_overlap.unwrap();
+    eprintln!("flocking polarisation {p}, deepest overlap {deepest} m");
     assert!(p > 0.8, "polarisation {p}");
+    // without non-penetration the clusters packed boids 0.44 m into each other (198 overlaps)
+    assert_eq!(o.metrics.agent_overlaps, Some(0), "no overlap beyond 5 cm");
+    assert!(deepest < 0.01, "deepest overlap {deepest} m (2 mm measured)");
 }
 
 #[test]
@@ -434,6 +438,10 @@ fn the_showcase_shows_each_scene_working() {
     assert!(m.group("flock").unwrap().final_polarisation.unwrap() > 0.7);
     assert!(m.group("squad").unwrap().slot_error_mean.unwrap() < 0.15);
     assert_eq!(m.wall_crossings, Some(0));
+    // every body kept apart (the flock overlapped by 0.53 m and the squad by 0.3 m before
+    // they enforced non-penetration)
+    assert_eq!(m.agent_overlaps, Some(0));
+    assert!(m.max_overlap.unwrap() < 0.01, "deepest overlap {:?} m", m.max_overlap);
 }
 
 #[test]
