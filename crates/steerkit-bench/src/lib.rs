@@ -115,6 +115,10 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
     if !quick {
         v.push(w("flock2d", 1_000_000, flock2d));
     }
+    v.push(w("dense2d", 10_000, dense2d));
+    if !quick {
+        v.push(w("dense2d", 100_000, dense2d));
+    }
     v.push(w("rebuild2d", 100_000, rebuild2d));
     v.push(w("flock3d", if quick { 20_000 } else { 100_000 }, flock3d));
     v.push(w("mixed2d", 10_000, mixed2d));
@@ -245,7 +249,22 @@ fn limits() -> Limits {
 /// 2D flocking on a torus whose density gives about `K` neighbours within `RADIUS`.
 #[must_use]
 pub fn flock2d_crowd(n: usize) -> Crowd2 {
-    let side = (n as f32 * core::f32::consts::PI * RADIUS * RADIUS / K).sqrt();
+    flock2d_crowd_with(n, K)
+}
+
+/// Neighbours within `RADIUS` in the dense workload: a clumped flock, as flocks make
+/// themselves (a clump of the `flocking` scenario at 5 000 boids had about 213 within 5 m).
+const DENSE_K: f32 = 100.0;
+
+/// The dense workload's crowd: [`flock2d_crowd`] packed to about 100 neighbours each.
+#[must_use]
+pub fn dense2d_crowd(n: usize) -> Crowd2 {
+    flock2d_crowd_with(n, DENSE_K)
+}
+
+/// 2D flocking on a torus whose density gives about `k` neighbours within `RADIUS`.
+fn flock2d_crowd_with(n: usize, k: f32) -> Crowd2 {
+    let side = (n as f32 * core::f32::consts::PI * RADIUS * RADIUS / k).sqrt();
     let bounds = WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::splat(side) };
     let mut crowd = Crowd2::new(CrowdConfig::new(RADIUS).with_bounds(bounds).with_seed(1))
         .expect("valid world");
@@ -263,6 +282,10 @@ pub fn flock2d_crowd(n: usize) -> Crowd2 {
 
 fn flock2d(n: usize) -> World {
     World::Crowd2(Box::new(flock2d_crowd(n)))
+}
+
+fn dense2d(n: usize) -> World {
+    World::Crowd2(Box::new(dense2d_crowd(n)))
 }
 
 fn rebuild2d(n: usize) -> World {
@@ -437,6 +460,22 @@ mod tests {
             .sum();
         let k = total as f32 / 500.0;
         assert!((k - 10.0).abs() < 1.0, "k = {k}");
+    }
+
+    #[test]
+    fn the_dense_workload_has_about_a_hundred_neighbours_each() {
+        let mut crowd = dense2d_crowd(10_000);
+        let r = crowd.config().neighbour_radius;
+        let positions = crowd.positions().to_vec();
+        let nb = crowd.neighbours();
+        let total: usize = positions
+            .iter()
+            .take(500)
+            .enumerate()
+            .map(|(i, &p)| nb.count_within(&NeighbourQuery::around(i, p, r)))
+            .sum();
+        let k = total as f32 / 500.0;
+        assert!((k - 100.0).abs() < 8.0, "k = {k}");
     }
 
     #[test]
