@@ -116,6 +116,7 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
         v.push(w("flock2d", 1_000_000, flock2d));
     }
     v.push(w("dense2d", 10_000, dense2d));
+    v.push(w("dense2d_k7", 10_000, dense2d_k7));
     if !quick {
         v.push(w("dense2d", 100_000, dense2d));
     }
@@ -286,6 +287,14 @@ fn flock2d(n: usize) -> World {
 
 fn dense2d(n: usize) -> World {
     World::Crowd2(Box::new(dense2d_crowd(n)))
+}
+
+/// The dense flock with a topological neighbourhood: the sums see the 7 nearest.
+fn dense2d_k7(n: usize) -> World {
+    let mut crowd = dense2d_crowd(n);
+    let group = Group { nearest: Some(7), ..Group::new(flocking()) };
+    crowd.set_group(steerkit::crowd::GroupId(0), group).expect("valid group");
+    World::Crowd2(Box::new(crowd))
 }
 
 fn rebuild2d(n: usize) -> World {

@@ -885,6 +885,15 @@ fn group<V: Dim>(
             Some(fake.roll_outward(f.roll_outward).with_pitch(f.pitch.unwrap_or(true)))
         }
     };
+    let nearest_neighbours = match g.nearest_neighbours {
+        Some(0) => {
+            return Err(problem(
+                join(path, "nearest_neighbours"),
+                "at least 1 (the group sums see that many nearest neighbours)",
+            ))
+        }
+        other => other,
+    };
     let vehicle = match &g.vehicle {
         Some(v) => Some(vehicle::vehicle(&join(path, "vehicle"), v, V::DIMS)?),
         None => None,
@@ -1014,6 +1023,7 @@ fn group<V: Dim>(
         fake_rotation,
         vehicle,
         jump,
+        nearest_neighbours,
     })
 }
 

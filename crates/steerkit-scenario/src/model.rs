@@ -266,6 +266,8 @@ pub struct GroupPlan<V: Vector = Vec2> {
     pub vehicle: Option<VehiclePlan>,
     /// Side-view jumpers: the runner moves them (their behaviour is inert), if any.
     pub jump: Option<JumpPlan>,
+    /// A topological neighbourhood: the group sums see only this many nearest neighbours.
+    pub nearest_neighbours: Option<u32>,
 }
 
 /// A group's vehicle: the motor the crowd drives it through and the body a replay draws.

@@ -172,6 +172,7 @@ pub(crate) struct GroupSpec {
     pub limits: LimitsSpec,
     pub behaviour: Option<NodeSpec>,
     pub jump: Option<JumpSpec>,
+    pub nearest_neighbours: Option<u32>,
     pub goal: Option<Xy>,
     pub arrive_radius: Option<f32>,
     #[serde(default)]

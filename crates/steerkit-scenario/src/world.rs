@@ -131,6 +131,7 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
         spec.integration = g.integration;
         spec.fake_rotation = g.fake_rotation;
         spec.motor = g.vehicle.map(|v| v.motor);
+        spec.nearest = g.nearest_neighbours;
         spec.stuck = stuck;
         let id = crowd.add_group(spec).map_err(|e| fail(format!("groups[{gi}]"), e))?;
         let mut agents = Vec::with_capacity(g.agents.len());

@@ -1108,3 +1108,52 @@ fn agents_flee_a_hazard_they_stand_in_and_carry_on_once_it_is_gone() {
     }
     assert!(crowd.kinematic(a).unwrap().velocity.x > 2.0, "seeks its goal again");
 }
+
+/// A topological neighbourhood: with `nearest = 1` separation pushes away from the nearest
+/// neighbour only; with all of them, from both. The same flock with `nearest = 7` is
+/// bit-identical at 1 and 2 threads.
+#[test]
+fn the_nearest_neighbours_option_sums_only_the_k_nearest_deterministically() {
+    let push = |nearest: Option<u32>| {
+        let mut crowd = Crowd2::new(CrowdConfig::new(2.0)).unwrap();
+        let sep = Recipe::Separation(Separation::new(1.5, Falloff::Linear).unwrap());
+        let mut group = Group::new(sep);
+        group.nearest = nearest;
+        let g = crowd.add_group(group).unwrap();
+        let l = limits(2.0, 4.0);
+        let me = crowd.spawn(AgentSpec::new(Vec2::ZERO, 0.1, l, g)).unwrap();
+        crowd.spawn(AgentSpec::new(Vec2::new(0.5, 0.0), 0.1, l, g)).unwrap();
+        crowd.spawn(AgentSpec::new(Vec2::new(0.0, 0.8), 0.1, l, g)).unwrap();
+        crowd.step(0.01).unwrap();
+        crowd.debug(me).unwrap().steering.linear
+    };
+    let (one, all) = (push(Some(1)), push(None));
+    assert!(one.x < 0.0 && one.y.abs() < 1e-6, "away from the nearest only: {one}");
+    assert!(all.x < 0.0 && all.y < -0.1, "away from both: {all}");
+    assert!(Crowd2::new(CrowdConfig::new(1.0))
+        .unwrap()
+        .add_group(Group { nearest: Some(0), ..Group::new(flocking2()) })
+        .is_err());
+
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| {
+            let mut crowd = deterministic_world(3);
+            let mut group = Group::new(flocking2());
+            group.nearest = Some(7);
+            crowd.set_group(GroupId(0), group).unwrap();
+            for _ in 0..200 {
+                crowd.step(1.0 / 30.0).unwrap();
+            }
+            let mut bits: Vec<_> = crowd
+                .handles()
+                .map(|h| {
+                    let k = crowd.kinematic(h).unwrap();
+                    (h, k.position.x.to_bits(), k.position.y.to_bits(), k.velocity.x.to_bits())
+                })
+                .collect();
+            bits.sort_by_key(|b| b.0);
+            bits
+        })
+    };
+    assert_eq!(run(2), run(1), "2 threads differ from 1");
+}

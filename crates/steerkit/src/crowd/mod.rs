@@ -170,6 +170,7 @@ impl<V: CrowdVector> GroupRt<V> {
     ) -> Result<Self, ParamError> {
         custom::check_ids(&spec.recipe, customs.len())?;
         let mut plan = Plan::new(&spec.recipe, customs)?;
+        plan.nearest = spec.nearest;
         plan.build_grid(&spec.recipe, obstacles)?;
         let flat = FlatBlend::of(&spec.recipe, &plan);
         Ok(GroupRt { spec, plan, flat })

@@ -910,6 +910,9 @@ pub(crate) struct Plan {
     /// The pipeline leaf's planning grid (built from the crowd's obstacles; see
     /// [`Plan::build_grid`]).
     pub grid: Option<GridGraph>,
+    /// The group behaviours' sums see only this many nearest neighbours
+    /// ([`Group::nearest`](super::Group::nearest)).
+    pub nearest: Option<u32>,
 }
 
 impl Plan {

@@ -46,6 +46,8 @@ pub(crate) struct Block<V: CrowdVector> {
     index: Vec<u32>,
     /// The accepted candidates of the current agent (block positions); as long as the block.
     accepted: Vec<u32>,
+    /// Accepted candidates ranked by squared distance, for a topological neighbourhood.
+    ranked: Vec<(f32, u32, V)>,
 }
 
 /// The cells of a block along one axis: up to two runs `lo..=hi` of cells with the shift (m)
@@ -192,15 +194,33 @@ pub(crate) fn summarise<V: CrowdVector>(
         let m = m + select(&rest[1..], centre, r2, me + 1, &mut out[m..m + rest.len() - 1]);
         let accepted = &block.accepted[..m];
         let (position, index) = (&block.position[..], &block.index[..]);
-        fold(
-            s,
-            accepted.iter().map(|&k| (position[k as usize] - centre, index[k as usize])),
-            own_radius,
-            cone,
-            plan,
-            limits,
-            sum,
-        );
+        let offsets = accepted.iter().map(|&k| (position[k as usize] - centre, index[k as usize]));
+        match plan.nearest {
+            Some(k) if m > k as usize => {
+                let ranked = nearest(&mut block.ranked, offsets, cone, k as usize);
+                let kept = ranked.iter().map(|&(_, j, o)| (o, j));
+                fold(s, kept, own_radius, None, plan, limits, sum);
+            }
+            _ => fold(s, offsets, own_radius, cone, plan, limits, sum),
+        }
+        return;
+    }
+    if let Some(k) = plan.nearest {
+        // small torus: gather every accepted candidate, then keep the k nearest
+        let mut all = core::mem::take(&mut block.ranked);
+        all.clear();
+        s.grid.for_each_run(centre, radius, |run, _, _| {
+            for j in run {
+                let o = s.bounds.offset(centre, s.position[j]);
+                if o.length_squared() <= r2 && j != i {
+                    all.push((0.0, j as u32, o));
+                }
+            }
+        });
+        let offsets: Vec<(V, u32)> = all.iter().map(|&(_, j, o)| (o, j)).collect();
+        let ranked = nearest(&mut all, offsets.into_iter(), cone, k as usize);
+        fold(s, ranked.iter().map(|&(_, j, o)| (o, j)), own_radius, None, plan, limits, sum);
+        block.ranked = all;
         return;
     }
     let mut off = [V::ZERO; BATCH];
@@ -222,6 +242,30 @@ pub(crate) fn summarise<V: CrowdVector>(
         }
     });
     fold_batch(&off[..m], &idx[..m]);
+}
+
+/// The `k` nearest of `candidates` (offset, storage index) inside `cone`, nearest first by
+/// squared distance then storage index (a total order: the same at any thread count), written
+/// to `ranked` and returned.
+fn nearest<'r, V: CrowdVector>(
+    ranked: &'r mut Vec<(f32, u32, V)>,
+    candidates: impl Iterator<Item = (V, u32)>,
+    cone: Option<&ViewCone<V>>,
+    k: usize,
+) -> &'r [(f32, u32, V)] {
+    ranked.clear();
+    ranked.extend(
+        candidates
+            .filter(|(o, _)| cone.is_none_or(|c| c.contains(*o)))
+            .map(|(o, j)| (o.length_squared(), j, o)),
+    );
+    let order = |a: &(f32, u32, V), b: &(f32, u32, V)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    if ranked.len() > k {
+        ranked.select_nth_unstable_by(k - 1, order);
+        ranked.truncate(k);
+    }
+    ranked.sort_unstable_by(order);
+    ranked
 }
 
 /// Folds accepted candidates (offset, storage index) into the sums.
