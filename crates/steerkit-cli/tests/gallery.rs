@@ -1168,3 +1168,41 @@ fn the_sprinter_brakes_for_the_short_jump_and_speeds_up_for_the_long_one() {
     let end = t.last().unwrap();
     assert!(end.position.x > 36.0 && end.velocity.length() < 0.05, "home: {end:?}");
 }
+
+/// Scenarios whose bodies are meant to overlap, each saying so in its description.
+const SHOWS_OVERLAP: &[&str] =
+    &["pursue_evade", "pursuit3d", "separation", "discrete_car", "platforms", "pipeline"];
+
+/// Every gallery scenario, with the overlap metrics collected whatever its file asks for: no
+/// two bodies overlap by more than the scenario's tolerance (1 cm unless the file says), except
+/// in the scenarios that exist to show overlap.
+#[test]
+fn no_gallery_scenario_overlaps_bodies_beyond_its_tolerance() {
+    let (mut report, mut failed) = (Vec::new(), Vec::new());
+    for name in gallery::names() {
+        let src = gallery::source(name).unwrap();
+        // collect the overlaps too: add them to an explicit `collect` list
+        let src = if src.contains("\ncollect = [") && !src.contains("\"agent_overlaps\"") {
+            src.replacen("\ncollect = [", "\ncollect = [\"agent_overlaps\", ", 1)
+        } else {
+            src.to_owned()
+        };
+        let s = Scenario::from_toml_str(&src, name).expect("loads");
+        let (overlaps, deepest, tolerance) = if s.dimensions() == 3 {
+            let o = run_in::<Vec3>(&s, &RunOptions::default()).expect("runs");
+            (o.metrics.agent_overlaps, o.metrics.max_overlap, o.metrics.overlap_tolerance)
+        } else {
+            let o = run(&s, &RunOptions::default()).expect("runs");
+            (o.metrics.agent_overlaps, o.metrics.max_overlap, o.metrics.overlap_tolerance)
+        };
+        let (overlaps, deepest) = (overlaps.expect("collected"), deepest.expect("collected"));
+        report.push(format!(
+            "{name}: {overlaps} overlaps, deepest {deepest:.4} m (tolerance {tolerance} m)"
+        ));
+        if overlaps > 0 && !SHOWS_OVERLAP.contains(&name) {
+            failed.push(name);
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    assert!(failed.is_empty(), "bodies overlap in {failed:?}");
+}
