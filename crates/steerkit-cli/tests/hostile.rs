@@ -177,3 +177,157 @@ agents = [{{ position = [0, 0] }}, {{ position = [500, 0] }}, {{ position = [100
         assert!((p.y - wave(p.x)).abs() < 1.0, "agent from x = {start} left the wave: {p}");
     }
 }
+
+/// Turrets (3D), vehicles and side views with numbers from [`number`]: refused with one line, or
+/// a run whose frames, shots, jumps and counts are all finite.
+fn hostile_runs(text: &str) -> Result<(), TestCaseError> {
+    let s = match Scenario::from_toml_str(text, "hostile.toml") {
+        Err(e) => {
+            prop_assert_eq!(e.to_string().lines().count(), 1, "{}", e);
+            return Ok(());
+        }
+        Ok(s) => s,
+    };
+    let options = RunOptions { threads: Some(1), ..RunOptions::default() };
+    let (frames, shots, jumps, turrets) = if s.dimensions() == 3 {
+        match steerkit_cli::run::run_in::<steerkit::Vec3>(&s, &options) {
+            Err(e) => {
+                prop_assert_eq!(e.to_string().lines().count(), 1, "{}", e);
+                return Ok(());
+            }
+            Ok(o) => (o.recording.frames, o.recording.shots, o.metrics.jumps, o.metrics.turrets),
+        }
+    } else {
+        match run(&s, &options) {
+            Err(e) => {
+                prop_assert_eq!(e.to_string().lines().count(), 1, "{}", e);
+                return Ok(());
+            }
+            Ok(o) => (o.recording.frames, o.recording.shots, o.metrics.jumps, o.metrics.turrets),
+        }
+    };
+    for f in &frames {
+        let all = f.position.iter().chain(&f.velocity).chain(&f.orientation);
+        prop_assert!(all.chain(&f.overlays.controls.value).all(|v| v.is_finite()), "{}", text);
+    }
+    for sh in &shots {
+        let pts = sh.predicted.iter().flatten().chain(sh.path.iter().flatten());
+        prop_assert!(pts.chain(&sh.impact).all(|v| v.is_finite()), "{}", text);
+    }
+    for t in &turrets {
+        prop_assert!(t.hit_rate.is_finite() && t.shots >= t.hits, "{}", text);
+    }
+    for j in &jumps {
+        let nums = j.from.iter().chain(&j.to).chain([&j.width, &j.rise]);
+        prop_assert!(nums.chain(j.run_up_speed.iter()).all(|v| v.is_finite()), "{}", text);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn hostile_turrets_refuse_or_run_finite(
+        speed in number(5.0, 60.0), gravity in number(1.0, 20.0), k in number(0.0, 2.0),
+        c in number(0.0, 0.5), wind in number(-20.0, 20.0), interval in number(0.05, 2.0),
+        blast in number(0.5, 5.0), drag in 0usize..3, solver in 0usize..2, grenade in any::<bool>(),
+    ) {
+        let drag = ["none", "linear", "quadratic"][drag];
+        let keys = match drag {
+            "none" => String::new(),
+            "linear" => format!("k = {k}\n"),
+            _ => format!("k = {k}\nc = {c}\nwind = [{wind}, 0, 0]\n"),
+        };
+        let shell = if grenade { format!("blast_radius = {blast}\n") } else { String::new() };
+        let text = format!(
+            r#"name = "guns"
+dimensions = 3
+dt = 0.05
+steps = 40
+[world]
+min = [-30, 0, -30]
+max = [30, 20, 30]
+neighbour_radius = 2
+[[groups]]
+name = "runner"
+radius = 0.4
+limits = {{ max_speed = 4, max_acceleration = 8, max_rotation = 3, max_angular_acceleration = 10 }}
+behaviour = {{ kind = "priority", members = [{{ kind = "flee_hazards" }}, {{ kind = "seek", target = [20, 0, 10] }}] }}
+agents = [{{ position = [-10, 0, 10] }}]
+[[turrets]]
+name = "gun"
+position = [0, 1, -20]
+target = "runner:0"
+muzzle_speed = {speed}
+gravity = {gravity}
+drag = "{drag}"
+{keys}solver = "{solver}"
+interval = {interval}
+{shell}"#,
+            solver = ["closed_form", "iterative"][solver],
+        );
+        hostile_runs(&text)?;
+    }
+
+    #[test]
+    fn hostile_vehicles_and_side_views_refuse_or_run_finite(
+        a in number(0.5, 10.0), b in number(0.5, 40.0), speed in number(1.0, 30.0),
+        model in 0usize..5, drive in 0usize..2, jump in number(0.5, 15.0), gap in number(0.1, 8.0),
+        rise in number(-3.0, 3.0), g in number(1.0, 20.0), hole in number(0.0, 3.0),
+    ) {
+        let (model, keys) = [
+            ("car", format!("wheelbase = {a}, max_speed = {b}, brake = {a}")),
+            ("motorbike", format!("wheelbase = {a}, max_speed = {b}")),
+            ("tank", format!("track_width = {a}, max_track_speed = {b}")),
+            ("human", format!("max_forward_speed = {b}, max_sideways_speed = {a}")),
+            ("discrete_car", format!("forward_acceleration = {a}, max_speed = {b}")),
+        ][model].clone();
+        let cars = format!(
+            r#"name = "cars"
+dt = 0.05
+steps = 40
+[world]
+min = [-50, -50]
+max = [50, 50]
+neighbour_radius = 2
+[[groups]]
+name = "car"
+radius = 1
+limits = {{ max_speed = {speed}, max_acceleration = 6, max_rotation = 2, max_angular_acceleration = 8 }}
+vehicle = {{ model = "{model}", drive = "{drive}", {keys} }}
+behaviour = {{ kind = "arrive", target = [-20, 5], target_radius = 0.5, braking = true }}
+agents = [{{ position = [0, 0] }}]
+"#,
+            drive = ["filter", "search"][drive],
+        );
+        hostile_runs(&cars)?;
+        let x1 = format!("{}", 10.0 + gap.parse::<f32>().unwrap_or(1.0).clamp(-1e5, 1e5));
+        let course = format!(
+            r#"name = "course"
+dt = 0.02
+steps = 60
+[world]
+min = [-5, -30]
+max = [60, 30]
+neighbour_radius = 1
+[side_view]
+gravity = {g}
+hole_width = {hole}
+[[platforms]]
+from = [0, 0]
+to = [10, 0]
+[[platforms]]
+from = [{x1}, {rise}]
+to = [50, {rise}]
+[[groups]]
+name = "jumper"
+radius = 0.3
+limits = {{ max_speed = {speed}, max_acceleration = 8, max_rotation = 3, max_angular_acceleration = 10 }}
+jump = {{ jump_speed = {jump} }}
+agents = [{{ position = [1, 0] }}]
+"#
+        );
+        hostile_runs(&course)?;
+    }
+}
