@@ -16,6 +16,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("flocking", include_str!("../../../scenarios/flocking.toml")),
     ("crossing", include_str!("../../../scenarios/crossing.toml")),
     ("circle", include_str!("../../../scenarios/circle.toml")),
+    ("orca_circle", include_str!("../../../scenarios/orca_circle.toml")),
     ("swap", include_str!("../../../scenarios/swap.toml")),
     ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
     ("obstacle_kinds", include_str!("../../../scenarios/obstacle_kinds.toml")),

@@ -1206,3 +1206,19 @@ fn no_gallery_scenario_overlaps_bodies_beyond_its_tolerance() {
     eprintln!("{}", report.join("\n"));
     assert!(failed.is_empty(), "bodies overlap in {failed:?}");
 }
+
+#[test]
+fn orca_brings_the_rvo2_circle_home_without_bodies_overlapping() {
+    let o = outcome("orca_circle");
+    let m = &o.metrics;
+    let ring = &m.groups[0];
+    eprintln!(
+        "orca circle: {:?} of 50 home, mean {:?} s, deepest overlap {:?} m",
+        ring.arrived, ring.mean_arrival_time, m.max_overlap
+    );
+    assert_eq!(ring.arrived, Some(50), "every agent reaches its antipode");
+    assert!(ring.mean_arrival_time.unwrap() < 90.0, "{:?}", ring.mean_arrival_time);
+    // RVO2's own target: no overlap beyond 1 % of the 1.5 m radius
+    assert_eq!(m.agent_overlaps, Some(0));
+    assert!(m.max_overlap.unwrap() < 0.015, "{:?}", m.max_overlap);
+}

@@ -855,11 +855,23 @@ fn group<V: Dim>(
             format!("at most 64 steps, got {heading_smoothing}"),
         ));
     }
+    // ORCA's velocity is collision-free for the step only if the agent moves with it
+    let default_scheme = if g.orca.is_some() { "semi_implicit" } else { "newton_euler" };
     let scheme = one_of(
         &join(path, "integration"),
-        g.integration.as_deref().unwrap_or("newton_euler"),
-        &[("newton_euler", Scheme::NewtonEuler1), ("exact", Scheme::Exact)],
+        g.integration.as_deref().unwrap_or(default_scheme),
+        &[
+            ("newton_euler", Scheme::NewtonEuler1),
+            ("exact", Scheme::Exact),
+            ("semi_implicit", Scheme::SemiImplicit),
+        ],
     )?;
+    if g.orca.is_some() && scheme != Scheme::SemiImplicit {
+        return Err(problem(
+            join(path, "integration"),
+            "an ORCA group moves with the velocity ORCA picks: `integration = \"semi_implicit\"` (the default with `orca`)",
+        ));
+    }
     let linear_drag = non_negative(&join(path, "linear_drag"), g.linear_drag.unwrap_or(0.0))?;
     let angular_drag = non_negative(&join(path, "angular_drag"), g.angular_drag.unwrap_or(0.0))?;
     let integration = Integration::new(scheme, linear_drag, angular_drag)
@@ -893,6 +905,21 @@ fn group<V: Dim>(
             ))
         }
         other => other,
+    };
+    let orca = match &g.orca {
+        None => None,
+        Some(_) if V::DIMS != 2 => {
+            return Err(problem(join(path, "orca"), "ORCA is 2D here: only in 2D scenarios"))
+        }
+        Some(o) => {
+            let op = join(path, "orca");
+            let horizon = positive(&join(&op, "time_horizon"), o.time_horizon.unwrap_or(10.0))?;
+            let k = o.max_neighbours.unwrap_or(10);
+            Some(
+                steerkit::steering::Orca::new(horizon, k)
+                    .map_err(|e| lib(&op, &["time_horizon", "max_neighbours"], &e))?,
+            )
+        }
     };
     let vehicle = match &g.vehicle {
         Some(v) => Some(vehicle::vehicle(&join(path, "vehicle"), v, V::DIMS)?),
@@ -1024,6 +1051,7 @@ fn group<V: Dim>(
         vehicle,
         jump,
         nearest_neighbours,
+        orca,
     })
 }
 

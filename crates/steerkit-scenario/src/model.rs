@@ -268,6 +268,8 @@ pub struct GroupPlan<V: Vector = Vec2> {
     pub jump: Option<JumpPlan>,
     /// A topological neighbourhood: the group sums see only this many nearest neighbours.
     pub nearest_neighbours: Option<u32>,
+    /// Reciprocal collision avoidance (2D).
+    pub orca: Option<steerkit::steering::Orca>,
 }
 
 /// A group's vehicle: the motor the crowd drives it through and the body a replay draws.

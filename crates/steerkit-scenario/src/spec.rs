@@ -84,6 +84,14 @@ pub(crate) struct PlatformSpec {
     pub to: Xy,
 }
 
+/// `orca = { ... }`: reciprocal collision avoidance for a 2D group.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OrcaSpec {
+    pub time_horizon: Option<f32>,
+    pub max_neighbours: Option<u32>,
+}
+
 /// `jump = { ... }`: a side-view group's jumping.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -173,6 +181,7 @@ pub(crate) struct GroupSpec {
     pub behaviour: Option<NodeSpec>,
     pub jump: Option<JumpSpec>,
     pub nearest_neighbours: Option<u32>,
+    pub orca: Option<OrcaSpec>,
     pub goal: Option<Xy>,
     pub arrive_radius: Option<f32>,
     #[serde(default)]

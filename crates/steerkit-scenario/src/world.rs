@@ -132,6 +132,7 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
         spec.fake_rotation = g.fake_rotation;
         spec.motor = g.vehicle.map(|v| v.motor);
         spec.nearest = g.nearest_neighbours;
+        spec.orca = g.orca;
         spec.stuck = stuck;
         let id = crowd.add_group(spec).map_err(|e| fail(format!("groups[{gi}]"), e))?;
         let mut agents = Vec::with_capacity(g.agents.len());

@@ -145,7 +145,7 @@ arrive_radius = 0.25
         Scenario::from_toml_str(&src.replace("\"exact\"", "\"rk4\""), "options.toml").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "options.toml:14:15: groups[0].integration: unknown value `rk4`; expected one of `newton_euler`, `exact`"
+        "options.toml:14:15: groups[0].integration: unknown value `rk4`; expected one of `newton_euler`, `exact`, `semi_implicit`"
     );
 }
 

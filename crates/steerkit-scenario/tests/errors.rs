@@ -1179,3 +1179,21 @@ agents = [{ position = [1, 0] }]
     let three = THREE_D.replace("[[paths]]", "[side_view]\ngravity = 9.81\n[[paths]]");
     assert_eq!(toml_error(&three).field(), "side_view");
 }
+
+/// ORCA: 2D only, a positive horizon and at least one neighbour, semi-implicit integration.
+#[test]
+fn orca_errors_name_the_key() {
+    let group_b = "name = \"b\"\nagents";
+    let ok = with(group_b, "name = \"b\"\norca = { time_horizon = 5, max_neighbours = 4 }\nagents");
+    let s = Scenario::from_toml_str(&ok, "ok.toml").unwrap();
+    assert!(s.plan::<Vec2>().unwrap().groups[1].orca.is_some());
+    let e = toml_error(&with(group_b, "name = \"b\"\norca = { time_horizon = 0 }\nagents"));
+    assert_eq!(e.field(), "groups[1].orca.time_horizon", "{e}");
+    let e = toml_error(&with(group_b, "name = \"b\"\norca = { max_neighbours = 0 }\nagents"));
+    assert_eq!(e.field(), "groups[1].orca.max_neighbours", "{e}");
+    let e = toml_error(&with(group_b, "name = \"b\"\norca = {}\nintegration = \"exact\"\nagents"));
+    assert_eq!(e.field(), "groups[1].integration", "{e}");
+    assert!(e.to_string().contains("semi_implicit"), "{e}");
+    let three = THREE_D.replace("name = \"climber\"", "name = \"climber\"\norca = {}");
+    assert_eq!(toml_error(&three).field(), "groups[1].orca");
+}

@@ -188,6 +188,10 @@ pub enum Scheme {
     NewtonEuler1,
     /// The exact form for a constant acceleration over the step: `p += v·dt + ½·a·dt²`.
     Exact,
+    /// Semi-implicit (symplectic) Euler: velocity first, then position from the **new**
+    /// velocity (`v += a·dt; p += v·dt`), so a velocity chosen for this step (ORCA's) is the
+    /// one the character moves with.
+    SemiImplicit,
 }
 
 /// How [`Kinematic::integrate_with`] advances a character: the scheme and optional drag.
@@ -294,20 +298,29 @@ impl<V: Vector> Kinematic<V> {
         }
         let a = steering.linear.clamp_length_max(limits.max_acceleration);
         let alpha = V::clamp_angular(steering.angular, limits.max_angular_acceleration);
-        let exact = integration.scheme == Scheme::Exact;
 
         // Linear: v' = a − k·v, solved exactly over the step (k = 0 reduces to the book's forms).
         let (decay, phi, psi) = drag_weights(integration.linear_drag, dt);
         let v0 = self.velocity;
-        self.position += if exact { v0 * phi + a * psi } else { v0 * dt };
-        self.velocity = (v0 * decay + a * phi).clamp_length_max(limits.max_speed);
+        let v1 = (v0 * decay + a * phi).clamp_length_max(limits.max_speed);
+        self.position += match integration.scheme {
+            Scheme::Exact => v0 * phi + a * psi,
+            Scheme::NewtonEuler1 => v0 * dt,
+            Scheme::SemiImplicit => v1 * dt,
+        };
+        self.velocity = v1;
 
         let (decay, phi, psi) = drag_weights(integration.angular_drag, dt);
         let w0 = self.rotation;
         // Orientation advances by the mean rotation over the step in the exact scheme.
-        let mean_w = if exact { w0 * (phi / dt) + alpha * (psi / dt) } else { w0 };
+        let w1 = V::clamp_angular(w0 * decay + alpha * phi, limits.max_rotation);
+        let mean_w = match integration.scheme {
+            Scheme::Exact => w0 * (phi / dt) + alpha * (psi / dt),
+            Scheme::NewtonEuler1 => w0,
+            Scheme::SemiImplicit => w1,
+        };
         self.orientation = V::rotate_orientation(self.orientation, mean_w, dt);
-        self.rotation = V::clamp_angular(w0 * decay + alpha * phi, limits.max_rotation);
+        self.rotation = w1;
     }
 
     /// Applies a kinematic (velocity-level) request for `dt` seconds (§3.2): the velocity and

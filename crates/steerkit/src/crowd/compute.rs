@@ -103,6 +103,19 @@ impl<V: CrowdVector> Crowd<V> {
                             .unwrap_or_default()
                     }
                 };
+                let steering = match &g.spec.orca {
+                    Some(orca) => V::orca(
+                        orca,
+                        &me,
+                        radius[i],
+                        steering,
+                        &c.limits,
+                        &scratch.neighbours,
+                        dt,
+                        &mut scratch.orca_lines,
+                    ),
+                    None => steering,
+                };
                 *d = AgentDebug { steering, target: notes.target };
                 if notes.path_finished && c.flags & PATH_DONE == 0 {
                     c.flags |= PATH_DONE;

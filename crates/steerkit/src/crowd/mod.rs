@@ -171,6 +171,11 @@ impl<V: CrowdVector> GroupRt<V> {
         custom::check_ids(&spec.recipe, customs.len())?;
         let mut plan = Plan::new(&spec.recipe, customs)?;
         plan.nearest = spec.nearest;
+        if spec.orca.is_some() {
+            // ORCA reads the neighbours one by one
+            plan.needs_neighbours = true;
+            plan.needs_list = true;
+        }
         plan.build_grid(&spec.recipe, obstacles)?;
         let flat = FlatBlend::of(&spec.recipe, &plan);
         Ok(GroupRt { spec, plan, flat })
@@ -180,6 +185,8 @@ impl<V: CrowdVector> GroupRt<V> {
 #[derive(Clone, Debug, Default)]
 struct ChunkScratch<V: CrowdVector> {
     neighbours: Vec<Neighbour<V>>,
+    /// ORCA's half-planes of the agent being evaluated.
+    orca_lines: Vec<crate::steering::OrcaLine>,
     block: scan::Block<V>,
     events: Vec<CrowdEvent>,
     /// Largest squared move of the chunk's agents this step (m²).

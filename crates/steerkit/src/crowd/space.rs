@@ -89,6 +89,19 @@ mod sealed {
             dt: f32,
             previous: Option<crate::motor::Controls>,
         ) -> Option<crate::motor::Controls>;
+        /// The velocity ORCA picks for the agent `me` (2D only; a 3D group cannot have ORCA),
+        /// as the request that reaches it in `dt`.
+        #[allow(clippy::too_many_arguments)]
+        fn orca(
+            orca: &crate::steering::Orca,
+            me: &Kinematic<Self>,
+            radius: f32,
+            request: SteeringOutput<Self>,
+            limits: &Limits,
+            neighbours: &[crate::neighbours::Neighbour<Self>],
+            dt: f32,
+            lines: &mut Vec<crate::steering::OrcaLine>,
+        ) -> SteeringOutput<Self>;
         /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
         /// (walls, detection boxes, hiding, orientation behaviours); `None` in 3D.
         fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
@@ -120,6 +133,24 @@ impl Space for Vec2 {
         facing_angle(direction)
     }
     fn fake_facing(_: &crate::three_d::FakeRotation, _: Self, _: &mut Kinematic<Self>, _: f32) {}
+    fn orca(
+        orca: &crate::steering::Orca,
+        me: &Kinematic<Self>,
+        radius: f32,
+        request: SteeringOutput<Self>,
+        limits: &Limits,
+        neighbours: &[crate::neighbours::Neighbour<Self>],
+        dt: f32,
+        lines: &mut Vec<crate::steering::OrcaLine>,
+    ) -> SteeringOutput<Self> {
+        if dt.is_nan() || dt <= 0.0 {
+            return request;
+        }
+        let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
+        let preferred = (me.velocity + a.linear * dt).clamp_length_max(limits.max_speed());
+        let v = orca.velocity(me, radius, preferred, limits.max_speed(), neighbours, dt, lines);
+        SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular }
+    }
     #[inline]
     fn drive(
         motor: &crate::motor::Motor,
@@ -351,6 +382,18 @@ impl Space for Vec3 {
         };
         let track = Kinematic { orientation: heading_to_quat(heading), ..*kinematic };
         kinematic.orientation = fake.orientation(&track);
+    }
+    fn orca(
+        _: &crate::steering::Orca,
+        _: &Kinematic<Self>,
+        _: f32,
+        request: SteeringOutput<Self>,
+        _: &Limits,
+        _: &[crate::neighbours::Neighbour<Self>],
+        _: f32,
+        _: &mut Vec<crate::steering::OrcaLine>,
+    ) -> SteeringOutput<Self> {
+        request
     }
     fn drive(
         _: &crate::motor::Motor,

@@ -167,6 +167,15 @@ pub struct Group<V: Vector = Vec2> {
     /// radius, the sums only `k`. `None`: every neighbour within the radius (metric). The
     /// neighbour list of collision avoidance and cone checks is not limited.
     pub nearest: Option<u32>,
+    /// Reciprocal collision avoidance ([`Orca`](crate::steering::Orca), 2D): the recipe's
+    /// request gives the preferred velocity `v + a·dt` (within `max_speed`), ORCA picks the
+    /// collision-free velocity closest to it among the neighbours within the neighbour radius
+    /// (their velocities at the start of the step; each pair of ORCA agents shares the
+    /// avoidance), and the step's request becomes `(v_new − v) / dt`. The group must integrate
+    /// semi-implicitly (`Scheme::SemiImplicit`: it moves with the new velocity); set
+    /// `max_acceleration` to at least `max_speed / dt` for the velocity to be reached in one
+    /// step, as ORCA assumes; non-penetration stays as a safety net.
+    pub orca: Option<crate::steering::Orca>,
 }
 
 /// Time constant (s) of the turn-rate smoothing behind [`Group::fake_rotation`]: the bank
@@ -190,6 +199,7 @@ impl<V: Vector> Group<V> {
             fake_rotation: None,
             motor: None,
             nearest: None,
+            orca: None,
         }
     }
 
@@ -219,6 +229,24 @@ impl<V: Vector> Group<V> {
                 });
             }
             FakeRotation::new(f.blend_speed(), f.roll_scale())?;
+        }
+        if self.orca.is_some() {
+            if V::DIM != 2 {
+                return Err(ParamError::Invalid { name: "orca", expected: "a 2D group" });
+            }
+            if self.integration.scheme != crate::kinematic::Scheme::SemiImplicit {
+                // ORCA's velocity is collision-free for this step only if the agent moves with it
+                return Err(ParamError::Invalid {
+                    name: "orca",
+                    expected: "a group integrating semi-implicitly (Scheme::SemiImplicit)",
+                });
+            }
+            if self.recipe.kinematic_kind().is_some() {
+                return Err(ParamError::Invalid {
+                    name: "orca",
+                    expected: "a steering recipe (a kinematic leaf sets the velocity itself)",
+                });
+            }
         }
         if self.nearest == Some(0) {
             return Err(ParamError::Invalid { name: "nearest", expected: "at least 1 neighbour" });
