@@ -5,7 +5,7 @@
 //! nanoseconds per agent-update, and the bytes the crowd has allocated per agent.
 
 use std::time::Instant;
-use steerkit::crowd::{CrowdVector, Group, WorldBounds};
+use steerkit::crowd::{CrowdVector, Group, Target, WorldBounds};
 use steerkit::geometry::{Circle, Segment};
 use steerkit::math::Rng;
 use steerkit::neighbours::{BruteForceNeighbours, NeighbourQuery};
@@ -119,6 +119,10 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
     v.push(w("dense2d_k7", 10_000, dense2d_k7));
     if !quick {
         v.push(w("dense2d", 100_000, dense2d));
+    }
+    v.push(w("orca_circle2d", 1_000, orca_circle2d));
+    if !quick {
+        v.push(w("orca_circle2d", 10_000, orca_circle2d));
     }
     v.push(w("rebuild2d", 100_000, rebuild2d));
     v.push(w("flock3d", if quick { 20_000 } else { 100_000 }, flock3d));
@@ -287,6 +291,34 @@ fn flock2d(n: usize) -> World {
 
 fn dense2d(n: usize) -> World {
     World::Crowd2(Box::new(dense2d_crowd(n)))
+}
+
+/// RVO2's Circle with ORCA: `n` agents of radius 1.5 evenly on a circle of radius
+/// `200·n/250` m, each heading for its antipode at up to 2 m/s, neighbours within 15 m (the 10
+/// nearest), time horizon 10 s; stepped at this crate's 30 Hz rather than RVO2's 4 Hz.
+#[must_use]
+pub fn orca_circle2d_crowd(n: usize) -> Crowd2 {
+    use steerkit::kinematic::{Integration, Scheme};
+    let mut crowd = Crowd2::new(CrowdConfig::new(15.0).with_seed(1)).expect("valid world");
+    let arrive = Arrive::with_approach(0.2, steerkit::steering::Approach::Braking, 0.25)
+        .expect("valid arrive");
+    let mut group = Group::new(Recipe::Arrive { target: Target::Goal, arrive });
+    group.orca = Some(steerkit::steering::Orca::new(10.0, 10).expect("valid ORCA"));
+    group.integration = Integration::new(Scheme::SemiImplicit, 0.0, 0.0).expect("valid");
+    let g = crowd.add_group(group).expect("valid group");
+    let limits = Limits::new(2.0, 60.0, 4.0, 20.0).expect("valid");
+    let radius = 200.0 * n as f32 / 250.0;
+    for k in 0..n {
+        let p = Vec2::from_angle(k as f32 / n as f32 * core::f32::consts::TAU) * radius;
+        crowd
+            .spawn(AgentSpec { goal: Some(-p), ..AgentSpec::new(p, 1.5, limits, g) })
+            .expect("valid agent");
+    }
+    crowd
+}
+
+fn orca_circle2d(n: usize) -> World {
+    World::Crowd2(Box::new(orca_circle2d_crowd(n)))
 }
 
 /// The dense flock with a topological neighbourhood: the sums see the 7 nearest.
