@@ -908,18 +908,7 @@ fn group<V: Dim>(
     };
     let orca = match &g.orca {
         None => None,
-        Some(_) if V::DIMS != 2 => {
-            return Err(problem(join(path, "orca"), "ORCA is 2D here: only in 2D scenarios"))
-        }
-        Some(o) => {
-            let op = join(path, "orca");
-            let horizon = positive(&join(&op, "time_horizon"), o.time_horizon.unwrap_or(10.0))?;
-            let k = o.max_neighbours.unwrap_or(10);
-            Some(
-                steerkit::steering::Orca::new(horizon, k)
-                    .map_err(|e| lib(&op, &["time_horizon", "max_neighbours"], &e))?,
-            )
-        }
+        Some(o) => Some(orca(&join(path, "orca"), o)?),
     };
     let vehicle = match &g.vehicle {
         Some(v) => Some(vehicle::vehicle(&join(path, "vehicle"), v, V::DIMS)?),
@@ -1053,6 +1042,46 @@ fn group<V: Dim>(
         nearest_neighbours,
         orca,
     })
+}
+
+/// A group's `orca = { ... }`.
+fn orca(op: &str, o: &crate::spec::OrcaSpec) -> Result<steerkit::steering::Orca> {
+    use steerkit::steering::Orca;
+    let horizon = positive(&join(op, "time_horizon"), o.time_horizon.unwrap_or(10.0))?;
+    let k = o.max_neighbours.unwrap_or(10);
+    let mut orca =
+        Orca::new(horizon, k).map_err(|e| lib(op, &["time_horizon", "max_neighbours"], &e))?;
+    if let Some(t) = o.obstacle_time_horizon {
+        let t = positive(&join(op, "obstacle_time_horizon"), t)?;
+        orca = orca
+            .with_obstacle_time_horizon(t)
+            .map_err(|e| lib(op, &["obstacle_time_horizon"], &e))?;
+    }
+    if let Some(p) = o.priority {
+        let p = positive(&join(op, "priority"), p)?;
+        orca = orca.with_priority(p).map_err(|e| lib(op, &["priority"], &e))?;
+    }
+    if let Some(f) = o.arrived_priority {
+        let f = positive(&join(op, "arrived_priority"), f)?;
+        orca = orca.with_arrived_priority(f).map_err(|e| lib(op, &["arrived_priority"], &e))?;
+    }
+    let bits = |key: &str, list: &Option<Vec<u32>>, default: u32| -> Result<u32> {
+        let Some(list) = list else { return Ok(default) };
+        let mut bits = 0u32;
+        for (i, &layer) in list.iter().enumerate() {
+            if layer > 31 {
+                return Err(problem(
+                    format!("{}[{i}]", join(op, key)),
+                    &format!("a layer number from 0 to 31, got {layer}"),
+                ));
+            }
+            bits |= 1 << layer;
+        }
+        Ok(bits)
+    };
+    let layers = bits("layers", &o.layers, 1)?;
+    let mask = bits("avoid_layers", &o.avoid_layers, u32::MAX)?;
+    Ok(orca.with_layers(layers, mask))
 }
 
 /// `group_size` has already rejected every other combination.

@@ -84,12 +84,17 @@ pub(crate) struct PlatformSpec {
     pub to: Xy,
 }
 
-/// `orca = { ... }`: reciprocal collision avoidance for a 2D group.
+/// `orca = { ... }`: reciprocal collision avoidance for a group.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct OrcaSpec {
     pub time_horizon: Option<f32>,
+    pub obstacle_time_horizon: Option<f32>,
     pub max_neighbours: Option<u32>,
+    pub priority: Option<f32>,
+    pub arrived_priority: Option<f32>,
+    pub layers: Option<Vec<u32>>,
+    pub avoid_layers: Option<Vec<u32>>,
 }
 
 /// `jump = { ... }`: a side-view group's jumping.

@@ -1180,7 +1180,8 @@ agents = [{ position = [1, 0] }]
     assert_eq!(toml_error(&three).field(), "side_view");
 }
 
-/// ORCA: 2D only, a positive horizon and at least one neighbour, semi-implicit integration.
+/// ORCA: a positive horizon and at least one neighbour, semi-implicit integration, layers
+/// numbered 0 to 31; in 3D too.
 #[test]
 fn orca_errors_name_the_key() {
     let group_b = "name = \"b\"\nagents";
@@ -1194,6 +1195,15 @@ fn orca_errors_name_the_key() {
     let e = toml_error(&with(group_b, "name = \"b\"\norca = {}\nintegration = \"exact\"\nagents"));
     assert_eq!(e.field(), "groups[1].integration", "{e}");
     assert!(e.to_string().contains("semi_implicit"), "{e}");
+    let e = toml_error(&with(group_b, "name = \"b\"\norca = { avoid_layers = [0, 32] }\nagents"));
+    assert_eq!(e.field(), "groups[1].orca.avoid_layers[1]", "{e}");
+    assert!(e.to_string().contains("0 to 31"), "{e}");
+    let e = toml_error(&with(group_b, "name = \"b\"\norca = { priority = -1 }\nagents"));
+    assert_eq!(e.field(), "groups[1].orca.priority", "{e}");
+    let e =
+        toml_error(&with(group_b, "name = \"b\"\norca = { obstacle_time_horizon = 0 }\nagents"));
+    assert_eq!(e.field(), "groups[1].orca.obstacle_time_horizon", "{e}");
     let three = THREE_D.replace("name = \"climber\"", "name = \"climber\"\norca = {}");
-    assert_eq!(toml_error(&three).field(), "groups[1].orca");
+    let s = Scenario::from_toml_str(&three, "three.toml").unwrap();
+    assert!(s.plan::<steerkit::Vec3>().unwrap().groups[1].orca.is_some(), "ORCA in 3D");
 }

@@ -7,6 +7,22 @@ impl<V: CrowdVector> Crowd<V> {
     /// Phase 2: steering of every agent from the current state.
     #[inline(never)]
     pub(super) fn compute(&mut self, dt: f32) {
+        self.orca_tags.clear();
+        if self.groups.iter().any(|g| g.spec.orca.is_some()) {
+            let groups = &self.groups;
+            self.orca_tags.extend(self.cold.iter().map(
+                |c| match &groups[c.group as usize].spec.orca {
+                    Some(o) => OrcaTag {
+                        layers: o.layers(),
+                        mask: o.mask(),
+                        priority: o.priority()
+                            * if c.flags & ARRIVED != 0 { o.arrived_priority() } else { 1.0 },
+                    },
+                    None => OrcaTag { layers: u32::MAX, mask: 0, priority: 1.0 },
+                },
+            ));
+        }
+        let orca_tags = &self.orca_tags[..];
         let view = grid_view!(self);
         let agents = agent_view!(self);
         let (groups, paths, slots) = (&self.groups, &self.paths, &self.slots);
@@ -111,8 +127,10 @@ impl<V: CrowdVector> Crowd<V> {
                         steering,
                         &c.limits,
                         &scratch.neighbours,
+                        |n| orca_tags[i].share(orca_tags[n.index]),
+                        obstacles,
                         dt,
-                        &mut scratch.orca_lines,
+                        &mut scratch.orca,
                     ),
                     None => steering,
                 };

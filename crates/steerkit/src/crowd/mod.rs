@@ -182,11 +182,35 @@ impl<V: CrowdVector> GroupRt<V> {
     }
 }
 
+/// An agent's part in reciprocal avoidance, read by its ORCA neighbours: its layers, the
+/// layers it avoids (none for an agent without ORCA) and its priority (arrival included).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct OrcaTag {
+    layers: u32,
+    mask: u32,
+    priority: f32,
+}
+
+impl OrcaTag {
+    /// The share of the avoidance between `self` and `other` that `self` takes, `None` when it
+    /// does not avoid `other` at all.
+    #[inline]
+    pub(crate) fn share(self, other: OrcaTag) -> Option<f32> {
+        if self.mask & other.layers == 0 {
+            None
+        } else if other.mask & self.layers == 0 {
+            Some(1.0)
+        } else {
+            Some(other.priority / (self.priority + other.priority))
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 struct ChunkScratch<V: CrowdVector> {
     neighbours: Vec<Neighbour<V>>,
-    /// ORCA's half-planes of the agent being evaluated.
-    orca_lines: Vec<crate::steering::OrcaLine>,
+    /// ORCA's constraints of the agent being evaluated.
+    orca: crate::steering::OrcaScratch,
     block: scan::Block<V>,
     events: Vec<CrowdEvent>,
     /// Largest squared move of the chunk's agents this step (m²).
@@ -290,6 +314,8 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     drive_on: bool,
     /// Places to get away from this step (`set_hazards`).
     hazards: Vec<Hazard<V>>,
+    /// Each agent's avoidance role this step, in storage order, while some group runs ORCA.
+    orca_tags: Vec<OrcaTag>,
     // handles
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -378,6 +404,7 @@ impl<V: CrowdVector> Crowd<V> {
             avoid_on: false,
             drive_on: false,
             hazards: Vec::new(),
+            orca_tags: Vec::new(),
             slots: Vec::new(),
             free: Vec::new(),
             grid: Grid::default(),

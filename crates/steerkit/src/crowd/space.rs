@@ -89,8 +89,9 @@ mod sealed {
             dt: f32,
             previous: Option<crate::motor::Controls>,
         ) -> Option<crate::motor::Controls>;
-        /// The velocity ORCA picks for the agent `me` (2D only; a 3D group cannot have ORCA),
-        /// as the request that reaches it in `dt`.
+        /// The velocity ORCA picks for the agent `me` among its neighbours (each with the
+        /// share `share` gives) and the static obstacles within reach, as the request that
+        /// reaches it in `dt`.
         #[allow(clippy::too_many_arguments)]
         fn orca(
             orca: &crate::steering::Orca,
@@ -99,8 +100,10 @@ mod sealed {
             request: SteeringOutput<Self>,
             limits: &Limits,
             neighbours: &[crate::neighbours::Neighbour<Self>],
+            share: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<f32>,
+            obstacles: Option<&Self::Obstacles>,
             dt: f32,
-            lines: &mut Vec<crate::steering::OrcaLine>,
+            scratch: &mut crate::steering::OrcaScratch,
         ) -> SteeringOutput<Self>;
         /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
         /// (walls, detection boxes, hiding, orientation behaviours); `None` in 3D.
@@ -140,15 +143,55 @@ impl Space for Vec2 {
         request: SteeringOutput<Self>,
         limits: &Limits,
         neighbours: &[crate::neighbours::Neighbour<Self>],
+        share: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<f32>,
+        obstacles: Option<&Self::Obstacles>,
         dt: f32,
-        lines: &mut Vec<crate::steering::OrcaLine>,
+        scratch: &mut crate::steering::OrcaScratch,
     ) -> SteeringOutput<Self> {
         if dt.is_nan() || dt <= 0.0 {
             return request;
         }
         let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
         let preferred = (me.velocity + a.linear * dt).clamp_length_max(limits.max_speed());
-        let v = orca.velocity(me, radius, preferred, limits.max_speed(), neighbours, dt, lines);
+        if let Some(set) = obstacles {
+            use crate::obstacle::Obstacle;
+            let reach = orca.obstacle_time_horizon() * limits.max_speed() + radius;
+            let reach = if reach.is_finite() { reach } else { 0.0 };
+            set.for_each_overlapping(&crate::geometry::Circle::new(me.position, reach), |_, o| {
+                let p = me.position;
+                let line = match o {
+                    Obstacle::Circle(c) => {
+                        orca.obstacle_line(me, radius, &[c.center], c.radius, c.center)
+                    }
+                    Obstacle::Wall(w) => {
+                        orca.obstacle_line(me, radius, &[w.a, w.b], 0.0, w.closest_point(p).0)
+                    }
+                    Obstacle::Polygon(poly) => {
+                        orca.obstacle_line(me, radius, poly.points(), 0.0, poly.closest_point(p))
+                    }
+                    Obstacle::Box(b) => {
+                        let corners = [
+                            b.min,
+                            Vec2::new(b.max.x, b.min.y),
+                            b.max,
+                            Vec2::new(b.min.x, b.max.y),
+                        ];
+                        orca.obstacle_line(me, radius, &corners, 0.0, b.closest_point(p))
+                    }
+                };
+                scratch.add_obstacle(line);
+            });
+        }
+        let v = orca.velocity_with(
+            me,
+            radius,
+            preferred,
+            limits.max_speed(),
+            neighbours,
+            share,
+            dt,
+            scratch,
+        );
         SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular }
     }
     #[inline]
@@ -384,16 +427,47 @@ impl Space for Vec3 {
         kinematic.orientation = fake.orientation(&track);
     }
     fn orca(
-        _: &crate::steering::Orca,
-        _: &Kinematic<Self>,
-        _: f32,
+        orca: &crate::steering::Orca,
+        me: &Kinematic<Self>,
+        radius: f32,
         request: SteeringOutput<Self>,
-        _: &Limits,
-        _: &[crate::neighbours::Neighbour<Self>],
-        _: f32,
-        _: &mut Vec<crate::steering::OrcaLine>,
+        limits: &Limits,
+        neighbours: &[crate::neighbours::Neighbour<Self>],
+        share: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<f32>,
+        obstacles: Option<&Self::Obstacles>,
+        dt: f32,
+        scratch: &mut crate::steering::OrcaScratch,
     ) -> SteeringOutput<Self> {
-        request
+        if dt.is_nan() || dt <= 0.0 {
+            return request;
+        }
+        let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
+        let preferred = (me.velocity + a.linear * dt).clamp_length_max(limits.max_speed());
+        if let Some(set) = obstacles {
+            use crate::obstacle::Obstacle3;
+            let reach = orca.obstacle_time_horizon() * limits.max_speed() + radius;
+            let reach = if reach.is_finite() { reach } else { 0.0 };
+            set.for_each_overlapping(&crate::geometry::Sphere::new(me.position, reach), |_, o| {
+                let plane = match o {
+                    Obstacle3::Sphere(s) => orca.obstacle_plane(me, radius, s.center, s.radius),
+                    Obstacle3::Box(b) => {
+                        orca.obstacle_plane(me, radius, b.closest_point(me.position), 0.0)
+                    }
+                };
+                scratch.add_obstacle_3d(plane);
+            });
+        }
+        let v = orca.velocity_3d(
+            me,
+            radius,
+            preferred,
+            limits.max_speed(),
+            neighbours,
+            share,
+            dt,
+            scratch,
+        );
+        SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular }
     }
     fn drive(
         _: &crate::motor::Motor,

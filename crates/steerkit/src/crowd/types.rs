@@ -231,9 +231,6 @@ impl<V: Vector> Group<V> {
             FakeRotation::new(f.blend_speed(), f.roll_scale())?;
         }
         if self.orca.is_some() {
-            if V::DIM != 2 {
-                return Err(ParamError::Invalid { name: "orca", expected: "a 2D group" });
-            }
             if self.integration.scheme != crate::kinematic::Scheme::SemiImplicit {
                 // ORCA's velocity is collision-free for this step only if the agent moves with it
                 return Err(ParamError::Invalid {

@@ -80,7 +80,7 @@ pub use group::{
 };
 pub use hide::Hide;
 pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
-pub use orca::{Orca, OrcaLine};
+pub use orca::{Orca, OrcaLine, OrcaPlane, OrcaScratch};
 pub use path_techniques::{DogOnAString, GrapplingHooks, Reprojection};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};

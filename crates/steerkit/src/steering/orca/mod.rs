@@ -1,0 +1,604 @@
+//! Optimal reciprocal collision avoidance (ORCA: van den Berg, Guy, Lin and Manocha,
+//! "Reciprocal n-body collision avoidance", 2011), in 2D and 3D, with static obstacles.
+//!
+//! Each neighbour B of agent A within the time horizon τ defines a half-plane (half-space in
+//! 3D) of velocities that avoids colliding with B for τ seconds if B does its share: with the
+//! relative position `p = p_B − p_A`, relative velocity `v = v_A − v_B` and combined radius
+//! `r = r_A + r_B`, the truncated velocity obstacle is the cone of `p` with apex 0 cut off by
+//! the disc (ball) of radius `r/τ` at `p/τ`; `u` is the smallest change of `v` that leaves it,
+//! `n` its outward normal, and A takes the share `s` of it (½ between equals):
+//! `ORCA = { v' : (v' − (v_A + s·u)) · n ≥ 0 }`. The new velocity is the one closest to the
+//! preferred velocity inside every constraint and the speed disc (ball), found by an
+//! incremental linear program; when the constraints leave nothing (a dense crowd), a program
+//! one dimension up finds the velocity that violates them least. Already overlapping pairs use
+//! the cut-off disc of one time step (`dt`) to separate.
+//!
+//! A static obstacle is avoided wholly by the agent (share 1) over its own horizon τₒ: the
+//! velocity obstacle of a convex shape `O` grown by the agent's radius is
+//! `K = ⋃_{σ ≥ 1/τₒ} σ·O`, convex, and its constraint is the supporting half-plane of `K` at the
+//! point nearest the current velocity (exact for discs, walls, boxes and convex polygons; see
+//! [`Orca::obstacle_line`]). Obstacle constraints stay hard when the program falls back.
+
+mod lp;
+
+use crate::error::{positive, ParamError};
+use crate::kinematic::Kinematic;
+use crate::neighbours::Neighbour;
+use glam::{Vec2, Vec3};
+use lp::{linear_program2, linear_program3, linear_program3_3d, linear_program4_3d};
+
+/// Below this a length counts as zero.
+const EPS: f32 = 1e-5;
+
+/// The sine of the angle between the relative velocity and the line of centres below which a
+/// closing pair counts as exactly head on (about 0.6°).
+const HEAD_ON: f32 = 1e-2;
+
+/// A half-plane of permitted velocities: the points `q` with `det(direction, point − q) ≤ 0`,
+/// i.e. on the left of the directed line through `point` along `direction` (unit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrcaLine {
+    /// A point on the boundary (m/s).
+    pub point: Vec2,
+    /// The boundary's unit direction; permitted velocities lie on its left.
+    pub direction: Vec2,
+}
+
+/// A half-space of permitted velocities in 3D: the points `q` with `(q − point)·normal ≥ 0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrcaPlane {
+    /// A point on the boundary (m/s).
+    pub point: Vec3,
+    /// The boundary's unit normal, pointing into the permitted side.
+    pub normal: Vec3,
+}
+
+impl OrcaLine {
+    /// The half-plane `{ q : (q − point)·normal ≥ 0 }` (`normal` unit).
+    #[must_use]
+    #[inline]
+    pub fn facing(point: Vec2, normal: Vec2) -> Self {
+        OrcaLine { point, direction: Vec2::new(normal.y, -normal.x) }
+    }
+}
+
+/// Reusable buffers for [`Orca::velocity`] and [`Orca::velocity_3d`] (one per thread).
+#[derive(Clone, Debug, Default)]
+pub struct OrcaScratch {
+    lines: Vec<OrcaLine>,
+    planes: Vec<OrcaPlane>,
+    projected_lines: Vec<OrcaLine>,
+    projected_planes: Vec<OrcaPlane>,
+    order: Vec<(f32, usize)>,
+    obstacles: usize,
+}
+
+impl OrcaScratch {
+    /// Adds a static obstacle's constraint (from [`Orca::obstacle_line`]) for the next 2D
+    /// velocity call; a non-finite one is dropped.
+    pub fn add_obstacle(&mut self, line: OrcaLine) {
+        if self.obstacles == 0 {
+            self.lines.clear();
+        }
+        if line.point.is_finite() && line.direction.is_finite() {
+            self.lines.truncate(self.obstacles);
+            self.lines.push(line);
+            self.obstacles += 1;
+        }
+    }
+    /// Adds a static obstacle's constraint (from [`Orca::obstacle_plane`]) for the next 3D
+    /// velocity call; a non-finite one is dropped.
+    pub fn add_obstacle_3d(&mut self, plane: OrcaPlane) {
+        if self.obstacles == 0 {
+            self.planes.clear();
+        }
+        if plane.point.is_finite() && plane.normal.is_finite() {
+            self.planes.truncate(self.obstacles);
+            self.planes.push(plane);
+            self.obstacles += 1;
+        }
+    }
+    /// The constraints of the last call (2D), obstacles first: for drawing and tests.
+    #[must_use]
+    pub fn lines(&self) -> &[OrcaLine] {
+        &self.lines
+    }
+    /// The constraints of the last 3D call, obstacles first.
+    #[must_use]
+    pub fn planes(&self) -> &[OrcaPlane] {
+        &self.planes
+    }
+}
+
+/// ORCA's parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Orca {
+    time_horizon: f32,
+    obstacle_time_horizon: f32,
+    max_neighbours: u32,
+    priority: f32,
+    arrived_priority: f32,
+    layers: u32,
+    mask: u32,
+}
+
+impl Orca {
+    /// ORCA looking `time_horizon` seconds ahead (> 0; RVO2's examples use 10) among at most
+    /// `max_neighbours` nearest neighbours (≥ 1; 10); obstacles over the same horizon, priority
+    /// 1 (arrived agents ½), in layer 1 avoiding every layer.
+    ///
+    /// # Errors
+    /// If the horizon is not finite and positive or no neighbour is allowed.
+    pub fn new(time_horizon: f32, max_neighbours: u32) -> Result<Self, ParamError> {
+        positive("time_horizon", time_horizon)?;
+        if max_neighbours == 0 {
+            return Err(ParamError::Invalid { name: "max_neighbours", expected: "at least 1" });
+        }
+        Ok(Orca {
+            time_horizon,
+            obstacle_time_horizon: time_horizon,
+            max_neighbours,
+            priority: 1.0,
+            arrived_priority: 0.5,
+            layers: 1,
+            mask: u32::MAX,
+        })
+    }
+
+    /// Static obstacles looked at `seconds` ahead (> 0): shorter lets agents pass close to
+    /// walls, longer makes them turn away earlier.
+    ///
+    /// # Errors
+    /// If `seconds` is not finite and positive.
+    pub fn with_obstacle_time_horizon(mut self, seconds: f32) -> Result<Self, ParamError> {
+        self.obstacle_time_horizon = positive("obstacle_time_horizon", seconds)?;
+        Ok(self)
+    }
+
+    /// How much this agent keeps its course (> 0, 1 by default): between two avoiding agents of
+    /// priorities `a` and `b`, the first takes the share `b / (a + b)` of the avoidance. A
+    /// neighbour that does not avoid this agent (no ORCA, or its mask leaves out this agent's
+    /// layers) is avoided wholly.
+    ///
+    /// # Errors
+    /// If `priority` is not finite and positive.
+    pub fn with_priority(mut self, priority: f32) -> Result<Self, ParamError> {
+        self.priority = positive("priority", priority)?;
+        Ok(self)
+    }
+
+    /// The factor (> 0, ½ by default) on the priority of an agent that has arrived at its goal:
+    /// below 1 it yields more than its share to agents still under way instead of standing as
+    /// a wall in their way.
+    ///
+    /// # Errors
+    /// If `factor` is not finite and positive.
+    pub fn with_arrived_priority(mut self, factor: f32) -> Result<Self, ParamError> {
+        self.arrived_priority = positive("arrived_priority", factor)?;
+        Ok(self)
+    }
+
+    /// Avoidance layers: the agent is in `layers` (bits) and avoids the neighbours in any of
+    /// the layers of `mask`; the others only meet its body (non-penetration).
+    #[must_use]
+    pub fn with_layers(mut self, layers: u32, mask: u32) -> Self {
+        self.layers = layers;
+        self.mask = mask;
+        self
+    }
+
+    /// The time horizon for other agents (s).
+    #[must_use]
+    pub fn time_horizon(&self) -> f32 {
+        self.time_horizon
+    }
+    /// The time horizon for static obstacles (s).
+    #[must_use]
+    pub fn obstacle_time_horizon(&self) -> f32 {
+        self.obstacle_time_horizon
+    }
+    /// The most neighbours considered.
+    #[must_use]
+    pub fn max_neighbours(&self) -> u32 {
+        self.max_neighbours
+    }
+    /// The priority (see [`with_priority`](Self::with_priority)).
+    #[must_use]
+    pub fn priority(&self) -> f32 {
+        self.priority
+    }
+    /// The factor on the priority of an arrived agent.
+    #[must_use]
+    pub fn arrived_priority(&self) -> f32 {
+        self.arrived_priority
+    }
+    /// The layers the agent is in.
+    #[must_use]
+    pub fn layers(&self) -> u32 {
+        self.layers
+    }
+    /// The layers it avoids.
+    #[must_use]
+    pub fn mask(&self) -> u32 {
+        self.mask
+    }
+
+    /// The collision-free velocity (m/s) closest to `preferred` within `max_speed`, among
+    /// `neighbours` that all run ORCA with the same priority (each takes half); see
+    /// [`velocity_with`](Self::velocity_with).
+    #[must_use]
+    #[allow(clippy::too_many_arguments)] // the agent, its preference and the scratch, as RVO2
+    pub fn velocity(
+        &self,
+        me: &Kinematic,
+        radius: f32,
+        preferred: Vec2,
+        max_speed: f32,
+        neighbours: &[Neighbour],
+        dt: f32,
+        scratch: &mut OrcaScratch,
+    ) -> Vec2 {
+        self.velocity_with(me, radius, preferred, max_speed, neighbours, |_| Some(0.5), dt, scratch)
+    }
+
+    /// The collision-free velocity (m/s) closest to `preferred` within `max_speed` for an agent
+    /// `me` of `radius` stepping `dt` seconds. The `max_neighbours` nearest of `neighbours`
+    /// (nearest first by distance, then index) each give a constraint with the share `share`
+    /// returns for it (in (0, 1]; `None` ignores it); the static obstacles added to `scratch`
+    /// since the last call ([`OrcaScratch::add_obstacle`]) come first and stay hard in the
+    /// fallback.
+    /// Finite input gives a finite velocity of at most `max_speed`.
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub fn velocity_with(
+        &self,
+        me: &Kinematic,
+        radius: f32,
+        preferred: Vec2,
+        max_speed: f32,
+        neighbours: &[Neighbour],
+        share: impl Fn(&Neighbour) -> Option<f32>,
+        dt: f32,
+        scratch: &mut OrcaScratch,
+    ) -> Vec2 {
+        let obstacles = std::mem::take(&mut scratch.obstacles).min(scratch.lines.len());
+        scratch.lines.truncate(obstacles);
+        let inv_tau = 1.0 / self.time_horizon;
+        let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
+        nearest(&mut scratch.order, neighbours, self.max_neighbours);
+        for &(_, idx) in &scratch.order {
+            let other = &neighbours[idx];
+            let Some(s) = share(other) else { continue };
+            let (normal, u) = avoidance(
+                other.offset,
+                me.velocity - other.velocity,
+                radius + other.radius,
+                inv_tau,
+                inv_dt,
+            );
+            let line = OrcaLine::facing(me.velocity + u * s.clamp(0.0, 1.0), normal);
+            if line.point.is_finite() && line.direction.is_finite() {
+                scratch.lines.push(line);
+            }
+        }
+        let max_speed = max_speed.max(0.0);
+        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
+        let mut result = Vec2::ZERO;
+        let lines = &scratch.lines;
+        let fail = linear_program2(lines, max_speed, preferred, false, &mut result);
+        if fail < lines.len() {
+            let fixed = obstacles.min(fail);
+            linear_program3(
+                lines,
+                fixed,
+                fail,
+                max_speed,
+                &mut scratch.projected_lines,
+                &mut result,
+            );
+        }
+        if result.is_finite() {
+            result.clamp_length_max(max_speed)
+        } else {
+            Vec2::ZERO
+        }
+    }
+
+    /// The constraint of a static convex obstacle for an agent `me` of `radius`: the obstacle
+    /// is the convex hull of discs of radius `rounding` (m) at `vertices` (a disc: its centre
+    /// and radius; a wall: its two ends and 0; a box or convex polygon: its corners and 0), and
+    /// `closest` is the point of the vertices' hull nearest the agent's centre (the centre
+    /// itself when inside; a disc's centre).
+    ///
+    /// With `ρ = radius + rounding` and the vertices `pᵢ` relative to the agent, the velocity
+    /// obstacle over the horizon τₒ is `K = ⋃_{σ ≥ 1/τₒ} σ·O_ρ`, whose support function is
+    /// `h(n) = (maxᵢ pᵢ·n + ρ)/τₒ` for the normals `n` facing away from its two tangent legs
+    /// (infinite otherwise). The constraint is `n*·v' ≥ h(n*)` for the `n*` maximising
+    /// `n·v − h(n)` (the signed distance of the current velocity `v` from `K`), found exactly
+    /// among the legs' normals, the edge normals and each vertex's direction. An agent already
+    /// overlapping the obstacle may not move further into it (`v'·n ≥ 0` away from `closest`).
+    #[must_use]
+    pub fn obstacle_line(
+        &self,
+        me: &Kinematic,
+        radius: f32,
+        vertices: &[Vec2],
+        rounding: f32,
+        closest: Vec2,
+    ) -> OrcaLine {
+        let rho = radius + rounding.max(0.0);
+        let c = closest - me.position;
+        let d = c.length();
+        if d < rho || vertices.is_empty() {
+            let away = if d > EPS {
+                -c / d
+            } else {
+                let centroid =
+                    vertices.iter().copied().sum::<Vec2>() / vertices.len().max(1) as f32;
+                (me.position - centroid).try_normalize().unwrap_or(Vec2::Y)
+            };
+            return OrcaLine::facing(Vec2::ZERO, away);
+        }
+        let rel = |p: Vec2| p - me.position;
+        // the cone's legs: the outermost tangents of the vertex discs, seen from the agent
+        let tangent = |p: Vec2, side: f32| {
+            let dist_sq = p.length_squared();
+            let leg = (dist_sq - rho * rho).max(0.0).sqrt();
+            (p * leg + p.perp() * (rho * side)) / dist_sq
+        };
+        let (mut left, mut right) =
+            (tangent(rel(vertices[0]), 1.0), tangent(rel(vertices[0]), -1.0));
+        for &p in &vertices[1..] {
+            let (l, r) = (tangent(rel(p), 1.0), tangent(rel(p), -1.0));
+            if left.perp_dot(l) > 0.0 {
+                left = l;
+            }
+            if right.perp_dot(r) < 0.0 {
+                right = r;
+            }
+        }
+        let (n_left, n_right) = (left.perp(), -right.perp());
+        let inv_tau = 1.0 / self.obstacle_time_horizon;
+        let v = me.velocity;
+        let support = |n: Vec2| {
+            vertices.iter().map(|&p| rel(p).dot(n)).fold(f32::NEG_INFINITY, f32::max) * inv_tau
+                + rho * inv_tau
+        };
+        let admissible = |n: Vec2| n_left.perp_dot(n) >= -EPS && n.perp_dot(n_right) >= -EPS;
+        // (signed distance, normal, whether it is a vertex's round part)
+        let mut best = (f32::NEG_INFINITY, n_left, false);
+        let mut consider = |n: Vec2, round: bool| {
+            let g = n.dot(v) - support(n);
+            if g > best.0 {
+                best = (g, n, round);
+            }
+        };
+        consider(n_left, false);
+        consider(n_right, false);
+        for (i, &p) in vertices.iter().enumerate() {
+            if let Some(n) = (v - rel(p) * inv_tau).try_normalize() {
+                if admissible(n) {
+                    consider(n, true);
+                }
+            }
+            for &q in &vertices[i + 1..] {
+                if let Some(e) = (q - p).try_normalize() {
+                    for n in [e.perp(), -e.perp()] {
+                        if admissible(n) {
+                            consider(n, false);
+                        }
+                    }
+                }
+            }
+        }
+        let (g, n, round) = best;
+        if round && g < 0.0 && v.dot(c) > 0.0 && c.perp_dot(v).abs() <= HEAD_ON * d * v.length() {
+            // heading straight at a round part: its nearest boundary point is straight back,
+            // and the agent would brake to a standstill in front; the right leg turns it aside
+            return OrcaLine::facing(Vec2::ZERO, n_right);
+        }
+        OrcaLine::facing(n * support(n), n)
+    }
+
+    /// The collision-free velocity (m/s) in 3D: as [`velocity_with`](Self::velocity_with) with
+    /// half-spaces, the 3D program and its 4D fallback; static obstacles come from
+    /// [`obstacle_plane`](Self::obstacle_plane) via [`OrcaScratch::add_obstacle_3d`]. Exactly head-on pairs turn to the sides
+    /// given by `p × ŷ` (or `p × x̂` for a vertical `p`), opposite for the two agents.
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub fn velocity_3d(
+        &self,
+        me: &Kinematic<Vec3>,
+        radius: f32,
+        preferred: Vec3,
+        max_speed: f32,
+        neighbours: &[Neighbour<Vec3>],
+        share: impl Fn(&Neighbour<Vec3>) -> Option<f32>,
+        dt: f32,
+        scratch: &mut OrcaScratch,
+    ) -> Vec3 {
+        let obstacles = std::mem::take(&mut scratch.obstacles).min(scratch.planes.len());
+        scratch.planes.truncate(obstacles);
+        let inv_tau = 1.0 / self.time_horizon;
+        let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
+        nearest(&mut scratch.order, neighbours, self.max_neighbours);
+        for &(_, idx) in &scratch.order {
+            let other = &neighbours[idx];
+            let Some(s) = share(other) else { continue };
+            let (normal, u) = avoidance_3d(
+                other.offset,
+                me.velocity - other.velocity,
+                radius + other.radius,
+                inv_tau,
+                inv_dt,
+            );
+            let plane = OrcaPlane { point: me.velocity + u * s.clamp(0.0, 1.0), normal };
+            if plane.point.is_finite() && plane.normal.is_finite() {
+                scratch.planes.push(plane);
+            }
+        }
+        let max_speed = max_speed.max(0.0);
+        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
+        let mut result = Vec3::ZERO;
+        let planes = &scratch.planes;
+        let fail = linear_program3_3d(planes, max_speed, preferred, false, &mut result);
+        if fail < planes.len() {
+            let fixed = obstacles.min(fail);
+            linear_program4_3d(
+                planes,
+                fixed,
+                fail,
+                max_speed,
+                &mut scratch.projected_planes,
+                &mut result,
+            );
+        }
+        if result.is_finite() {
+            result.clamp_length_max(max_speed)
+        } else {
+            Vec3::ZERO
+        }
+    }
+
+    /// The constraint of a static obstacle in 3D for an agent `me` of `radius`: the ball of
+    /// `rounding` (m) about `closest`, the obstacle's point nearest the agent's centre — exact
+    /// for a sphere (its centre and radius); for a box its nearest point with rounding 0, whose
+    /// cone widens to the whole face's half-space as the agent comes within its radius. Avoided
+    /// wholly over the obstacle horizon; an agent already overlapping may not move further in.
+    #[must_use]
+    pub fn obstacle_plane(
+        &self,
+        me: &Kinematic<Vec3>,
+        radius: f32,
+        closest: Vec3,
+        rounding: f32,
+    ) -> OrcaPlane {
+        let rel = closest - me.position;
+        let r = radius + rounding.max(0.0);
+        if rel.length_squared() < r * r {
+            let away = (-rel).try_normalize().unwrap_or(Vec3::Y);
+            return OrcaPlane { point: Vec3::ZERO, normal: away };
+        }
+        let inv_tau = 1.0 / self.obstacle_time_horizon;
+        let (normal, u) = avoidance_3d(rel, me.velocity, r, inv_tau, inv_tau);
+        OrcaPlane { point: me.velocity + u, normal }
+    }
+}
+
+/// Fills `order` with the `k` nearest of `neighbours` as (squared distance, index), nearest
+/// first by distance then index.
+fn nearest<V: crate::math::Vector>(
+    order: &mut Vec<(f32, usize)>,
+    neighbours: &[Neighbour<V>],
+    k: u32,
+) {
+    order.clear();
+    order.extend(neighbours.iter().enumerate().map(|(i, n)| (n.distance_squared, i)));
+    let cmp = |a: &(f32, usize), b: &(f32, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    let k = (k as usize).min(order.len());
+    if order.len() > k {
+        order.select_nth_unstable_by(k, cmp);
+        order.truncate(k);
+    }
+    order.sort_unstable_by(cmp);
+}
+
+/// The outward normal of the truncated velocity obstacle of a neighbour at `rel_pos` with
+/// combined radius `r` at the point nearest `rel_vel`, and `u`, the change of `rel_vel` to that
+/// point (2D).
+fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec2, Vec2) {
+    let dist_sq = rel_pos.length_squared();
+    let r_sq = r * r;
+    if dist_sq > r_sq {
+        let w = rel_vel - rel_pos * inv_tau;
+        let w_len_sq = w.length_squared();
+        let dot1 = w.dot(rel_pos);
+        // closing exactly head on into the cut-off disc: its nearest boundary point is
+        // straight back, and a symmetric pair would brake to a standstill face to face; the
+        // leg turns both to their right instead
+        let head_on = w_len_sq < r_sq * inv_tau * inv_tau
+            && rel_vel.dot(rel_pos) > 0.0
+            && rel_pos.perp_dot(rel_vel).abs() <= HEAD_ON * rel_pos.length() * rel_vel.length();
+        if dot1 < 0.0 && dot1 * dot1 > r_sq * w_len_sq && !head_on {
+            // the cut-off disc
+            let w_len = w_len_sq.sqrt();
+            let unit = w / w_len;
+            (unit, unit * (r * inv_tau - w_len))
+        } else {
+            // a leg; exactly head-on (det = 0) takes the right leg on both sides, so a pair
+            // passes each other rather than mirroring
+            let leg = (dist_sq - r_sq).sqrt();
+            let direction = if rel_pos.perp_dot(w) > 0.0 {
+                (rel_pos * leg + rel_pos.perp() * r) / dist_sq
+            } else {
+                -(rel_pos * leg - rel_pos.perp() * r) / dist_sq
+            };
+            // the permitted side is the left of the leg's direction
+            (direction.perp(), direction * rel_vel.dot(direction) - rel_vel)
+        }
+    } else {
+        // already overlapping: leave the disc of one time step
+        let w = rel_vel - rel_pos * inv_dt;
+        let w_len = w.length();
+        let unit = if w_len > EPS {
+            w / w_len
+        } else if dist_sq > 0.0 {
+            -rel_pos / dist_sq.sqrt()
+        } else {
+            Vec2::Y // coincident and at rest relative to each other: a fixed side
+        };
+        (unit, unit * (r * inv_dt - w_len))
+    }
+}
+
+/// As [`avoidance`] in 3D: the cone's nearest surface point in the plane of its axis and
+/// `rel_vel`.
+fn avoidance_3d(rel_pos: Vec3, rel_vel: Vec3, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec3, Vec3) {
+    let dist_sq = rel_pos.length_squared();
+    let r_sq = r * r;
+    if dist_sq > r_sq {
+        let w = rel_vel - rel_pos * inv_tau;
+        let w_len_sq = w.length_squared();
+        let dot1 = w.dot(rel_pos);
+        let head_on = w_len_sq < r_sq * inv_tau * inv_tau
+            && rel_vel.dot(rel_pos) > 0.0
+            && rel_pos.cross(rel_vel).length_squared()
+                <= HEAD_ON * HEAD_ON * dist_sq * rel_vel.length_squared();
+        if dot1 < 0.0 && dot1 * dot1 > r_sq * w_len_sq && !head_on {
+            let w_len = w_len_sq.sqrt();
+            let unit = w / w_len;
+            (unit, unit * (r * inv_tau - w_len))
+        } else {
+            // the cone of half-angle θ (sin θ = r/|p|) about the axis â: in the plane of â and
+            // the radial direction ê of rel_vel, the surface's outward normal is
+            // −sin θ·â + cos θ·ê, and rel_vel lies s = n·rel_vel outside it
+            let dist = dist_sq.sqrt();
+            let axis = rel_pos / dist;
+            let radial = rel_vel - axis * rel_vel.dot(axis);
+            let radial = radial.try_normalize().unwrap_or_else(|| {
+                // exactly head-on: a fixed side about the axis (opposite for the other agent)
+                let side = axis.cross(Vec3::Y);
+                let side = if side.length_squared() > EPS { side } else { axis.cross(Vec3::X) };
+                side.normalize()
+            });
+            let (sin, cos) = (r / dist, (dist_sq - r_sq).sqrt() / dist);
+            let normal = radial * cos - axis * sin;
+            (normal, -normal * normal.dot(rel_vel))
+        }
+    } else {
+        let w = rel_vel - rel_pos * inv_dt;
+        let w_len = w.length();
+        let unit = if w_len > EPS {
+            w / w_len
+        } else if dist_sq > 0.0 {
+            -rel_pos / dist_sq.sqrt()
+        } else {
+            Vec3::Y
+        };
+        (unit, unit * (r * inv_dt - w_len))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,453 @@
+//! ORCA against brute force and in small scenes.
+
+use super::lp::*;
+use super::*;
+use crate::math::Rng;
+
+/// The brute-force answer: the best of a fine grid over the speed disc (feasible points
+/// closest to `opt`; with no feasible point, the least largest violation).
+fn brute(lines: &[OrcaLine], radius: f32, opt: Vec2) -> (bool, f32) {
+    let n = 400;
+    let (mut best_feasible, mut best_violation) = (f32::INFINITY, f32::INFINITY);
+    for i in 0..=n {
+        for j in 0..=n {
+            let v = Vec2::new(i as f32, j as f32) / n as f32 * 2.0 * radius - Vec2::splat(radius);
+            if v.length() > radius {
+                continue;
+            }
+            let worst = lines
+                .iter()
+                .map(|l| l.direction.perp_dot(l.point - v))
+                .fold(f32::NEG_INFINITY, f32::max);
+            if worst <= 0.0 {
+                best_feasible = best_feasible.min(v.distance(opt));
+            }
+            best_violation = best_violation.min(worst.max(0.0));
+        }
+    }
+    if best_feasible.is_finite() {
+        (true, best_feasible)
+    } else {
+        (false, best_violation)
+    }
+}
+
+fn violation(lines: &[OrcaLine], v: Vec2) -> f32 {
+    lines.iter().map(|l| l.direction.perp_dot(l.point - v)).fold(0.0, f32::max)
+}
+
+/// The incremental programs against a grid search on random constraint sets, feasible and
+/// not: within the grid's resolution (2·radius/400 = 1 cm for radius 2, doubled).
+#[test]
+fn the_linear_programs_match_brute_force_on_random_constraint_sets() {
+    let mut rng = Rng::new(5);
+    let radius = 2.0;
+    let (mut feasible, mut infeasible) = (0, 0);
+    for case in 0..200 {
+        let n = 1 + (case % 7);
+        let lines: Vec<OrcaLine> = (0..n)
+            .map(|_| OrcaLine {
+                point: Vec2::new(rng.clamped(), rng.clamped()) * 2.5,
+                direction: Vec2::from_angle(rng.uniform() * core::f32::consts::TAU),
+            })
+            .collect();
+        let opt = Vec2::new(rng.clamped(), rng.clamped()) * 2.5;
+        let mut v = Vec2::ZERO;
+        let fail = linear_program2(&lines, radius, opt, false, &mut v);
+        let (ok, best) = brute(&lines, radius, opt);
+        if fail == lines.len() {
+            feasible += 1;
+            assert!(ok, "case {case}: the program found {v} where the grid found nothing");
+            assert!(violation(&lines, v) < 1e-3 && v.length() <= radius + 1e-4);
+            assert!(v.distance(opt) <= best + 0.02, "case {case}: {} vs {best}", v.distance(opt));
+        } else {
+            infeasible += 1;
+            linear_program3(&lines, 0, fail, radius, &mut Vec::new(), &mut v);
+            let got = violation(&lines, v);
+            if ok {
+                // the 2D program gave up on a set the grid finds feasible only at its rim
+                assert!(got < 0.02, "case {case}: violation {got}");
+            } else {
+                assert!(got <= best + 0.02, "case {case}: violation {got} vs {best}");
+            }
+            assert!(v.length() <= radius + 1e-3);
+        }
+    }
+    assert!(feasible > 40 && infeasible > 20, "{feasible} feasible, {infeasible} not");
+}
+
+fn agent(p: Vec2, v: Vec2) -> Kinematic {
+    Kinematic { position: p, velocity: v, ..Kinematic::default() }
+}
+
+/// Two agents exactly head on, each preferring to go straight through the other: stepped
+/// together, they pass without their bodies touching and both get past.
+#[test]
+fn two_agents_head_on_pass_without_touching() {
+    let orca = Orca::new(10.0, 10).unwrap();
+    let (r, dt, speed) = (0.5, 0.1, 1.5);
+    let mut a = agent(Vec2::new(-5.0, 0.0), Vec2::X * speed);
+    let mut b = agent(Vec2::new(5.0, 0.0), -Vec2::X * speed);
+    let mut scratch = OrcaScratch::default();
+    let mut closest = f32::INFINITY;
+    for _ in 0..200 {
+        let na = Neighbour::new(1, b.position, b.velocity, r, a.position);
+        let nb = Neighbour::new(0, a.position, a.velocity, r, b.position);
+        let prefer_a = (Vec2::new(5.0, 0.0) - a.position).clamp_length_max(speed);
+        let prefer_b = (Vec2::new(-5.0, 0.0) - b.position).clamp_length_max(speed);
+        let va = orca.velocity(&a, r, prefer_a, speed, &[na], dt, &mut scratch);
+        let vb = orca.velocity(&b, r, prefer_b, speed, &[nb], dt, &mut scratch);
+        a.velocity = va;
+        b.velocity = vb;
+        a.position += va * dt;
+        b.position += vb * dt;
+        closest = closest.min(a.position.distance(b.position));
+    }
+    assert!(closest >= 2.0 * r - 1e-3, "bodies touched: centres {closest} m apart");
+    assert!(a.position.distance(Vec2::new(5.0, 0.0)) < 0.5, "a got through: {a:?}");
+    assert!(b.position.distance(Vec2::new(-5.0, 0.0)) < 0.5, "b got through: {b:?}");
+}
+
+fn violation_3d(planes: &[OrcaPlane], v: Vec3) -> f32 {
+    planes.iter().map(|p| p.normal.dot(p.point - v)).fold(0.0, f32::max)
+}
+
+/// The exact optimum of `min |v − opt|` over the ball and the half-spaces, by enumerating
+/// every active set of at most three boundaries (with or without the sphere); `None` when
+/// nothing is feasible.
+fn brute_3d(planes: &[OrcaPlane], radius: f32, opt: Vec3) -> Option<f32> {
+    let feasible = |v: Vec3| v.length() <= radius + 1e-4 && violation_3d(planes, v) <= 1e-4;
+    let mut candidates = vec![opt, opt.normalize_or_zero() * radius];
+    let n = planes.len();
+    let on_plane = |p: &OrcaPlane, x: Vec3| x + p.normal * (p.point - x).dot(p.normal);
+    for i in 0..n {
+        let pi = planes[i];
+        let x = on_plane(&pi, opt);
+        candidates.push(x);
+        // the circle where plane i meets the sphere
+        let c = pi.normal * pi.point.dot(pi.normal);
+        let rr = radius * radius - c.length_squared();
+        if rr >= 0.0 {
+            candidates.push(c + (x - c).normalize_or_zero() * rr.sqrt());
+        }
+        for j in i + 1..n {
+            let pj = planes[j];
+            let d = pi.normal.cross(pj.normal);
+            if d.length_squared() < 1e-8 {
+                continue;
+            }
+            let d = d.normalize();
+            // a point on both planes: solve in the span of the normals
+            let (a, b) = (pi.normal.dot(pi.point), pj.normal.dot(pj.point));
+            let k = pi.normal.dot(pj.normal);
+            let det = 1.0 - k * k;
+            let (s, t) = ((a - b * k) / det, (b - a * k) / det);
+            let q = pi.normal * s + pj.normal * t;
+            candidates.push(q + d * d.dot(opt - q));
+            // where the line meets the sphere
+            let (dot, len) = (q.dot(d), q.length_squared());
+            let disc = dot * dot - len + radius * radius;
+            if disc >= 0.0 {
+                candidates.push(q + d * (-dot + disc.sqrt()));
+                candidates.push(q + d * (-dot - disc.sqrt()));
+            }
+            for pk in &planes[j + 1..] {
+                let m = glam::Mat3::from_cols(pi.normal, pj.normal, pk.normal).transpose();
+                if m.determinant().abs() > 1e-6 {
+                    let rhs = Vec3::new(a, b, pk.normal.dot(pk.point));
+                    candidates.push(m.inverse() * rhs);
+                }
+            }
+        }
+    }
+    candidates.into_iter().filter(|&v| feasible(v)).map(|v| v.distance(opt)).reduce(f32::min)
+}
+
+/// The 3D program against the exact enumeration on random sets of up to six half-spaces, and
+/// the 4D fallback against a dense random sampling of the ball on the infeasible ones.
+#[test]
+fn the_3d_programs_match_brute_force_on_random_constraint_sets() {
+    let mut rng = Rng::new(9);
+    let radius = 2.0;
+    let unit = |rng: &mut Rng| {
+        Vec3::new(rng.clamped(), rng.clamped(), rng.clamped()).try_normalize().unwrap_or(Vec3::X)
+    };
+    let (mut feasible, mut infeasible) = (0, 0);
+    for case in 0..300 {
+        let n = 1 + (case % 6);
+        let planes: Vec<OrcaPlane> = (0..n)
+            .map(|_| OrcaPlane {
+                point: Vec3::new(rng.clamped(), rng.clamped(), rng.clamped()) * 2.5,
+                normal: unit(&mut rng),
+            })
+            .collect();
+        let opt = Vec3::new(rng.clamped(), rng.clamped(), rng.clamped()) * 2.5;
+        let mut v = Vec3::ZERO;
+        let fail = linear_program3_3d(&planes, radius, opt, false, &mut v);
+        let exact = brute_3d(&planes, radius, opt);
+        if fail == planes.len() {
+            feasible += 1;
+            let best = exact.expect("the program found a velocity the enumeration did not");
+            assert!(violation_3d(&planes, v) < 1e-3 && v.length() <= radius + 1e-3, "case {case}");
+            assert!(v.distance(opt) <= best + 1e-3, "case {case}: {} vs {best}", v.distance(opt));
+        } else {
+            infeasible += 1;
+            linear_program4_3d(&planes, 0, fail, radius, &mut Vec::new(), &mut v);
+            let got = violation_3d(&planes, v);
+            if exact.is_some() {
+                // gave up only on a set feasible at its rim
+                assert!(got < 0.01, "case {case}: violation {got}");
+            } else {
+                let sampled = (0..20_000)
+                    .map(|_| unit(&mut rng) * radius * rng.uniform().cbrt())
+                    .map(|s| violation_3d(&planes, s))
+                    .fold(f32::INFINITY, f32::min);
+                assert!(got <= sampled + 1e-3, "case {case}: violation {got} vs sampled {sampled}");
+            }
+            assert!(v.length() <= radius + 1e-3);
+        }
+    }
+    assert!(feasible > 100 && infeasible > 30, "{feasible} feasible, {infeasible} not");
+}
+
+/// The brute-force signed distance of `v` from the obstacle's velocity obstacle
+/// `K = ⋃_{σ ≥ 1/τ} σ·O_ρ`: `−min` over sampled points of `K` (boundary of each `σ·O_ρ`) when
+/// `v` is outside, by a dense sampling of σ and of the rounded outline.
+fn sampled_distance(vertices: &[Vec2], rho: f32, tau: f32, v: Vec2) -> f32 {
+    let mut best = f32::INFINITY;
+    for s in 0..400 {
+        let sigma = 1.0 / tau * (1.0 + s as f32 * 0.05);
+        for (i, &p) in vertices.iter().enumerate() {
+            let q = vertices[(i + 1) % vertices.len()];
+            for k in 0..=40 {
+                let on_edge = p + (q - p) * (k as f32 / 40.0);
+                for a in 0..72 {
+                    let x = (on_edge + Vec2::from_angle(a as f32 * 0.0873) * rho) * sigma;
+                    best = best.min(x.distance(v));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Random discs, walls and boxes: the obstacle's constraint keeps every velocity that would
+/// hit it within the horizon out (sampled), admits the current velocity exactly when it is
+/// safe, and lies on the velocity obstacle's boundary at the distance a brute-force sampling
+/// finds (within 2 cm/s).
+#[test]
+fn obstacle_constraints_are_the_supporting_lines_of_the_velocity_obstacle() {
+    let orca = Orca::new(10.0, 10).unwrap().with_obstacle_time_horizon(2.0).unwrap();
+    let mut rng = Rng::new(17);
+    let radius = 0.5;
+    let mut checked = 0;
+    for case in 0..60 {
+        let centre = Vec2::new(rng.clamped(), rng.clamped()) * 6.0;
+        let (vertices, rounding): (Vec<Vec2>, f32) = match case % 3 {
+            0 => (vec![centre], 0.3 + rng.uniform()),
+            1 => (vec![centre, centre + Vec2::from_angle(rng.uniform() * 6.3) * 3.0], 0.0),
+            _ => {
+                let h = Vec2::new(0.5 + rng.uniform(), 0.5 + rng.uniform());
+                let (lo, hi) = (centre - h, centre + h);
+                (vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)], 0.0)
+            }
+        };
+        let closest = match vertices.len() {
+            1 => vertices[0],
+            2 => {
+                crate::geometry::Segment::new(vertices[0], vertices[1]).closest_point(Vec2::ZERO).0
+            }
+            _ => crate::geometry::Aabb { min: vertices[0], max: vertices[2] }
+                .closest_point(Vec2::ZERO),
+        };
+        let rho = radius + rounding;
+        if closest.length() < rho + 0.05 {
+            continue; // overlapping: the push-out case, tested in the scene below
+        }
+        let v = Vec2::new(rng.clamped(), rng.clamped()) * 4.0;
+        let me = agent(Vec2::ZERO, v);
+        let line = orca.obstacle_line(&me, radius, &vertices, rounding, closest);
+        let permitted = |q: Vec2| line.direction.perp_dot(line.point - q) <= 1e-4;
+        // every velocity reaching the grown obstacle within 2 s is refused
+        for s in [1.0f32, 1.3, 2.0, 5.0] {
+            for (i, &p) in vertices.iter().enumerate() {
+                let q = vertices[(i + 1) % vertices.len()];
+                for k in 0..=10 {
+                    let on = p + (q - p) * (k as f32 / 10.0);
+                    for a in 0..24 {
+                        let x = (on + Vec2::from_angle(a as f32 * 0.2618) * rho * 0.999) * s / 2.0;
+                        assert!(
+                            !permitted(x) || x.distance(line.point) < 1e-3 || {
+                                // on the boundary line itself
+                                line.direction.perp_dot(line.point - x).abs() < 1e-3
+                            },
+                            "case {case}: {x} hits the obstacle but is permitted"
+                        );
+                    }
+                }
+            }
+        }
+        // the current velocity's signed distance matches the sampling
+        let signed = -line.direction.perp_dot(line.point - v);
+        let sampled = sampled_distance(&vertices, rho, 2.0, v);
+        if signed > 0.0 {
+            assert!((signed - sampled).abs() < 0.02, "case {case}: {signed} vs {sampled}");
+        } else {
+            assert!(sampled < 0.02 || signed < 0.0, "case {case}: inside but sampled {sampled}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked}");
+}
+
+/// An agent driven straight at a wall and one driven at 45° across it, with the wall as an
+/// ORCA obstacle: neither body ever crosses the wall, the first stops short of it and the
+/// second slides along it.
+#[test]
+fn a_wall_is_never_crossed() {
+    let orca = Orca::new(10.0, 10).unwrap().with_obstacle_time_horizon(2.0).unwrap();
+    let (r, dt, speed) = (0.5, 0.1, 2.0);
+    let wall = [Vec2::new(-100.0, 5.0), Vec2::new(100.0, 5.0)];
+    let segment = crate::geometry::Segment::new(wall[0], wall[1]);
+    for (heading, slides) in [(Vec2::Y, false), (Vec2::new(1.0, 1.0).normalize(), true)] {
+        let mut a = agent(Vec2::ZERO, Vec2::ZERO);
+        let mut scratch = OrcaScratch::default();
+        let mut nearest = f32::INFINITY;
+        for _ in 0..200 {
+            let closest = segment.closest_point(a.position).0;
+            scratch.add_obstacle(orca.obstacle_line(&a, r, &wall, 0.0, closest));
+            let v =
+                orca.velocity_with(&a, r, heading * speed, speed, &[], |_| None, dt, &mut scratch);
+            a.velocity = v;
+            a.position += v * dt;
+            nearest = nearest.min(5.0 - a.position.y);
+        }
+        assert!(nearest >= r - 1e-3, "heading {heading}: {nearest} m from the wall");
+        assert!(nearest < r + 0.1, "heading {heading}: stopped {nearest} m short");
+        if slides {
+            assert!(a.position.x > 20.0 * 0.7, "slid only to x = {}", a.position.x);
+        } else {
+            assert!(a.position.x.abs() < 1e-3, "{a:?}");
+        }
+    }
+}
+
+/// Two agents exactly head on in 3D pass without touching and both get past.
+#[test]
+fn two_agents_head_on_pass_without_touching_in_3d() {
+    let orca = Orca::new(10.0, 10).unwrap();
+    let (r, dt, speed) = (0.5, 0.1, 1.5);
+    let k = |p: Vec3, v: Vec3| Kinematic::<Vec3> { position: p, velocity: v, ..Default::default() };
+    let (ga, gb) = (Vec3::new(5.0, 1.0, 2.0), Vec3::new(-5.0, 1.0, 2.0));
+    let mut a = k(gb, Vec3::ZERO);
+    let mut b = k(ga, Vec3::ZERO);
+    let mut scratch = OrcaScratch::default();
+    let mut closest = f32::INFINITY;
+    for _ in 0..200 {
+        let na = Neighbour::new(1, b.position, b.velocity, r, a.position);
+        let nb = Neighbour::new(0, a.position, a.velocity, r, b.position);
+        let pa = (ga - a.position).clamp_length_max(speed);
+        let pb = (gb - b.position).clamp_length_max(speed);
+        let va = orca.velocity_3d(&a, r, pa, speed, &[na], |_| Some(0.5), dt, &mut scratch);
+        let vb = orca.velocity_3d(&b, r, pb, speed, &[nb], |_| Some(0.5), dt, &mut scratch);
+        a.velocity = va;
+        b.velocity = vb;
+        a.position += va * dt;
+        b.position += vb * dt;
+        closest = closest.min(a.position.distance(b.position));
+    }
+    assert!(closest >= 2.0 * r - 1e-3, "bodies touched: centres {closest} m apart");
+    assert!(a.position.distance(ga) < 0.5 && b.position.distance(gb) < 0.5, "{a:?} {b:?}");
+}
+
+/// A sphere obstacle in the way of a 3D agent: never entered, and the agent gets round it.
+#[test]
+fn a_sphere_obstacle_is_gone_round_in_3d() {
+    let orca = Orca::new(5.0, 10).unwrap();
+    let (r, dt, speed) = (0.5, 0.1, 2.0);
+    let (centre, big) = (Vec3::new(5.0, 0.0, 0.0), 1.5);
+    let goal = Vec3::new(10.0, 0.0, 0.0);
+    let mut a = Kinematic::<Vec3>::default();
+    let mut scratch = OrcaScratch::default();
+    let mut nearest = f32::INFINITY;
+    for _ in 0..150 {
+        scratch.add_obstacle_3d(orca.obstacle_plane(&a, r, centre, big));
+        let pref = (goal - a.position).clamp_length_max(speed);
+        let v = orca.velocity_3d(&a, r, pref, speed, &[], |_| None, dt, &mut scratch);
+        a.velocity = v;
+        a.position += v * dt;
+        nearest = nearest.min(a.position.distance(centre));
+    }
+    assert!(nearest >= r + big - 1e-3, "entered: centre {nearest} m from the sphere's");
+    assert!(a.position.distance(goal) < 0.3, "{a:?}");
+}
+
+/// Priorities split the avoidance: two agents crossing at right angles, one of priority 3 and
+/// one of 1: the first keeps its line far better than the second (it takes a quarter).
+#[test]
+fn priorities_split_the_avoidance() {
+    let orca = Orca::new(5.0, 10).unwrap();
+    let (r, dt, speed) = (0.5, 0.1, 1.5);
+    let mut a = agent(Vec2::new(-6.0, 0.0), Vec2::X * speed); // priority 3, along y = 0
+    let mut b = agent(Vec2::new(0.0, -6.0), Vec2::Y * speed); // priority 1, along x = 0
+    let mut scratch = OrcaScratch::default();
+    let (mut off_a, mut off_b, mut closest) = (0.0f32, 0.0f32, f32::INFINITY);
+    for _ in 0..120 {
+        let na = Neighbour::new(1, b.position, b.velocity, r, a.position);
+        let nb = Neighbour::new(0, a.position, a.velocity, r, b.position);
+        let va = orca.velocity_with(
+            &a,
+            r,
+            Vec2::X * speed,
+            speed,
+            &[na],
+            |_| Some(0.25),
+            dt,
+            &mut scratch,
+        );
+        let vb = orca.velocity_with(
+            &b,
+            r,
+            Vec2::Y * speed,
+            speed,
+            &[nb],
+            |_| Some(0.75),
+            dt,
+            &mut scratch,
+        );
+        a.velocity = va;
+        b.velocity = vb;
+        a.position += va * dt;
+        b.position += vb * dt;
+        off_a = off_a.max(a.position.y.abs());
+        off_b = off_b.max(b.position.x.abs());
+        closest = closest.min(a.position.distance(b.position));
+    }
+    assert!(closest >= 2.0 * r - 1e-3, "touched: {closest}");
+    assert!(
+        off_a * 2.0 < off_b,
+        "the high-priority agent left its line by {off_a} m, the other {off_b} m"
+    );
+}
+
+/// A disc exactly in the line of an agent and its goal: never entered, and the agent goes
+/// round it to the goal instead of braking to a standstill in front.
+#[test]
+fn a_disc_dead_ahead_is_gone_round() {
+    let orca = Orca::new(5.0, 10).unwrap();
+    let (r, dt, speed) = (0.5, 0.1, 2.0);
+    let (centre, big, goal) = (Vec2::new(5.0, 0.0), 1.5, Vec2::new(10.0, 0.0));
+    let mut a = agent(Vec2::ZERO, Vec2::ZERO);
+    let mut scratch = OrcaScratch::default();
+    let mut nearest = f32::INFINITY;
+    for _ in 0..150 {
+        scratch.add_obstacle(orca.obstacle_line(&a, r, &[centre], big, centre));
+        let pref = (goal - a.position).clamp_length_max(speed);
+        let v = orca.velocity_with(&a, r, pref, speed, &[], |_| None, dt, &mut scratch);
+        a.velocity = v;
+        a.position += v * dt;
+        nearest = nearest.min(a.position.distance(centre));
+    }
+    assert!(nearest >= r + big - 1e-3, "entered: centre {nearest} m from the disc's");
+    assert!(a.position.distance(goal) < 0.3, "{a:?}");
+}
