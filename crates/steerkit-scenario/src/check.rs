@@ -1081,7 +1081,7 @@ fn orca(op: &str, o: &crate::spec::OrcaSpec) -> Result<steerkit::steering::Orca>
     };
     let layers = bits("layers", &o.layers, 1)?;
     let mask = bits("avoid_layers", &o.avoid_layers, u32::MAX)?;
-    Ok(orca.with_layers(layers, mask))
+    Ok(orca.with_layers(layers, mask).with_escape(o.escape.unwrap_or(false)))
 }
 
 /// `group_size` has already rejected every other combination.

@@ -95,6 +95,7 @@ pub(crate) struct OrcaSpec {
     pub arrived_priority: Option<f32>,
     pub layers: Option<Vec<u32>>,
     pub avoid_layers: Option<Vec<u32>>,
+    pub escape: Option<bool>,
 }
 
 /// `jump = { ... }`: a side-view group's jumping.

@@ -121,6 +121,7 @@ pub struct Orca {
     arrived_priority: f32,
     layers: u32,
     mask: u32,
+    escape: bool,
 }
 
 impl Orca {
@@ -143,7 +144,36 @@ impl Orca {
             arrived_priority: 0.5,
             layers: 1,
             mask: u32::MAX,
+            escape: false,
         })
+    }
+
+    /// Whether a blocked agent sidesteps (off by default): when the velocity ORCA finds makes
+    /// less than a tenth of the preferred progress (`v·p < 0.1·|p|²`) while the agent wants to
+    /// go faster than a quarter of its top speed, ORCA solves again for the velocity nearest
+    /// the preferred one turned 90° to the right. Symmetric deadlocks that plain ORCA keeps
+    /// forever (a 4-way jam, a corner or a wall square across the way) turn into everybody
+    /// keeping right: a jam rotates like a roundabout and an agent follows a wall to its end.
+    /// The price: an agent held up by a standing crowd (a ring of arrived agents) walks round
+    /// it rather than waiting for it to part.
+    #[must_use]
+    pub fn with_escape(mut self, escape: bool) -> Self {
+        self.escape = escape;
+        self
+    }
+
+    /// Whether blocked agents sidestep (see [`with_escape`](Self::with_escape)).
+    #[must_use]
+    pub fn escape(&self) -> bool {
+        self.escape
+    }
+
+    /// The agent made too little progress toward a preference it is keen on.
+    #[inline]
+    fn blocked(&self, preferred_sq: f32, progress: f32, max_speed: f32) -> bool {
+        self.escape
+            && preferred_sq > 0.0625 * max_speed * max_speed
+            && progress < 0.1 * preferred_sq
     }
 
     /// Static obstacles looked at `seconds` ahead (> 0): shorter lets agents pass close to
@@ -284,19 +314,20 @@ impl Orca {
         }
         let max_speed = max_speed.max(0.0);
         let preferred = if preferred.is_finite() { preferred } else { me.velocity };
-        let mut result = Vec2::ZERO;
-        let lines = &scratch.lines;
-        let fail = linear_program2(lines, max_speed, preferred, false, &mut result);
-        if fail < lines.len() {
-            let fixed = obstacles.min(fail);
-            linear_program3(
-                lines,
-                fixed,
-                fail,
-                max_speed,
-                &mut scratch.projected_lines,
-                &mut result,
-            );
+        let solve = |opt: Vec2, scratch: &mut OrcaScratch| {
+            let mut result = Vec2::ZERO;
+            let lines = &scratch.lines;
+            let fail = linear_program2(lines, max_speed, opt, false, &mut result);
+            if fail < lines.len() {
+                let fixed = obstacles.min(fail);
+                let projected = &mut scratch.projected_lines;
+                linear_program3(lines, fixed, fail, max_speed, projected, &mut result);
+            }
+            result
+        };
+        let mut result = solve(preferred, scratch);
+        if self.blocked(preferred.length_squared(), result.dot(preferred), max_speed) {
+            result = solve(Vec2::new(preferred.y, -preferred.x), scratch);
         }
         if result.is_finite() {
             result.clamp_length_max(max_speed)
@@ -440,19 +471,22 @@ impl Orca {
         }
         let max_speed = max_speed.max(0.0);
         let preferred = if preferred.is_finite() { preferred } else { me.velocity };
-        let mut result = Vec3::ZERO;
-        let planes = &scratch.planes;
-        let fail = linear_program3_3d(planes, max_speed, preferred, false, &mut result);
-        if fail < planes.len() {
-            let fixed = obstacles.min(fail);
-            linear_program4_3d(
-                planes,
-                fixed,
-                fail,
-                max_speed,
-                &mut scratch.projected_planes,
-                &mut result,
-            );
+        let solve = |opt: Vec3, scratch: &mut OrcaScratch| {
+            let mut result = Vec3::ZERO;
+            let planes = &scratch.planes;
+            let fail = linear_program3_3d(planes, max_speed, opt, false, &mut result);
+            if fail < planes.len() {
+                let fixed = obstacles.min(fail);
+                let projected = &mut scratch.projected_planes;
+                linear_program4_3d(planes, fixed, fail, max_speed, projected, &mut result);
+            }
+            result
+        };
+        let mut result = solve(preferred, scratch);
+        if self.blocked(preferred.length_squared(), result.dot(preferred), max_speed) {
+            let right = preferred.cross(Vec3::Y);
+            let right = if right.length_squared() > EPS { right } else { preferred.cross(Vec3::X) };
+            result = solve(right, scratch);
         }
         if result.is_finite() {
             result.clamp_length_max(max_speed)

@@ -1,0 +1,136 @@
+// Reference runs of the RVO2 library (van den Berg et al.) for comparing steerkit's ORCA with it:
+// the Circle and Blocks examples' set-ups, reporting the time until every agent is home, the
+// deepest overlap of two bodies over the run, and agent-updates per second of doStep alone.
+// Built and run by scripts/rvo2-compare.sh; not part of the Rust build.
+#include <RVO.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+struct Result {
+  double home_time = -1.0;  // s of simulated time when every agent was home, -1 if never
+  float deepest = 0.0F;     // deepest overlap of two bodies (m)
+  double updates_per_s = 0.0;
+  std::size_t steps = 0;
+};
+
+float deepest_overlap(const RVO::RVOSimulator &sim) {
+  float worst = 0.0F;
+  const std::size_t n = sim.getNumAgents();
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const float gap = RVO::abs(sim.getAgentPosition(i) - sim.getAgentPosition(j)) -
+                        sim.getAgentRadius(i) - sim.getAgentRadius(j);
+      worst = std::max(worst, -gap);
+    }
+  }
+  return worst;
+}
+
+// Runs until every agent is within `home` of its goal or `max_steps`, with preferred velocity
+// toward the goal at `speed` (slowing inside 1 m as the examples do when speed is 1).
+Result run(RVO::RVOSimulator &sim, const std::vector<RVO::Vector2> &goals, float speed,
+           float home, std::size_t max_steps, bool overlaps) {
+  Result r;
+  double busy = 0.0;
+  for (r.steps = 0; r.steps < max_steps; ++r.steps) {
+    bool all_home = true;
+    for (std::size_t i = 0; i < sim.getNumAgents(); ++i) {
+      const RVO::Vector2 to_goal = goals[i] - sim.getAgentPosition(i);
+      if (RVO::absSq(to_goal) > home * home) all_home = false;
+    }
+    if (all_home) {
+      r.home_time = sim.getGlobalTime();
+      break;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < sim.getNumAgents(); ++i) {
+      RVO::Vector2 v = goals[i] - sim.getAgentPosition(i);
+      const float d = RVO::abs(v);
+      if (d > 1.0F) v = v * (speed / d); else v = v * speed;
+      sim.setAgentPrefVelocity(i, v);
+    }
+    sim.doStep();
+    busy += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (overlaps) r.deepest = std::max(r.deepest, deepest_overlap(sim));
+  }
+  r.updates_per_s = static_cast<double>(r.steps) * sim.getNumAgents() / busy;
+  return r;
+}
+
+void circle(std::size_t n, float speed, std::size_t max_steps, bool overlaps) {
+  RVO::RVOSimulator sim;
+  sim.setTimeStep(0.25F);
+  sim.setAgentDefaults(15.0F, 10U, 10.0F, 10.0F, 1.5F, 2.0F);
+  std::vector<RVO::Vector2> goals;
+  const float radius = 200.0F * static_cast<float>(n) / 250.0F;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float a = static_cast<float>(i) * 2.0F * 3.14159265358979F / static_cast<float>(n);
+    const RVO::Vector2 p(radius * std::cos(a), radius * std::sin(a));
+    sim.addAgent(p);
+    goals.push_back(-p);
+  }
+  const Result r = run(sim, goals, speed, 1.5F, max_steps, overlaps);
+  std::printf(
+      "circle n=%zu speed=%.1f steps=%zu home_time=%.2f deepest_overlap=%.4f updates_per_s=%.0f\n",
+      n, speed, r.steps, r.home_time, r.deepest, r.updates_per_s);
+}
+
+void blocks(float speed, std::size_t max_steps) {
+  RVO::RVOSimulator sim;
+  sim.setTimeStep(0.25F);
+  sim.setAgentDefaults(15.0F, 10U, 5.0F, 5.0F, 2.0F, 2.0F);
+  std::vector<RVO::Vector2> goals;
+  for (int i = 0; i < 5; ++i) {
+    for (int j = 0; j < 5; ++j) {
+      const float x = 55.0F + 10.0F * i, y = 55.0F + 10.0F * j;
+      sim.addAgent(RVO::Vector2(x, y));
+      goals.push_back(RVO::Vector2(-75.0F, -75.0F));
+      sim.addAgent(RVO::Vector2(-x, y));
+      goals.push_back(RVO::Vector2(75.0F, -75.0F));
+      sim.addAgent(RVO::Vector2(x, -y));
+      goals.push_back(RVO::Vector2(-75.0F, 75.0F));
+      sim.addAgent(RVO::Vector2(-x, -y));
+      goals.push_back(RVO::Vector2(75.0F, 75.0F));
+    }
+  }
+  const float blocks[4][4][2] = {
+      {{-10, 40}, {-40, 40}, {-40, 10}, {-10, 10}},
+      {{10, 40}, {10, 10}, {40, 10}, {40, 40}},
+      {{10, -40}, {40, -40}, {40, -10}, {10, -10}},
+      {{-10, -40}, {-10, -10}, {-40, -10}, {-40, -40}},
+  };
+  for (const auto &b : blocks) {
+    std::vector<RVO::Vector2> v;
+    for (const auto &p : b) v.push_back(RVO::Vector2(p[0], p[1]));
+    sim.addObstacle(v);
+  }
+  sim.processObstacles();
+  const Result r = run(sim, goals, speed, 20.0F, max_steps, true);
+  std::printf("blocks speed=%.1f steps=%zu home_time=%.2f deepest_overlap=%.4f\n", speed, r.steps,
+              r.home_time, r.deepest);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "blocks") == 0) {
+    blocks(argc >= 3 ? std::strtof(argv[2], nullptr) : 1.0F, 20000);
+    return 0;
+  }
+  if (argc >= 3 && std::strcmp(argv[1], "circle") == 0) {
+    const std::size_t n = std::strtoul(argv[2], nullptr, 10);
+    const float speed = argc >= 4 ? std::strtof(argv[3], nullptr) : 1.0F;
+    const std::size_t steps = argc >= 5 ? std::strtoul(argv[4], nullptr, 10) : 20000;
+    circle(n, speed, steps, n <= 1000);
+    return 0;
+  }
+  std::fprintf(stderr, "usage: compare blocks [SPEED] | compare circle N [SPEED] [MAX_STEPS]\n");
+  return 2;
+}
