@@ -1072,7 +1072,7 @@ fn orca(op: &str, o: &crate::spec::OrcaSpec) -> Result<steerkit::steering::Orca>
             if layer > 31 {
                 return Err(problem(
                     format!("{}[{i}]", join(op, key)),
-                    &format!("a layer number from 0 to 31, got {layer}"),
+                    format!("a layer number from 0 to 31, got {layer}"),
                 ));
             }
             bits |= 1 << layer;

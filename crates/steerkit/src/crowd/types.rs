@@ -167,14 +167,16 @@ pub struct Group<V: Vector = Vec2> {
     /// radius, the sums only `k`. `None`: every neighbour within the radius (metric). The
     /// neighbour list of collision avoidance and cone checks is not limited.
     pub nearest: Option<u32>,
-    /// Reciprocal collision avoidance ([`Orca`](crate::steering::Orca), 2D): the recipe's
-    /// request gives the preferred velocity `v + a·dt` (within `max_speed`), ORCA picks the
-    /// collision-free velocity closest to it among the neighbours within the neighbour radius
-    /// (their velocities at the start of the step; each pair of ORCA agents shares the
-    /// avoidance), and the step's request becomes `(v_new − v) / dt`. The group must integrate
-    /// semi-implicitly (`Scheme::SemiImplicit`: it moves with the new velocity); set
-    /// `max_acceleration` to at least `max_speed / dt` for the velocity to be reached in one
-    /// step, as ORCA assumes; non-penetration stays as a safety net.
+    /// Reciprocal collision avoidance ([`Orca`](crate::steering::Orca), 2D and 3D): the
+    /// recipe's request gives the preferred velocity `v + a·dt` (within `max_speed`), ORCA picks
+    /// the collision-free velocity closest to it among the neighbours within the neighbour
+    /// radius (their velocities at the start of the step; shares by priority, agents without
+    /// ORCA avoided wholly, layers outside the mask ignored) and the crowd's static obstacles
+    /// within `obstacle_time_horizon · max_speed`, and the step's request becomes
+    /// `(v_new − v) / dt`. The group must integrate semi-implicitly (`Scheme::SemiImplicit`: it
+    /// moves with the new velocity); set `max_acceleration` to at least `max_speed / dt` for
+    /// the velocity to be reached in one step, as ORCA assumes; non-penetration stays as a
+    /// safety net.
     pub orca: Option<crate::steering::Orca>,
 }
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Side-by-side reference runs of RVO2 (the C++ ORCA library) against steerkit's ORCA, opt-in:
+# the project itself needs no C++ toolchain.
+#
+#   scripts/rvo2-compare.sh RVO2_CHECKOUT
+#
+# RVO2_CHECKOUT is a checkout of https://github.com/snape/RVO2 (its src/ is compiled here with
+# g++ -O3 -march=native, single-threaded, into target/rvo2-compare together with
+# scripts/rvo2/compare.cpp). Prints RVO2's Circle (N = 50, 250) and Blocks results (time until
+# every agent is home, deepest overlap of two bodies) and its agent-updates per second on the
+# Circle at 1 000 and 10 000 agents, then steerkit's `bench --only orca_circle2d` for the same
+# sizes, in the same run.
+set -euo pipefail
+src=${1:?usage: scripts/rvo2-compare.sh RVO2_CHECKOUT}
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$root/target/rvo2-compare
+mkdir -p "$root/target"
+g++ -std=c++11 -O3 -march=native -DRVO_STATIC_DEFINE -I"$src/src" "$src"/src/*.cc \
+    "$root/scripts/rvo2/compare.cpp" -o "$bin"
+echo "# RVO2, preferred speed 2 m/s (steerkit's gallery setting) and 1 m/s (RVO2's examples)"
+for speed in 2 1; do
+    "$bin" circle 50 "$speed"
+    "$bin" circle 250 "$speed"
+    "$bin" blocks "$speed"
+done
+echo "# RVO2 throughput, one thread (the sparse start of the run)"
+"$bin" circle 1000 2 400
+"$bin" circle 10000 2 60
+echo "# steerkit, the same workload"
+cargo run --release -q -p steerkit-cli -- bench --only orca_circle2d --threads 1,2
