@@ -393,3 +393,49 @@ fn an_arrived_character_comes_to_rest_and_stays() {
         );
     }
 }
+
+fn wide() -> impl Strategy<Value = f32> {
+    prop_oneof![-1e3f32..1e3, -1e30f32..1e30, Just(0.0f32), Just(f32::MAX), Just(-f32::MAX)]
+}
+
+proptest! {
+    /// ORCA from any finite input, 2D and 3D, with neighbours and every obstacle kind (huge,
+    /// coincident, overlapping, zero speed or step): a finite velocity within the top speed.
+    #[test]
+    fn orca_gives_a_finite_velocity_within_the_top_speed_from_any_finite_input(
+        me in (wide(), wide(), wide(), wide(), wide(), wide()),
+        others in prop::collection::vec((wide(), wide(), wide(), wide(), wide(), wide(), 0.0f32..5.0), 0..8),
+        obstacle in (wide(), wide(), wide(), wide(), 0.0f32..1e6),
+        preferred in (wide(), wide(), wide()),
+        radius in 0.0f32..10.0,
+        max_speed in 0.0f32..1e4,
+        dt in prop_oneof![Just(0.0f32), 1e-6f32..1.0],
+        horizon in 1e-3f32..100.0,
+    ) {
+        use steerkit::neighbours::Neighbour;
+        use steerkit::steering::{Orca, OrcaScratch};
+        let orca = Orca::new(horizon, 5).unwrap().with_obstacle_time_horizon(horizon).unwrap().with_escape(true);
+        let mut scratch = OrcaScratch::default();
+        // 2D
+        let k = Kinematic { position: Vec2::new(me.0, me.1), velocity: Vec2::new(me.3, me.4), ..Kinematic::default() };
+        let near: Vec<Neighbour> = others.iter().enumerate()
+            .map(|(i, o)| Neighbour::new(i, Vec2::new(o.0, o.1), Vec2::new(o.3, o.4), o.6, k.position))
+            .filter(|n| n.offset.is_finite() && n.distance_squared.is_finite())
+            .collect();
+        let (a, b) = (Vec2::new(obstacle.0, obstacle.1), Vec2::new(obstacle.2, obstacle.3));
+        let closest = Segment::new(a, b).closest_point(k.position).0;
+        scratch.add_obstacle(orca.obstacle_line(&k, radius, &[a, b], 0.0, closest));
+        scratch.add_obstacle(orca.obstacle_line(&k, radius, &[a], obstacle.4, a));
+        let v = orca.velocity_with(&k, radius, Vec2::new(preferred.0, preferred.1), max_speed, &near, |_| Some(0.5), dt, &mut scratch);
+        prop_assert!(v.is_finite() && v.length() <= max_speed * 1.0001 + 1e-6, "{v}");
+        // 3D
+        let k3 = Kinematic::<Vec3> { position: Vec3::new(me.0, me.1, me.2), velocity: Vec3::new(me.3, me.4, me.5), ..Default::default() };
+        let near3: Vec<Neighbour<Vec3>> = others.iter().enumerate()
+            .map(|(i, o)| Neighbour::new(i, Vec3::new(o.0, o.1, o.2), Vec3::new(o.3, o.4, o.5), o.6, k3.position))
+            .filter(|n| n.offset.is_finite() && n.distance_squared.is_finite())
+            .collect();
+        scratch.add_obstacle_3d(orca.obstacle_plane(&k3, radius, Vec3::new(obstacle.0, obstacle.1, obstacle.2), obstacle.4));
+        let v3 = orca.velocity_3d(&k3, radius, Vec3::new(preferred.0, preferred.1, preferred.2), max_speed, &near3, |_| Some(1.0), dt, &mut scratch);
+        prop_assert!(v3.is_finite() && v3.length() <= max_speed * 1.0001 + 1e-6, "{v3}");
+    }
+}

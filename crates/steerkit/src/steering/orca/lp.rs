@@ -61,7 +61,7 @@ fn linear_program1(
         }
     } else {
         let t = line.direction.dot(opt - line.point);
-        line.point + line.direction * t.clamp(t_left, t_right)
+        line.point + line.direction * t.max(t_left).min(t_right)
     };
     true
 }
@@ -186,7 +186,7 @@ fn linear_program1_3d(
             point + direction * t_left
         }
     } else {
-        point + direction * direction.dot(opt - point).clamp(t_left, t_right)
+        point + direction * direction.dot(opt - point).max(t_left).min(t_right)
     };
     true
 }
