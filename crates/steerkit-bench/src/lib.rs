@@ -123,7 +123,9 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
     v.push(w("orca_circle2d", 1_000, orca_circle2d));
     if !quick {
         v.push(w("orca_circle2d", 10_000, orca_circle2d));
+        v.push(w("orca_circle2d", 100_000, orca_circle2d));
     }
+    v.push(w("orca3d", if quick { 1_000 } else { 10_000 }, orca3d));
     v.push(w("rebuild2d", 100_000, rebuild2d));
     v.push(w("flock3d", if quick { 20_000 } else { 100_000 }, flock3d));
     v.push(w("mixed2d", 10_000, mixed2d));
@@ -319,6 +321,38 @@ pub fn orca_circle2d_crowd(n: usize) -> Crowd2 {
 
 fn orca_circle2d(n: usize) -> World {
     World::Crowd2(Box::new(orca_circle2d_crowd(n)))
+}
+
+/// The circle in 3D with ORCA: `n` agents of radius 1.5 evenly over a sphere (a Fibonacci
+/// lattice) with 25 m² each, every one heading for the opposite point at up to 2 m/s, RVO2's
+/// Circle parameters otherwise (15 m, the 10 nearest, horizon 10 s); at 30 Hz.
+#[must_use]
+pub fn orca3d_crowd(n: usize) -> Crowd3 {
+    use steerkit::kinematic::{Integration, Scheme};
+    let mut crowd = Crowd3::new(CrowdConfig::new(15.0).with_seed(1)).expect("valid world");
+    let arrive = Arrive::with_approach(0.2, steerkit::steering::Approach::Braking, 0.25)
+        .expect("valid arrive");
+    let mut group = Group::new(Recipe::Arrive { target: Target::Goal, arrive });
+    group.orca = Some(steerkit::steering::Orca::new(10.0, 10).expect("valid ORCA"));
+    group.integration = Integration::new(Scheme::SemiImplicit, 0.0, 0.0).expect("valid");
+    let g = crowd.add_group(group).expect("valid group");
+    let limits = Limits::new(2.0, 60.0, 4.0, 20.0).expect("valid");
+    let radius = (25.0 * n as f32 / (4.0 * core::f32::consts::PI)).sqrt();
+    let golden = core::f32::consts::PI * (3.0 - 5.0f32.sqrt());
+    for k in 0..n {
+        let y = 1.0 - 2.0 * (k as f32 + 0.5) / n as f32;
+        let ring = (1.0 - y * y).max(0.0).sqrt();
+        let a = golden * k as f32;
+        let p = Vec3::new(ring * a.cos(), y, ring * a.sin()) * radius;
+        crowd
+            .spawn(AgentSpec { goal: Some(-p), ..AgentSpec::new(p, 1.5, limits, g) })
+            .expect("valid agent");
+    }
+    crowd
+}
+
+fn orca3d(n: usize) -> World {
+    World::Crowd3(Box::new(orca3d_crowd(n)))
 }
 
 /// The dense flock with a topological neighbourhood: the sums see the 7 nearest.
