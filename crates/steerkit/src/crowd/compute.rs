@@ -120,18 +120,31 @@ impl<V: CrowdVector> Crowd<V> {
                     }
                 };
                 let steering = match &g.spec.orca {
-                    Some(orca) => V::orca(
-                        orca,
-                        &me,
-                        radius[i],
-                        steering,
-                        &c.limits,
-                        &scratch.neighbours,
-                        |n| orca_tags[i].share(orca_tags[n.index]),
-                        obstacles,
-                        dt,
-                        &mut scratch.orca,
-                    ),
+                    Some(orca) => {
+                        let k = orca.max_neighbours() as usize;
+                        let list = &mut scratch.orca_neighbours;
+                        scan::nearest_list(
+                            &storage,
+                            &mut scratch.block,
+                            i,
+                            me.position,
+                            nr,
+                            k,
+                            list,
+                        );
+                        V::orca(
+                            orca,
+                            &me,
+                            radius[i],
+                            steering,
+                            &c.limits,
+                            &scratch.orca_neighbours,
+                            |n| orca_tags[i].share(orca_tags[n.index]),
+                            obstacles,
+                            dt,
+                            &mut scratch.orca,
+                        )
+                    }
                     None => steering,
                 };
                 *d = AgentDebug { steering, target: notes.target };

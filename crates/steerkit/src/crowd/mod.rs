@@ -171,11 +171,6 @@ impl<V: CrowdVector> GroupRt<V> {
         custom::check_ids(&spec.recipe, customs.len())?;
         let mut plan = Plan::new(&spec.recipe, customs)?;
         plan.nearest = spec.nearest;
-        if spec.orca.is_some() {
-            // ORCA reads the neighbours one by one
-            plan.needs_neighbours = true;
-            plan.needs_list = true;
-        }
         plan.build_grid(&spec.recipe, obstacles)?;
         let flat = FlatBlend::of(&spec.recipe, &plan);
         Ok(GroupRt { spec, plan, flat })
@@ -211,6 +206,8 @@ struct ChunkScratch<V: CrowdVector> {
     neighbours: Vec<Neighbour<V>>,
     /// ORCA's constraints of the agent being evaluated.
     orca: crate::steering::OrcaScratch,
+    /// ORCA's nearest neighbours of the agent being evaluated.
+    orca_neighbours: Vec<Neighbour<V>>,
     block: scan::Block<V>,
     events: Vec<CrowdEvent>,
     /// Largest squared move of the chunk's agents this step (m²).

@@ -48,6 +48,8 @@ pub(crate) struct Block<V: CrowdVector> {
     accepted: Vec<u32>,
     /// Accepted candidates ranked by squared distance, for a topological neighbourhood.
     ranked: Vec<(f32, u32, V)>,
+    /// Accepted candidates' sort keys, for ORCA's nearest neighbours.
+    keys: Vec<u128>,
 }
 
 /// The cells of a block along one axis: up to two runs `lo..=hi` of cells with the shift (m)
@@ -86,6 +88,7 @@ impl<V: CrowdVector> Block<V> {
         self.position.capacity() * size_of::<V>()
             + self.index.capacity() * 4
             + self.accepted.capacity() * 4
+            + self.keys.capacity() * size_of::<u128>()
     }
 
     /// Forgets the block (the storage was re-sorted).
@@ -244,6 +247,80 @@ pub(crate) fn summarise<V: CrowdVector>(
     fold_batch(&off[..m], &idx[..m]);
 }
 
+/// The `k` nearest neighbours of agent `i` at `centre` within `radius` (inclusive), nearest
+/// first by squared distance then storage index, written to `out` with their state (ORCA's
+/// neighbour list: the same block scan as [`summarise`], then a partial selection, so only `k`
+/// neighbours are ever copied out).
+#[inline]
+pub(crate) fn nearest_list<V: CrowdVector>(
+    s: &Storage<'_, V>,
+    block: &mut Block<V>,
+    i: usize,
+    centre: V,
+    radius: f32,
+    k: usize,
+    out: &mut Vec<crate::neighbours::Neighbour<V>>,
+) {
+    let r2 = radius * radius;
+    if block.cell.is_none() || !block.members.contains(&i) {
+        let (cell, at) = s.grid.cell_and_coordinates(centre);
+        if block.cell != Some(cell) {
+            block.fill(s, cell, at);
+        }
+    }
+    out.clear();
+    let neighbour = |j: usize, o: V, d2: f32| crate::neighbours::Neighbour {
+        index: j,
+        position: s.position[j],
+        velocity: s.velocity[j],
+        radius: s.radius[j],
+        offset: o,
+        distance_squared: d2,
+    };
+    if block.min_image {
+        let mut ranked = core::mem::take(&mut block.ranked);
+        ranked.clear();
+        s.grid.for_each_run(centre, radius, |run, _, _| {
+            for j in run {
+                let o = s.bounds.offset(centre, s.position[j]);
+                let d2 = o.length_squared();
+                if d2 <= r2 && j != i {
+                    ranked.push((d2, j as u32, o));
+                }
+            }
+        });
+        keep_nearest(&mut ranked, k);
+        out.extend(ranked.iter().map(|&(d2, j, o)| neighbour(j as usize, o, d2)));
+        block.ranked = ranked;
+        return;
+    }
+    let me = block.first_member + (i - block.members.start);
+    let (before, rest) = block.position.split_at(me);
+    let acc = &mut block.accepted;
+    let m = select(before, centre, r2, 0, &mut acc[..me]);
+    let m = m + select(&rest[1..], centre, r2, me + 1, &mut acc[m..m + rest.len() - 1]);
+    // one integer key per candidate: squared distance (its bits order as the non-negative
+    // float), then storage index, then block position; integer sorts beat comparators
+    let (position, index) = (&block.position[..], &block.index[..]);
+    let keys = &mut block.keys;
+    keys.clear();
+    keys.extend(block.accepted[..m].iter().map(|&a| {
+        let d2 = (position[a as usize] - centre).length_squared();
+        (u128::from(d2.to_bits()) << 64) | (u128::from(index[a as usize]) << 32) | u128::from(a)
+    }));
+    if keys.len() > k {
+        keys.select_nth_unstable(k);
+        keys.truncate(k);
+    }
+    keys.sort_unstable();
+    out.extend(keys.iter().map(|&key| {
+        let a = key as u32 as usize;
+        let j = (key >> 32) as u32 as usize;
+        let d2 = f32::from_bits((key >> 64) as u32);
+        neighbour(j, position[a] - centre, d2)
+    }));
+}
+
 /// The `k` nearest of `candidates` (offset, storage index) inside `cone`, nearest first by
 /// squared distance then storage index (a total order: the same at any thread count), written
 /// to `ranked` and returned.
@@ -259,13 +336,23 @@ fn nearest<'r, V: CrowdVector>(
             .filter(|(o, _)| cone.is_none_or(|c| c.contains(*o)))
             .map(|(o, j)| (o.length_squared(), j, o)),
     );
+    keep_nearest(ranked, k);
+    ranked
+}
+
+/// Keeps the `k` nearest of `ranked` (squared distance, storage index, offset), nearest first
+/// by squared distance then storage index.
+fn keep_nearest<V: CrowdVector>(ranked: &mut Vec<(f32, u32, V)>, k: usize) {
     let order = |a: &(f32, u32, V), b: &(f32, u32, V)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     if ranked.len() > k {
+        if k == 0 {
+            ranked.clear();
+            return;
+        }
         ranked.select_nth_unstable_by(k - 1, order);
         ranked.truncate(k);
     }
     ranked.sort_unstable_by(order);
-    ranked
 }
 
 /// Folds accepted candidates (offset, storage index) into the sums.

@@ -531,6 +531,9 @@ fn nearest<V: crate::math::Vector>(
     order.extend(neighbours.iter().enumerate().map(|(i, n)| (n.distance_squared, i)));
     let cmp = |a: &(f32, usize), b: &(f32, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let k = (k as usize).min(order.len());
+    if order.len() == k && order.is_sorted_by(|a, b| cmp(a, b).is_le()) {
+        return; // already the nearest in order (the crowd's list)
+    }
     if order.len() > k {
         order.select_nth_unstable_by(k, cmp);
         order.truncate(k);
@@ -541,6 +544,7 @@ fn nearest<V: crate::math::Vector>(
 /// The outward normal of the truncated velocity obstacle of a neighbour at `rel_pos` with
 /// combined radius `r` at the point nearest `rel_vel`, and `u`, the change of `rel_vel` to that
 /// point (2D).
+#[inline]
 fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec2, Vec2) {
     let dist_sq = rel_pos.length_squared();
     let r_sq = r * r;
@@ -588,6 +592,7 @@ fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) ->
 
 /// As [`avoidance`] in 3D: the cone's nearest surface point in the plane of its axis and
 /// `rel_vel`.
+#[inline]
 fn avoidance_3d(rel_pos: Vec3, rel_vel: Vec3, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec3, Vec3) {
     let dist_sq = rel_pos.length_squared();
     let r_sq = r * r;
