@@ -8,11 +8,13 @@
 //!   events, metrics) with its JSON schema, and the [`recording::Recorder`] that fills it.
 //! - [`replay`]: `replay.html`, one self-contained file with a canvas player.
 //! - [`snapshot`]: `snapshot.svg`, the final frame with trails.
+//! - [`ptsp`]: `steerkit ptsp`, the course project's race (score, trajectory, replay).
 #![warn(missing_docs)]
 
 pub mod ballistics;
 pub mod gallery;
 pub mod platform;
+pub mod ptsp;
 pub mod recording;
 pub mod replay;
 pub mod run;

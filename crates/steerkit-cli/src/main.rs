@@ -51,6 +51,37 @@ enum Command {
     },
     /// Measure the crowd engine: agent-updates per second, ns and bytes per agent.
     Bench(bench::Args),
+    /// Race a controller on a PTSP map (the course project) and write score.json,
+    /// trajectory.csv, replay.html and snapshot.svg.
+    Ptsp(PtspArgs),
+}
+
+#[derive(clap::Args)]
+struct PtspArgs {
+    /// A map file (text: '#' wall, 'S' start, 'W' waypoints) or a shipped map: open, rooms, maze.
+    #[arg(default_value = "maze")]
+    map: String,
+    /// The controller.
+    #[arg(long, value_enum, default_value_t = RacerArg::Reference)]
+    controller: RacerArg,
+    /// Seed of the random-order tour.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output directory (default: out/ptsp-<map>/).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RacerArg {
+    /// A* tour with 2-opt, path following, pixel probes, try-every-action.
+    Reference,
+    /// The reference with the nearest-first tour.
+    NearestFirst,
+    /// The reference with a random tour (--seed).
+    RandomOrder,
+    /// Straight for the nearest waypoint.
+    Naive,
 }
 
 fn main() -> ExitCode {
@@ -60,6 +91,7 @@ fn main() -> ExitCode {
         Some(Command::List) => list(),
         Some(Command::Validate { file }) => validate(&file),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Ptsp(args)) => ptsp_command(&args),
     }
 }
 
@@ -137,6 +169,47 @@ fn run_command(args: &RunArgs) -> ExitCode {
         "{}wrote {wrote}{}\nreplay: {}\n",
         metrics.summary_table(),
         if replaced { " (replacing the previous run there)" } else { "" },
+        files[2].display()
+    );
+    say(&text).err().unwrap_or(ExitCode::SUCCESS)
+}
+
+fn ptsp_command(args: &PtspArgs) -> ExitCode {
+    use steerkit_cli::ptsp::{self, Racer};
+    let map = match ptsp::resolve_map(&args.map) {
+        Ok(m) => m,
+        Err(e) => return fail(e),
+    };
+    let racer = match args.controller {
+        RacerArg::Reference => Racer::Reference,
+        RacerArg::NearestFirst => Racer::NearestFirst,
+        RacerArg::RandomOrder => Racer::RandomOrder(args.seed),
+        RacerArg::Naive => Racer::Naive,
+    };
+    let log = match ptsp::race_on(&map, racer) {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    let stem: String = Path::new(map.name())
+        .file_stem()
+        .map_or("map".into(), |s| s.to_string_lossy().into_owned());
+    let dir = args.out.clone().unwrap_or_else(|| Path::new("out").join(format!("ptsp-{stem}")));
+    let files = match ptsp::write(&dir, &map, &log, racer) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    let s = log.score;
+    let text = format!(
+        "ptsp {}: {} controller, {} of {} waypoints in {} steps ({:.2} s, {}), {} collisions\nwrote {}\nreplay: {}\n",
+        map.name(),
+        racer.name(),
+        s.visited,
+        s.waypoints,
+        s.steps,
+        s.steps as f32 * steerkit_ptsp::STEP,
+        s.outcome.name(),
+        s.collisions,
+        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "),
         files[2].display()
     );
     say(&text).err().unwrap_or(ExitCode::SUCCESS)

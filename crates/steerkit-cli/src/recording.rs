@@ -31,9 +31,11 @@
 //!               "volume":  {"min":[x,y,z],"max":[x,y,z]} | null   world box (m), min ≤ max
 //!               "spheres": [{"center":[x,y,z],"radius":r}]        solid balls (m), r > 0
 //!               "cuboids": [{"min":[x,y,z],"max":[x,y,z]}]        solid boxes (m), min ≤ max
-//!               "turrets": [{"name","colour":"#rrggbb","position":[x,y,z]}]  guns (m) },
+//!               "turrets": [{"name","colour":"#rrggbb","position":[x,y,z]}]  guns (m),
+//!               "waypoints": [{"center":[x,y],"radius":r,"visited":step|null}]  a race's
+//!                            waypoints (PTSP: px), each filled from the step it was visited },
 //!   "groups": [{ "name", "colour": "#rrggbb", "radius" (m),
-//!                "vehicle": {"model": "car" | "motorbike" | "tank" | "human" | "discrete_car",
+//!                "vehicle": {"model": "car" | "motorbike" | "tank" | "human" | "discrete_car" | "ship",
 //!                            "length", "width" (m, the body drawn), "wheelbase" (m, cars and
 //!                            motorbikes: front axle ahead of the reference point),
 //!                            "max_steer" (rad), "track_width" (m, tanks)}  (optional) }],
@@ -60,7 +62,8 @@
 //!         "slots":    {"agent":[…], "point":[…]}         formation slot assigned, dims each
 //!         "controls": {"agent":[…], "value":[…]}         a vehicle's controls this step, 3 each
 //!                     in [−1, 1]: car/motorbike (throttle, steer, 0), tank (left, right, 0),
-//!                     human (forward, strafe, turn), discrete_car (pedal, turn, 0)
+//!                     human (forward, strafe, turn), discrete_car (pedal, turn, 0),
+//!                     ship (thrust 0 or 1, turn −1/0/+1, 0)
 //!       } }],
 //!   "events":  [{"step", "kind", "agent": i | null}],  "events_dropped": k,
 //!   "shots":   [{ "turret" (index into world.turrets), "step" (fired), "end" (step it ended),
@@ -484,6 +487,22 @@ pub struct World {
     /// Turrets of a 3D world.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turrets: Vec<TurretShape>,
+    /// Waypoints to visit (a PTSP race), drawn as rings filled once visited.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waypoints: Vec<WaypointShape>,
+}
+
+/// A waypoint of a race: where, how near counts as a visit, and the step it was visited at.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaypointShape {
+    /// Centre (m, or px in a PTSP race).
+    pub center: [f32; 2],
+    /// Visit radius.
+    pub radius: f32,
+    /// The step it was visited at (`null` if never).
+    #[serde(default)]
+    pub visited: Option<u32>,
 }
 
 impl World {
@@ -597,6 +616,15 @@ impl World {
         }
         for (i, c) in self.cuboids.iter().enumerate() {
             ordered(&format!("world.cuboids[{i}]"), c)?;
+        }
+        for (i, w) in self.waypoints.iter().enumerate() {
+            finite(&format!("world.waypoints[{i}].center"), &w.center)?;
+            if !(w.radius.is_finite() && w.radius > 0.0) {
+                return Err(invalid(
+                    format!("world.waypoints[{i}].radius"),
+                    format!("{} must be finite and positive", w.radius),
+                ));
+            }
         }
         for (i, p) in self.paths.iter().enumerate() {
             for (j, q) in p.points.iter().enumerate() {

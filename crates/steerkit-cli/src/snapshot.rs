@@ -213,6 +213,30 @@ pub fn render_svg(r: &Recording) -> String {
             (b.max[1] - b.min[1]) * scale
         );
     }
+    // a race's waypoints: green with the visit number once visited, an orange ring if never
+    let mut visits: Vec<(u32, usize)> =
+        w.waypoints.iter().enumerate().filter_map(|(i, p)| p.visited.map(|v| (v, i))).collect();
+    visits.sort_unstable();
+    for (i, p) in w.waypoints.iter().enumerate() {
+        let (cx, cy) = view.px(p.center.into());
+        let r = (p.radius * scale).max(4.0);
+        match visits.iter().position(|&(_, k)| k == i) {
+            Some(rank) => {
+                let _ = writeln!(
+                    s,
+                    r##"<circle class="waypoint" cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="#009e73" stroke="#006b4f" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="11" fill="#fff" text-anchor="middle">{}</text>"##,
+                    cy + 4.0,
+                    rank + 1
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    r##"<circle class="waypoint" cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="none" stroke="#e69f00" stroke-width="2"/>"##
+                );
+            }
+        }
+    }
     for p in &w.polygons {
         let mut pts = String::new();
         for (i, &q) in p.points.iter().enumerate() {

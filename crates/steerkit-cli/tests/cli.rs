@@ -354,3 +354,52 @@ fn a_3d_scenario_runs_validates_and_writes_3d_files() {
     assert!(m["groups"][0]["final_polarisation"].as_f64().unwrap() > 0.5, "{m}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `steerkit ptsp`: the race's four files, a score that matches the trajectory, a replay that
+/// reads back and validates with the waypoints and their visit steps; bad maps are one line.
+#[test]
+fn ptsp_races_a_map_and_writes_score_trajectory_and_replay() {
+    let dir = temp("ptsp");
+    let out = steerkit(&["ptsp", "open", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("reference controller, 10 of 10 waypoints in "), "{stdout}");
+    let score = json(&dir.join("score.json"));
+    assert_eq!(score["outcome"], "finished");
+    let steps = score["steps"].as_u64().unwrap();
+    let csv = std::fs::read_to_string(dir.join("trajectory.csv")).unwrap();
+    assert_eq!(csv.lines().count() as u64, steps + 2, "a header, the start and every step");
+    assert!(csv.starts_with("step,time,x,y,vx,vy,heading,action,collided\n"));
+    let html = std::fs::read_to_string(dir.join("replay.html")).unwrap();
+    let rec = steerkit_cli::recording::Recording::from_json(
+        steerkit_cli::replay::embedded_json(&html).unwrap(),
+    );
+    let rec = rec.expect("the replay validates");
+    assert_eq!(rec.world.waypoints.len(), 10);
+    let last = rec.world.waypoints.iter().filter_map(|w| w.visited).max().unwrap();
+    assert_eq!(u64::from(last), steps, "the last visit ends the race");
+    assert_eq!(rec.frames.len() as u64, steps + 1);
+    assert_eq!(rec.groups[0].vehicle.as_ref().unwrap().model, "ship");
+    let svg = std::fs::read_to_string(dir.join("snapshot.svg")).unwrap();
+    assert_eq!(svg.matches(r#"class="waypoint""#).count(), 10);
+    // the naive controller and the other tours run too
+    for c in ["naive", "nearest-first", "random-order"] {
+        let o = steerkit(&["ptsp", "open", "--controller", c, "--out", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{c}: {}", text(&o.stderr));
+    }
+    // bad maps: one line each, status 1
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "#####\n#S..#\n#####\n").unwrap();
+    let o = steerkit(&["ptsp", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        format!("error: {}: 0 waypoints 'W': allowed 1 to 64\n", bad.display())
+    );
+    let o = steerkit(&["ptsp", "nowhere"]);
+    assert_eq!(
+        text(&o.stderr),
+        "error: no map file or shipped map named `nowhere` (shipped: open, rooms, maze)\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

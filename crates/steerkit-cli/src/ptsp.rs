@@ -1,0 +1,252 @@
+//! `steerkit ptsp`: races a controller on a PTSP map and writes the score, the trajectory and a
+//! replay (maze, waypoints in visit order, the planned path, probes, escape points and the
+//! action of every step).
+
+use crate::recording::{
+    ControlLayer, Event, Frame, Group, Meta, PathPoint, PathShape, PointLayer, RayLayer, Recording,
+    Rect, VehicleShape, WaypointShape, World, FORMAT, VERSION,
+};
+use std::path::{Path, PathBuf};
+use steerkit::Vec2;
+use steerkit_ptsp::{
+    race, Controller, Map, MapError, Naive, RaceLimits, RaceLog, Reference, ReferenceSettings,
+    Ship, TourMethod, STEP,
+};
+
+/// The controllers `steerkit ptsp` can race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Racer {
+    /// The reference controller (2-opt tour).
+    Reference,
+    /// The reference controller with the nearest-first tour.
+    NearestFirst,
+    /// The reference controller with a random tour (seeded).
+    RandomOrder(u64),
+    /// Straight for the nearest waypoint.
+    Naive,
+}
+
+impl Racer {
+    /// The name shown in outputs.
+    #[must_use]
+    pub fn name(self) -> String {
+        match self {
+            Racer::Reference => "reference".into(),
+            Racer::NearestFirst => "nearest-first".into(),
+            Racer::RandomOrder(seed) => format!("random-order (seed {seed})"),
+            Racer::Naive => "naive".into(),
+        }
+    }
+}
+
+/// A map by shipped name or file path.
+///
+/// # Errors
+/// An unknown name (listing the shipped ones) or any [`Map::load`] error.
+pub fn resolve_map(arg: &str) -> Result<Map, String> {
+    if let Some(map) = steerkit_ptsp::builtin_map(arg) {
+        return Ok(map);
+    }
+    let path = Path::new(arg);
+    if path.exists() || arg.contains('/') || path.extension().is_some() {
+        return Map::load(path).map_err(|e| e.to_string());
+    }
+    let names: Vec<&str> = steerkit_ptsp::map::BUILTIN.iter().map(|(n, _)| *n).collect();
+    Err(format!("no map file or shipped map named `{arg}` (shipped: {})", names.join(", ")))
+}
+
+/// Races `racer` on `map` with the default ship and limits.
+///
+/// # Errors
+/// A map whose waypoints the ship cannot reach (the planner's check).
+pub fn race_on(map: &Map, racer: Racer) -> Result<RaceLog, MapError> {
+    let ship = Ship::default();
+    // the reachability check applies to every controller: a race that cannot finish is refused
+    steerkit_ptsp::Planner::new(map, &ship)?;
+    let settings = |tour| ReferenceSettings { tour, ..ReferenceSettings::default() };
+    let mut controller: Box<dyn Controller> = match racer {
+        Racer::Reference => Box::new(Reference::new(map, &ship, settings(TourMethod::TwoOpt))?),
+        Racer::NearestFirst => {
+            Box::new(Reference::new(map, &ship, settings(TourMethod::NearestFirst))?)
+        }
+        Racer::RandomOrder(seed) => {
+            Box::new(Reference::new(map, &ship, settings(TourMethod::Random(seed)))?)
+        }
+        Racer::Naive => Box::new(Naive::new()),
+    };
+    Ok(race(map, &ship, controller.as_mut(), RaceLimits::default()))
+}
+
+/// The replay of a race: the map's walls as boxes, the waypoints with their visit steps, the
+/// ship (a `ship` vehicle with its action as controls), the target and escape points, probes
+/// as rays and the tour's planned path (A* legs in visit order, from the first step's notes).
+#[must_use]
+pub fn recording(map: &Map, log: &RaceLog, racer: Racer) -> Recording {
+    let ship = Ship::default();
+    let mut world =
+        World::bounded(Vec2::ZERO, Vec2::new(map.width() as f32, map.height() as f32), false);
+    world.boxes =
+        map.wall_rects().into_iter().map(|(a, b)| Rect { min: a.into(), max: b.into() }).collect();
+    world.waypoints = map
+        .waypoints()
+        .iter()
+        .zip(&log.visited)
+        .map(|(w, v)| WaypointShape { center: (*w).into(), radius: ship.visit_radius, visited: *v })
+        .collect();
+    // the path flown to each waypoint, as planned when the ship set out for it
+    let mut current = None;
+    for s in &log.steps {
+        let Some(&last) = s.notes.path.last() else { continue };
+        if current != Some(last) && s.notes.path.len() >= 2 {
+            current = Some(last);
+            world.paths.push(PathShape {
+                name: format!("leg {}", world.paths.len() + 1),
+                points: s.notes.path.iter().map(|&p| PathPoint::from(p)).collect(),
+                looping: false,
+            });
+        }
+    }
+    let mut group = Group::new("ship", "#0072b2", ship.radius);
+    group.vehicle = Some(VehicleShape {
+        model: "ship".into(),
+        length: 3.0 * ship.radius,
+        width: 2.2 * ship.radius,
+        wheelbase: None,
+        max_steer: None,
+        track_width: None,
+    });
+    let frame = |step: u32, k: &steerkit::kinematic::Kinematic| Frame {
+        step,
+        position: vec![k.position.x, k.position.y],
+        velocity: vec![k.velocity.x, k.velocity.y],
+        orientation: vec![k.orientation],
+        ..Frame::default()
+    };
+    let mut frames = vec![frame(0, &log.start)];
+    for s in &log.steps {
+        let mut f = frame(s.step, &s.state);
+        let o = &mut f.overlays;
+        o.controls = ControlLayer {
+            agent: vec![0],
+            value: vec![f32::from(u8::from(s.action.thrust)), s.action.turn.sign(), 0.0],
+        };
+        if let Some(t) = s.notes.target {
+            o.target = PointLayer { agent: vec![0], point: vec![t.x, t.y] };
+        }
+        let mut rays = RayLayer::default();
+        for &(a, b, hit) in &s.notes.probes {
+            rays.agent.push(0);
+            rays.from.extend([a.x, a.y]);
+            rays.to.extend([b.x, b.y]);
+            rays.hit.push(hit.unwrap_or(-1.0));
+        }
+        o.rays = rays;
+        frames.push(f);
+    }
+    let mut events: Vec<Event> = log
+        .visited
+        .iter()
+        .filter_map(|v| v.map(|step| Event { step, kind: "waypoint".into(), agent: Some(0) }))
+        .collect();
+    events.extend(log.steps.iter().filter(|s| s.collided).map(|s| Event {
+        step: s.step,
+        kind: "collision".into(),
+        agent: Some(0),
+    }));
+    // an escape begins when a probe first finds a wall
+    events.extend(
+        log.steps
+            .windows(2)
+            .filter(|w| w[1].notes.escape.is_some() && w[0].notes.escape.is_none())
+            .map(|w| Event { step: w[1].step, kind: "escape".into(), agent: Some(0) }),
+    );
+    events.sort_by_key(|e| e.step);
+    let score = log.score;
+    let description = format!(
+        "PTSP on map `{}` ({} × {} px, drawn 1 px to the metre) with the {} controller: {} of {} waypoints in {} steps \
+         of 40 ms ({}), {} wall collisions. Waypoints fill green with their visit number; dashed \
+         lines are the A* paths planned to each; select the ship for its action (thrust, turn), \
+         the point it steers for and its probes (red where a probe found a wall, which makes it \
+         seek an escape point instead).",
+        map.name(),
+        map.width(),
+        map.height(),
+        racer.name(),
+        score.visited,
+        score.waypoints,
+        score.steps,
+        score.outcome.name(),
+        score.collisions
+    );
+    Recording {
+        format: FORMAT.into(),
+        version: VERSION,
+        meta: Meta { every: 1, ..Meta::new(format!("ptsp {}", map.name()), 0, STEP, score.steps) }
+            .with_description(description),
+        world,
+        groups: vec![group],
+        agent_groups: vec![0],
+        frames,
+        events,
+        events_dropped: 0,
+        metrics: Vec::new(),
+        shots: Vec::new(),
+        shots_dropped: 0,
+    }
+}
+
+/// `score.json`: the score and the visit step of each waypoint.
+#[must_use]
+pub fn score_json(map: &Map, log: &RaceLog, racer: Racer) -> String {
+    let s = log.score;
+    let visits: Vec<String> =
+        log.visited.iter().map(|v| v.map_or("null".into(), |s| s.to_string())).collect();
+    format!(
+        "{{\n  \"format\": \"steerkit-ptsp-score\",\n  \"version\": 1,\n  \"map\": {},\n  \
+         \"controller\": {},\n  \"outcome\": \"{}\",\n  \"steps\": {},\n  \"visited\": {},\n  \
+         \"waypoints\": {},\n  \"collisions\": {},\n  \"visit_steps\": [{}]\n}}\n",
+        serde_json::to_string(map.name()).unwrap_or_default(),
+        serde_json::to_string(&racer.name()).unwrap_or_default(),
+        s.outcome.name(),
+        s.steps,
+        s.visited,
+        s.waypoints,
+        s.collisions,
+        visits.join(", ")
+    )
+}
+
+/// Writes `score.json`, `trajectory.csv` (step, time, x, y, vx, vy, heading, action, collided),
+/// `replay.html` and `snapshot.svg` to `dir`; returns the files.
+///
+/// # Errors
+/// Any I/O error, with the path.
+pub fn write(dir: &Path, map: &Map, log: &RaceLog, racer: Racer) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let files =
+        ["score.json", "trajectory.csv", "replay.html", "snapshot.svg"].map(|f| dir.join(f));
+    let io = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    std::fs::write(&files[0], score_json(map, log, racer)).map_err(|e| io(&files[0], e))?;
+    let mut csv = String::from("step,time,x,y,vx,vy,heading,action,collided\n");
+    let mut row = |step: u32, k: &steerkit::kinematic::Kinematic, action: &str, hit: bool| {
+        csv.push_str(&format!(
+            "{step},{:.2},{:.3},{:.3},{:.3},{:.3},{:.4},{action},{}\n",
+            step as f32 * STEP,
+            k.position.x,
+            k.position.y,
+            k.velocity.x,
+            k.velocity.y,
+            k.orientation,
+            u8::from(hit)
+        ));
+    };
+    row(0, &log.start, "", false);
+    for s in &log.steps {
+        row(s.step, &s.state, s.action.name(), s.collided);
+    }
+    std::fs::write(&files[1], csv).map_err(|e| io(&files[1], e))?;
+    let rec = recording(map, log, racer);
+    crate::replay::write_html(&rec, &files[2]).map_err(|e| io(&files[2], e))?;
+    crate::snapshot::write_svg(&rec, &files[3]).map_err(|e| io(&files[3], e))?;
+    Ok(files.to_vec())
+}

@@ -1,0 +1,215 @@
+//! A race: one ship, one map, a controller choosing an action every 40 ms, and the score.
+
+use crate::{Action, Map, Ship};
+use steerkit::kinematic::Kinematic;
+use steerkit::Vec2;
+
+/// When a race ends without visiting every waypoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceLimits {
+    /// Steps in all.
+    pub max_steps: u32,
+    /// Steps without visiting a new waypoint (the competition's time-out).
+    pub timeout: u32,
+}
+
+impl Default for RaceLimits {
+    /// 10 000 steps (400 s) in all, 1 000 steps (40 s) between waypoints.
+    fn default() -> Self {
+        RaceLimits { max_steps: 10_000, timeout: 1_000 }
+    }
+}
+
+/// How a race ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every waypoint visited.
+    Finished,
+    /// [`RaceLimits::timeout`] steps without a new waypoint.
+    TimedOut,
+    /// [`RaceLimits::max_steps`] reached.
+    StepLimit,
+}
+
+impl Outcome {
+    /// `finished`, `timed_out` or `step_limit`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Finished => "finished",
+            Outcome::TimedOut => "timed_out",
+            Outcome::StepLimit => "step_limit",
+        }
+    }
+}
+
+/// The score of a race: the competition ranks by waypoints visited, then fewer steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Steps taken (the score when finished: fewer is better).
+    pub steps: u32,
+    /// Waypoints visited.
+    pub visited: usize,
+    /// Waypoints on the map.
+    pub waypoints: usize,
+    /// Steps in which the ship hit a wall.
+    pub collisions: u32,
+}
+
+impl Score {
+    /// True when every waypoint was visited.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.outcome == Outcome::Finished
+    }
+}
+
+/// What a controller sees each step.
+#[derive(Clone, Copy, Debug)]
+pub struct RaceView<'a> {
+    /// The map.
+    pub map: &'a Map,
+    /// The ship's constants.
+    pub ship: &'a Ship,
+    /// The ship now: position (px), heading (rad), velocity (px/s).
+    pub state: Kinematic,
+    /// For each waypoint, the step it was visited at, if it was.
+    pub visited: &'a [Option<u32>],
+    /// Steps taken so far.
+    pub step: u32,
+}
+
+/// What a controller may show in a replay about its last decision (all optional).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Notes {
+    /// The point it steers for (px).
+    pub target: Option<Vec2>,
+    /// Probes: `(from, to, first wall hit as a fraction of the way or None)`.
+    pub probes: Vec<(Vec2, Vec2, Option<f32>)>,
+    /// An escape point chosen because a probe found a wall (px).
+    pub escape: Option<Vec2>,
+    /// The path it follows now (px), for the current waypoint.
+    pub path: Vec<Vec2>,
+    /// The waypoints in the order it means to visit them.
+    pub tour: Vec<usize>,
+}
+
+/// A PTSP controller: given the race, return the next action. Implement this to race your own.
+///
+/// ```
+/// use steerkit_ptsp::{Action, Controller, RaceView, Turn};
+///
+/// /// Turns toward the first unvisited waypoint and thrusts when facing it.
+/// struct Greedy;
+///
+/// impl Controller for Greedy {
+///     fn act(&mut self, race: &RaceView<'_>) -> Action {
+///         let next = race.visited.iter().position(Option::is_none).unwrap_or(0);
+///         let to = race.map.waypoints()[next] - race.state.position;
+///         let off = steerkit::Vec2::from_angle(race.state.orientation).angle_to(to);
+///         let turn = if off > 0.05 { Turn::Left } else if off < -0.05 { Turn::Right } else { Turn::Straight };
+///         Action { thrust: off.abs() < 0.3, turn }
+///     }
+/// }
+/// let map = steerkit_ptsp::builtin_map("open").unwrap();
+/// let log = steerkit_ptsp::race(&map, &steerkit_ptsp::Ship::default(), &mut Greedy, Default::default());
+/// assert!(log.score.visited > 0);
+/// ```
+pub trait Controller {
+    /// The action for this step.
+    fn act(&mut self, race: &RaceView<'_>) -> Action;
+
+    /// What to show about the last decision in a replay.
+    fn notes(&self) -> Notes {
+        Notes::default()
+    }
+}
+
+/// One step of a race as recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepLog {
+    /// The step (the state is after it).
+    pub step: u32,
+    /// The action taken.
+    pub action: Action,
+    /// The ship after the step.
+    pub state: Kinematic,
+    /// Whether it hit a wall in this step.
+    pub collided: bool,
+    /// The controller's notes for this step's decision.
+    pub notes: Notes,
+}
+
+/// A whole race: the score, every step and when each waypoint was visited.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceLog {
+    /// The score.
+    pub score: Score,
+    /// The start state.
+    pub start: Kinematic,
+    /// Every step.
+    pub steps: Vec<StepLog>,
+    /// For each waypoint, the step it was visited at.
+    pub visited: Vec<Option<u32>>,
+}
+
+/// Runs `controller` on `map` with `ship` until every waypoint is visited or a limit is hit.
+/// The ship starts at rest at the map's start, facing +x. Deterministic: the same map, ship,
+/// controller and limits give the same log. Check a map with [`Planner::new`](crate::Planner::new)
+/// first: it refuses a start where the ship does not fit and waypoints it cannot reach (a race
+/// on such a map only times out).
+pub fn race(
+    map: &Map,
+    ship: &Ship,
+    controller: &mut dyn Controller,
+    limits: RaceLimits,
+) -> RaceLog {
+    let start = Kinematic { position: map.start(), ..Kinematic::default() };
+    let mut state = start;
+    let mut visited = vec![None; map.waypoints().len()];
+    let mut steps = Vec::new();
+    let mut collisions = 0;
+    let mut last_visit = 0u32;
+    let mut step = 0u32;
+    let outcome = loop {
+        if visited.iter().all(Option::is_some) {
+            break Outcome::Finished;
+        }
+        if step >= limits.max_steps {
+            break Outcome::StepLimit;
+        }
+        if step - last_visit >= limits.timeout {
+            break Outcome::TimedOut;
+        }
+        let view = RaceView { map, ship, state, visited: &visited, step };
+        let action = controller.act(&view);
+        let (next, collided) = ship.step_in(map, &state, action);
+        step += 1;
+        collisions += u32::from(collided);
+        for (w, seen) in map.waypoints().iter().zip(visited.iter_mut()) {
+            if seen.is_none()
+                && segment_distance(state.position, next.position, *w) <= ship.visit_radius
+            {
+                *seen = Some(step);
+                last_visit = step;
+            }
+        }
+        state = next;
+        steps.push(StepLog { step, action, state, collided, notes: controller.notes() });
+    };
+    let score = Score {
+        outcome,
+        steps: step,
+        visited: visited.iter().filter(|v| v.is_some()).count(),
+        waypoints: visited.len(),
+        collisions,
+    };
+    RaceLog { score, start, steps, visited }
+}
+
+/// Distance from `p` to the segment `a`–`b`: a fast ship passes a waypoint between two steps.
+fn segment_distance(a: Vec2, b: Vec2, p: Vec2) -> f32 {
+    steerkit::geometry::closest_point_on_segment(p, a, b).0.distance(p)
+}
