@@ -785,6 +785,21 @@ impl<V: CrowdVector> Crowd<V> {
         self.index_of(h).is_some_and(|i| self.status[i] & QUARANTINED != 0)
     }
 
+    /// Moves an agent into another group: from the next step it runs that group's recipe and
+    /// settings. Its kinematic, goal and per-agent behaviour state (wander target, path
+    /// parameter, avoidance state) are kept.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`]; [`CrowdError::UnknownGroup`].
+    pub fn set_agent_group(&mut self, h: AgentHandle, group: GroupId) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        if group.0 as usize >= self.groups.len() {
+            return Err(CrowdError::UnknownGroup(group));
+        }
+        self.cold[i].group = group.0;
+        Ok(())
+    }
+
     /// Sets or clears an agent's goal (clears its `Arrived` state).
     ///
     /// # Errors

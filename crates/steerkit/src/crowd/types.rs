@@ -119,11 +119,16 @@ pub struct Stuck {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
-    serde(bound(serialize = "V: serde::Serialize", deserialize = "V: serde::Deserialize<'de>"))
+    serde(bound(
+        serialize = "V: serde::Serialize, A: serde::Serialize, P: serde::Serialize",
+        deserialize = "V: serde::Deserialize<'de>, A: serde::Deserialize<'de>, P: serde::Deserialize<'de>"
+    ))
 )]
-pub struct Group<V: Vector = Vec2> {
-    /// The behaviour recipe.
-    pub recipe: Recipe<V>,
+pub struct Group<V: Vector = Vec2, A = AgentHandle, P = PathId> {
+    /// The behaviour recipe. A group is added to a crowd with the crowd's own references
+    /// (`Group<V>`); one that names agents and paths its own way (an engine's entities) becomes
+    /// one with [`Group::map_refs`].
+    pub recipe: Recipe<V, A, P>,
     /// Field of view of the neighbour query (half angle, rad, around the heading); `None` sees
     /// all round.
     pub view_half_angle: Option<f32>,
@@ -184,11 +189,11 @@ pub struct Group<V: Vector = Vec2> {
 /// follows the turn within a few tenths of a second without shaking at every steering change.
 pub const FAKE_TURN_TIME: f32 = 0.2;
 
-impl<V: Vector> Group<V> {
+impl<V: Vector, A, P> Group<V, A, P> {
     /// A group running `recipe`: all-round view, no non-penetration, no smoothing, facing its
     /// motion, arrive radius 0.5 m, no stuck detection, Newton–Euler-1 without drag.
     #[must_use]
-    pub fn new(recipe: Recipe<V>) -> Self {
+    pub fn new(recipe: Recipe<V, A, P>) -> Self {
         Group {
             recipe,
             view_half_angle: None,
@@ -205,6 +210,32 @@ impl<V: Vector> Group<V> {
         }
     }
 
+    /// The same group with its recipe's agent and path references mapped
+    /// ([`Recipe::map_refs`]); every other setting is kept.
+    #[must_use]
+    pub fn map_refs<A2, P2>(
+        &self,
+        agent: &impl Fn(&A) -> A2,
+        path: &impl Fn(&P) -> P2,
+    ) -> Group<V, A2, P2> {
+        Group {
+            recipe: self.recipe.map_refs(agent, path),
+            view_half_angle: self.view_half_angle,
+            non_penetration: self.non_penetration,
+            heading_smoothing: self.heading_smoothing,
+            face_motion: self.face_motion,
+            arrive_radius: self.arrive_radius,
+            stuck: self.stuck,
+            integration: self.integration,
+            fake_rotation: self.fake_rotation,
+            motor: self.motor,
+            nearest: self.nearest,
+            orca: self.orca,
+        }
+    }
+}
+
+impl<V: Vector> Group<V> {
     pub(super) fn validate(&self, paths: usize) -> Result<(), ParamError> {
         self.recipe.validate(paths)?;
         if let Some(h) = self.view_half_angle {

@@ -1,0 +1,325 @@
+//! The plugin in a headless app (no window, no GPU): Bevy's time with one fixed step per update.
+
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+use bevy_math::{Vec2, Vec3};
+use bevy_steerkit::{
+    SteerAgent, SteerBehaviour, SteerCrowd, SteerGoal, SteerMessage, SteerState, SteerkitPlugin2d,
+    SteerkitPlugin3d,
+};
+use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
+use steerkit::crowd::{AgentSpec, Crowd2, CrowdConfig, Group, PathId, Recipe, Target};
+use steerkit::kinematic::Limits;
+use steerkit::steering::{Arrive, Pursue};
+
+/// Bevy's default fixed step, 64 Hz (exact in `f32`).
+const DT: f32 = 1.0 / 64.0;
+
+fn app2d(config: CrowdConfig) -> App {
+    let mut app = App::new();
+    app.add_plugins((TimePlugin, SteerkitPlugin2d::new(config)));
+    app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app
+}
+
+fn limits() -> Limits {
+    Limits::new(2.0, 4.0, 4.0, 20.0).unwrap()
+}
+
+fn arrive() -> Recipe<Vec2, Entity, PathId> {
+    Recipe::Arrive { target: Target::Goal, arrive: Arrive::new(0.1, 2.0, 0.25).unwrap() }
+}
+
+fn state(app: &App, e: Entity) -> SteerState<Vec2> {
+    *app.world().get::<SteerState<Vec2>>(e).expect("an agent")
+}
+
+/// Arrive from rest over 10 m at up to 2 m/s with 4 m/s² and a 2 m slow radius: accelerating
+/// takes 0.5 s (0.5 m), cruising 3.5 s (7 m) and the slowing 2 m about 1 s and more, so it is
+/// there (within 0.1 m) after 4.5–8 s and not before 4.5 s; the arrival message comes then.
+#[test]
+fn an_arriving_entity_reaches_its_goal_in_the_expected_time_and_says_so() {
+    let mut app = app2d(CrowdConfig::new(2.0));
+    let e = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(Group::new(arrive())),
+            SteerGoal::Point(Vec2::new(10.0, 0.0)),
+            Transform::default(),
+        ))
+        .id();
+    let mut arrived_at = None;
+    for step in 1..=640 {
+        app.update();
+        let messages = app.world().resource::<bevy_ecs::message::Messages<SteerMessage>>();
+        if messages.iter_current_update_messages().any(|m| *m == SteerMessage::Arrived(e)) {
+            arrived_at.get_or_insert(step);
+        }
+    }
+    let p = state(&app, e).current.position;
+    assert!(p.distance(Vec2::new(10.0, 0.0)) < 0.1, "{p:?}");
+    let t = arrived_at.expect("an Arrived message") as f32 * DT;
+    assert!((4.5..8.0).contains(&t), "arrived after {t} s");
+    // the Transform shows it, interpolated
+    let tr = app.world().get::<Transform>(e).unwrap();
+    assert!(tr.translation.truncate().distance(Vec2::new(10.0, 0.0)) < 0.1);
+}
+
+/// The plugin's crowd against the bare crowd: 40 agents arriving at goals across each other,
+/// with separation, over 1000 fixed steps: every state bit for bit the same.
+#[test]
+fn the_plugin_gives_the_bare_crowds_states_bit_for_bit_over_1000_steps() {
+    let config = CrowdConfig::new(2.0).with_seed(7);
+    let recipe = |r: Recipe<Vec2, Entity, PathId>| {
+        Recipe::Blend(vec![
+            (1.0, r),
+            (
+                1.5,
+                Recipe::Separation(
+                    steerkit::steering::Separation::new(1.0, steerkit::steering::Falloff::Linear)
+                        .unwrap(),
+                ),
+            ),
+        ])
+    };
+    let starts: Vec<(Vec2, Vec2)> = (0..40)
+        .map(|k| {
+            let a = k as f32 / 40.0 * std::f32::consts::TAU;
+            (Vec2::from_angle(a) * 8.0, Vec2::from_angle(a + 3.0) * 8.0)
+        })
+        .collect();
+    let mut app = app2d(config);
+    let entities: Vec<Entity> = starts
+        .iter()
+        .map(|&(p, g)| {
+            app.world_mut()
+                .spawn((
+                    SteerAgent::new(0.3, limits()),
+                    SteerBehaviour(Group::new(recipe(arrive()))),
+                    SteerGoal::Point(g),
+                    Transform::from_translation(p.extend(0.0)),
+                ))
+                .id()
+        })
+        .collect();
+    let mut bare = Crowd2::new(config).unwrap();
+    let _idle = bare.add_group(Group::new(Recipe::Blend(Vec::new()))).unwrap();
+    let g = bare
+        .add_group(Group::new(recipe(arrive())).map_refs(&|_| unreachable!(), &|p| *p))
+        .unwrap();
+    let handles: Vec<_> = starts
+        .iter()
+        .map(|&(p, goal)| {
+            bare.spawn(AgentSpec { goal: Some(goal), ..AgentSpec::new(p, 0.3, limits(), g) })
+                .unwrap()
+        })
+        .collect();
+    app.update(); // Bevy's clock starts: no fixed step in the first update
+    for _ in 0..1000 {
+        app.update();
+        bare.step(DT).unwrap();
+    }
+    for (e, h) in entities.iter().zip(&handles) {
+        let mine = state(&app, *e).current;
+        let theirs = bare.kinematic(*h).unwrap();
+        assert_eq!(
+            mine.position.to_array().map(f32::to_bits),
+            theirs.position.to_array().map(f32::to_bits)
+        );
+        assert_eq!(
+            mine.velocity.to_array().map(f32::to_bits),
+            theirs.velocity.to_array().map(f32::to_bits)
+        );
+        assert_eq!(mine.orientation.to_bits(), theirs.orientation.to_bits());
+    }
+}
+
+/// A pursuer of another entity closes on it; when the prey is despawned its agent leaves the
+/// crowd and the pursuer has nothing more to say: it coasts to a stop, no error.
+#[test]
+fn pursuing_an_entity_and_falling_back_when_it_is_despawned() {
+    let mut app = app2d(CrowdConfig::new(2.0));
+    let prey = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, Limits::new(1.0, 4.0, 4.0, 20.0).unwrap()),
+            SteerBehaviour(Group::new(arrive())),
+            SteerGoal::Point(Vec2::new(30.0, 0.0)),
+            Transform::from_xyz(3.0, 0.0, 0.0),
+        ))
+        .id();
+    let mut chase: Group<Vec2, Entity, PathId> =
+        Group::new(Recipe::Pursue { target: prey, pursue: Pursue::new(1.0).unwrap() });
+    chase.integration =
+        steerkit::kinematic::Integration::new(steerkit::kinematic::Scheme::SemiImplicit, 1.0, 0.0)
+            .unwrap();
+    let hunter = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(chase),
+            Transform::from_xyz(-3.0, 0.0, 0.0),
+        ))
+        .id();
+    let gap =
+        |app: &App| state(app, hunter).current.position.distance(state(app, prey).current.position);
+    let start = 6.0;
+    for _ in 0..512 {
+        app.update();
+    }
+    let closed = gap(&app);
+    assert!(closed < 1.0, "the hunter is {closed} m from its prey after 8 s (from {start})");
+    app.world_mut().despawn(prey);
+    for _ in 0..640 {
+        app.update();
+    }
+    let steer = app.world().resource::<SteerCrowd<Vec2>>();
+    assert_eq!(steer.crowd().len(), 1, "the prey left the crowd");
+    assert!(steer.errors().is_empty(), "{:?}", steer.errors());
+    let v = state(&app, hunter).current.velocity.length();
+    assert!(v < 0.05, "the hunter drifts to a stop (drag 1/s): {v} m/s");
+}
+
+/// A goal that is an entity is followed as it moves; a Transform the game sets is a teleport.
+#[test]
+fn goals_follow_entities_and_teleports_are_honoured() {
+    let mut app = app2d(CrowdConfig::new(2.0));
+    let marker = app.world_mut().spawn(Transform::from_xyz(4.0, 0.0, 0.0)).id();
+    let walker = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(Group::new(arrive())),
+            SteerGoal::<Vec2>::Entity(marker),
+        ))
+        .id();
+    for _ in 0..400 {
+        app.update();
+    }
+    assert!(state(&app, walker).current.position.distance(Vec2::new(4.0, 0.0)) < 0.1);
+    app.world_mut().get_mut::<Transform>(marker).unwrap().translation = Vec3::new(4.0, 5.0, 0.0);
+    for _ in 0..400 {
+        app.update();
+    }
+    assert!(state(&app, walker).current.position.distance(Vec2::new(4.0, 5.0)) < 0.1);
+    // teleport: the game moves the walker; the crowd takes it from there
+    app.world_mut().get_mut::<Transform>(walker).unwrap().translation = Vec3::new(-20.0, 0.0, 0.0);
+    app.update();
+    let p = state(&app, walker).current.position;
+    assert!(p.distance(Vec2::new(-20.0, 0.0)) < 0.1, "{p:?}");
+}
+
+/// A 3D agent arrives in 3D; the Transform carries the body's orientation.
+#[test]
+fn the_3d_plugin_moves_agents_in_space() {
+    let mut app = App::new();
+    app.add_plugins((TimePlugin, SteerkitPlugin3d::new(CrowdConfig::new(2.0))));
+    app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    let goal = Vec3::new(3.0, 4.0, -2.0);
+    let arrive3 =
+        Recipe::Arrive { target: Target::Goal, arrive: Arrive::new(0.1, 2.0, 0.25).unwrap() };
+    let e = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour::<Vec3>(Group::new(arrive3)),
+            SteerGoal::Point(goal),
+        ))
+        .id();
+    for _ in 0..640 {
+        app.update();
+    }
+    let t = app.world().get::<Transform>(e).unwrap();
+    assert!(t.translation.distance(goal) < 0.1, "{:?}", t.translation);
+    assert!((t.rotation.length() - 1.0).abs() < 1e-4);
+}
+
+/// A wedge of six member entities follows its anchor along a line: within 0.1 m of their slots
+/// while marching; a despawned member leaves and the five others take slots 0–4; the formation
+/// entity's Transform moves with the anchor.
+#[test]
+fn formations_of_entities_hold_their_slots() {
+    use bevy_steerkit::{SteerFormation, SteerFormationId};
+    use steerkit::formation::{FormationManager, Pattern, ScalablePattern, Shape, SlotSteering};
+    use steerkit::kinematic::Kinematic;
+    use steerkit::steering::{Align, FollowPath};
+    let mut app = app2d(CrowdConfig::new(2.0));
+    let path = {
+        let mut steer = app.world_mut().resource_mut::<SteerCrowd<Vec2>>();
+        steer.crowd_mut().add_path(
+            steerkit::path::Polyline::open(vec![Vec2::ZERO, Vec2::new(30.0, 0.0)]).unwrap(),
+        )
+    };
+    let slot = SlotSteering::new(
+        Arrive::new(0.02, 2.0, 0.3).unwrap(),
+        Align::new(0.01, 0.5, 0.1).unwrap(),
+    );
+    let mut group: Group<Vec2, Entity, PathId> = Group::new(Recipe::Slot(slot));
+    group.face_motion = false;
+    let members: Vec<Entity> = (0..6)
+        .map(|k| {
+            app.world_mut()
+                .spawn((
+                    SteerAgent::new(0.3, Limits::new(3.0, 6.0, 4.0, 20.0).unwrap()),
+                    SteerBehaviour(group.clone()),
+                    Transform::from_xyz(-2.0 + k as f32 * 0.8, (k % 2) as f32 * 1.5, 0.0),
+                ))
+                .id()
+        })
+        .collect();
+    let pattern = ScalablePattern::new(Shape::Wedge, 2.0).unwrap();
+    let anchor =
+        Kinematic { position: Vec2::ZERO, orientation: 0.0, velocity: Vec2::ZERO, rotation: 0.0 };
+    let manager = FormationManager::new(
+        Pattern::from(pattern),
+        anchor,
+        Limits::new(1.0, 1.0, 4.0, 20.0).unwrap(),
+    );
+    let follow =
+        FollowPath::new(1.0).unwrap().arriving_at_end(Arrive::new(0.05, 3.0, 0.5).unwrap());
+    let squad = app
+        .world_mut()
+        .spawn(SteerFormation {
+            manager,
+            members: members.clone(),
+            anchor: Recipe::FollowPath { path, follow },
+        })
+        .id();
+    let worst = |app: &App, ms: &[Entity]| {
+        let steer = app.world().resource::<SteerCrowd<Vec2>>();
+        ms.iter()
+            .map(|&m| {
+                let h = steer.handle(m).unwrap();
+                let t = steer.crowd().slot_target(h).unwrap();
+                state(app, m).current.position.distance(t.position)
+            })
+            .fold(0.0, f32::max)
+    };
+    for _ in 0..(15 * 64) {
+        app.update();
+    }
+    let marching = worst(&app, &members);
+    assert!(marching < 0.1, "while marching: {marching} m from the slot");
+    let anchor_x = app.world().get::<Transform>(squad).unwrap().translation.x;
+    assert!(anchor_x > 10.0, "the formation entity moves with the anchor: x = {anchor_x}");
+    assert!(app.world().get::<SteerFormationId>(squad).is_some());
+    app.world_mut().despawn(members[0]);
+    for _ in 0..(25 * 64) {
+        app.update();
+    }
+    let rest = &members[1..];
+    let steer = app.world().resource::<SteerCrowd<Vec2>>();
+    let id = app.world().get::<SteerFormationId>(squad).unwrap().0;
+    let mut slots: Vec<usize> = rest
+        .iter()
+        .map(|&m| {
+            steer.crowd().formation(id).unwrap().slot_of(steer.handle(m).unwrap().index).unwrap()
+        })
+        .collect();
+    slots.sort_unstable();
+    assert_eq!(slots, vec![0, 1, 2, 3, 4]);
+    assert!(worst(&app, rest) < 0.1);
+    assert!(steer.errors().is_empty(), "{:?}", steer.errors());
+}
