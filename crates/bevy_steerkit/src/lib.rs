@@ -37,6 +37,9 @@
 //! 2D worlds use the x–y plane (the heading is a rotation about +z); 3D worlds are y-up with the
 //! body looking down its local +x axis, the crowd's convention.
 
+#[cfg(feature = "debug")]
+pub mod debug;
+
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2, Vec3};
@@ -47,6 +50,9 @@ use std::collections::HashMap;
 use steerkit::crowd::{
     AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdEvent, CrowdVector, Group, GroupId, PathId,
     Recipe,
+};
+use steerkit::geometry::{
+    Aabb, Circle, Obstacle, Obstacle3, ObstacleSet, ObstacleSet3, Polygon, Segment, Sphere,
 };
 use steerkit::kinematic::{Kinematic, Limits};
 
@@ -60,6 +66,31 @@ pub trait Space: CrowdVector {
     fn blend(a: Self::Orientation, b: Self::Orientation, s: f32) -> Self::Orientation;
     /// Systems of this space only (2D: formations).
     fn add_space_systems(_app: &mut App) {}
+    /// A static obstacle of this space ([`Obstacle`] in 2D, [`Obstacle3`] in 3D).
+    type Shape: Clone + PartialEq + Send + Sync + core::fmt::Debug + 'static;
+    /// A shape given in an entity's local frame, placed in the world by its `Transform`
+    /// (translation and rotation; a scale other than 1 is refused).
+    ///
+    /// # Errors
+    /// A one-line reason the shape cannot be placed.
+    fn place(shape: &Self::Shape, t: &Transform) -> Result<Self::Shape, String>;
+    /// The crowd's static world from placed shapes.
+    ///
+    /// # Errors
+    /// The library's reason a shape is invalid.
+    fn world(shapes: Vec<Self::Shape>) -> Result<Self::Obstacles, String>;
+}
+
+/// The refusal of a scaled obstacle `Transform`.
+fn unscaled(t: &Transform) -> Result<(), String> {
+    if t.scale == Vec3::ONE {
+        Ok(())
+    } else {
+        Err(format!(
+            "obstacle Transform scale {} is not allowed: give the shape its size, scale must be 1",
+            t.scale
+        ))
+    }
 }
 
 impl Space for Vec2 {
@@ -75,6 +106,32 @@ impl Space for Vec2 {
 
     fn blend(a: f32, b: f32, s: f32) -> f32 {
         a + steerkit::math::wrap_angle(b - a) * s
+    }
+
+    type Shape = Obstacle;
+
+    fn place(shape: &Obstacle, t: &Transform) -> Result<Obstacle, String> {
+        unscaled(t)?;
+        let (offset, angle) = Vec2::from_transform(t);
+        let turn = Vec2::from_angle(angle);
+        let to_world = |p: Vec2| offset + turn.rotate(p);
+        let polygon = |p: Result<Polygon, steerkit::ParamError>| {
+            p.and_then(|p| p.transformed(angle, offset))
+                .map(Obstacle::Polygon)
+                .map_err(|e| e.to_string())
+        };
+        Ok(match shape {
+            Obstacle::Circle(c) => Obstacle::Circle(Circle::new(to_world(c.center), c.radius)),
+            Obstacle::Wall(w) => Obstacle::Wall(Segment::new(to_world(w.a), to_world(w.b))),
+            Obstacle::Polygon(p) => polygon(Ok(p.clone()))?,
+            // a turned box is a polygon
+            Obstacle::Box(b) if angle != 0.0 => polygon(Polygon::rectangle(b.min, b.max))?,
+            Obstacle::Box(b) => Obstacle::Box(Aabb::new(b.min + offset, b.max + offset)),
+        })
+    }
+
+    fn world(shapes: Vec<Obstacle>) -> Result<ObstacleSet, String> {
+        ObstacleSet::new(shapes).map_err(|e| e.to_string())
     }
 
     fn add_space_systems(app: &mut App) {
@@ -100,6 +157,31 @@ impl Space for Vec3 {
 
     fn blend(a: Quat, b: Quat, s: f32) -> Quat {
         a.slerp(b, s)
+    }
+
+    type Shape = Obstacle3;
+
+    fn place(shape: &Obstacle3, t: &Transform) -> Result<Obstacle3, String> {
+        unscaled(t)?;
+        Ok(match shape {
+            Obstacle3::Sphere(s) => {
+                Obstacle3::Sphere(Sphere::new(t.translation + t.rotation * s.center, s.radius))
+            }
+            Obstacle3::Box(b) if t.rotation.angle_between(Quat::IDENTITY) > 1e-6 => {
+                return Err(format!(
+                    "box obstacle rotation {} is not allowed: 3D boxes are axis-aligned, the \
+                     rotation must be the identity",
+                    t.rotation
+                ))
+            }
+            Obstacle3::Box(b) => {
+                Obstacle3::Box(Aabb::new(b.min + t.translation, b.max + t.translation))
+            }
+        })
+    }
+
+    fn world(shapes: Vec<Obstacle3>) -> Result<ObstacleSet3, String> {
+        ObstacleSet3::new(shapes).map_err(|e| e.to_string())
     }
 }
 
@@ -136,6 +218,16 @@ pub enum SteerGoal<V: Space> {
     /// Another entity's current position (none while it has no `Transform`).
     Entity(Entity),
 }
+
+/// A static obstacle or wall ([`Obstacle`] in 2D, [`Obstacle3`] in 3D) given in the entity's
+/// local frame and placed by its `Transform` (translation and rotation; a turned 2D box becomes
+/// a polygon; 3D boxes stay axis-aligned). While any exist, these components are the crowd's
+/// static world: adding, changing, moving or removing one rebuilds it (O(n log n) in the
+/// number of obstacles) before the next step. A shape that cannot be placed is left out and
+/// reported in [`SteerCrowd::errors`].
+#[derive(Component, Clone, Debug, PartialEq)]
+#[require(Transform)]
+pub struct SteerObstacle<V: Space>(pub V::Shape);
 
 /// A formation of agent entities (2D): a manager (pattern, anchor, assignment), its members
 /// and the recipe that steers its anchor (which may name entities). Put it on an entity of its
@@ -314,7 +406,10 @@ impl<V: Space> Plugin for SteerkitPlugin<V> {
     fn build(&self, app: &mut App) {
         app.insert_resource(SteerCrowd::new(self.config))
             .add_message::<SteerMessage>()
-            .add_systems(FixedUpdate, step::<V>.in_set(SteerSystems::Step))
+            .add_systems(
+                FixedUpdate,
+                (sync_obstacles::<V>, step::<V>).chain().in_set(SteerSystems::Step),
+            )
             .add_systems(
                 PostUpdate,
                 interpolate::<V>
@@ -448,6 +543,37 @@ fn step<V: Space>(
         if let Some(k) = steer.crowd.kinematic(h) {
             commands.entity(e).insert(SteerState { previous: start, current: k, written: None });
         }
+    }
+}
+
+/// An obstacle component that came, changed or moved.
+type ObstacleMoved<V> =
+    (With<SteerObstacle<V>>, Or<(Changed<SteerObstacle<V>>, Changed<Transform>)>);
+
+/// Rebuilds the crowd's static world when an obstacle component came, changed, moved or went.
+fn sync_obstacles<V: Space>(
+    mut steer: ResMut<SteerCrowd<V>>,
+    mut removed: RemovedComponents<SteerObstacle<V>>,
+    changed: Query<(), ObstacleMoved<V>>,
+    all: Query<(Entity, &SteerObstacle<V>, &Transform)>,
+) {
+    let went = removed.read().count() > 0;
+    if !went && changed.is_empty() {
+        return;
+    }
+    // in entity order, so obstacle ids are the same run to run
+    let mut obstacles: Vec<_> = all.iter().collect();
+    obstacles.sort_by_key(|(e, ..)| *e);
+    let mut shapes = Vec::with_capacity(obstacles.len());
+    for (e, o, t) in obstacles {
+        match V::place(&o.0, t) {
+            Ok(shape) => shapes.push(shape),
+            Err(err) => steer.error(format!("obstacle {e}: {err}")),
+        }
+    }
+    match V::world(shapes) {
+        Ok(world) => steer.crowd.set_obstacles(world),
+        Err(err) => steer.error(format!("obstacles: {err}")),
     }
 }
 

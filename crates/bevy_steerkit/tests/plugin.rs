@@ -323,3 +323,106 @@ fn formations_of_entities_hold_their_slots() {
     assert!(worst(&app, rest) < 0.1);
     assert!(steer.errors().is_empty(), "{:?}", steer.errors());
 }
+
+fn avoiding_arrive() -> Recipe<Vec2, Entity, PathId> {
+    use steerkit::steering::{ObstacleAvoidance, RayLayout};
+    let avoid = ObstacleAvoidance::new(RayLayout::Fan { half_angle: 0.5, rays: 7 }, 2.5, 3.0)
+        .unwrap()
+        .with_lookahead_time(1.0)
+        .unwrap();
+    Recipe::Priority {
+        groups: vec![Recipe::ObstacleAvoidance(avoid), arrive()],
+        epsilon: steerkit::combine::Epsilon::new(0.01).unwrap(),
+    }
+}
+
+/// A disc given at the origin of an obstacle entity placed at (5, 0.2) by its `Transform`
+/// stands in the way of an agent arriving at (10, 0): it steers round it (its centre keeps
+/// more than the 1 m disc plus its 0.3 m body from the disc's centre, measured 1.6 m) and
+/// arrives. Moving the obstacle entity onto the goal moves the disc; despawning it clears the
+/// world.
+#[test]
+fn obstacle_entities_are_the_crowds_world_placed_by_their_transforms() {
+    use bevy_steerkit::SteerObstacle;
+    use steerkit::geometry::{Circle, Obstacle};
+    let mut app = app2d(CrowdConfig::new(2.0));
+    let disc = app
+        .world_mut()
+        .spawn((
+            SteerObstacle::<Vec2>(Obstacle::Circle(Circle::new(Vec2::ZERO, 1.0))),
+            Transform::from_xyz(5.0, 0.2, 0.0),
+        ))
+        .id();
+    let e = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(Group::new(avoiding_arrive())),
+            SteerGoal::Point(Vec2::new(10.0, 0.0)),
+        ))
+        .id();
+    let centre = Vec2::new(5.0, 0.2);
+    let mut clearance = f32::INFINITY;
+    app.update(); // the first update has no fixed step
+    for _ in 0..640 {
+        app.update();
+        clearance = clearance.min(state(&app, e).current.position.distance(centre));
+    }
+    eprintln!("closest approach to the disc's centre {clearance}");
+    assert!(clearance > 1.3, "the body touched the disc: {clearance}");
+    assert!(state(&app, e).current.position.distance(Vec2::new(10.0, 0.0)) < 0.1);
+    let world = |app: &App| {
+        app.world()
+            .resource::<SteerCrowd<Vec2>>()
+            .crowd()
+            .obstacles()
+            .map(|o| o.obstacles().to_vec())
+    };
+    assert_eq!(world(&app), Some(vec![Obstacle::Circle(Circle::new(centre, 1.0))]));
+    // moved: the disc follows its entity
+    app.world_mut().get_mut::<Transform>(disc).unwrap().translation =
+        bevy_math::Vec3::new(-3.0, 1.0, 0.0);
+    app.update();
+    assert_eq!(world(&app), Some(vec![Obstacle::Circle(Circle::new(Vec2::new(-3.0, 1.0), 1.0))]));
+    // gone: an empty world
+    app.world_mut().despawn(disc);
+    app.update();
+    assert_eq!(world(&app), Some(vec![]));
+    assert!(app.world().resource::<SteerCrowd<Vec2>>().errors().is_empty());
+}
+
+/// A wall entity turned a quarter turn lies along y; a turned box becomes a polygon; a scaled
+/// obstacle is refused with the reason, and the rest of the world stands.
+#[test]
+fn obstacle_transforms_turn_walls_and_boxes_and_refuse_scale() {
+    use bevy_steerkit::SteerObstacle;
+    use steerkit::geometry::{Aabb, Obstacle, Segment};
+    let mut app = app2d(CrowdConfig::new(2.0));
+    let quarter = Transform::from_xyz(1.0, 2.0, 0.0)
+        .with_rotation(bevy_math::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
+    let wall = Obstacle::Wall(Segment::new(Vec2::ZERO, Vec2::new(4.0, 0.0)));
+    app.world_mut().spawn((SteerObstacle::<Vec2>(wall), quarter));
+    let bx = Obstacle::Box(Aabb::new(Vec2::new(-1.0, -0.5), Vec2::new(1.0, 0.5)));
+    app.world_mut().spawn((SteerObstacle::<Vec2>(bx.clone()), quarter));
+    app.world_mut()
+        .spawn((SteerObstacle::<Vec2>(bx), Transform::from_scale(bevy_math::Vec3::splat(2.0))));
+    app.update();
+    app.update(); // the first update has no fixed step
+    let steer = app.world().resource::<SteerCrowd<Vec2>>();
+    let obstacles = steer.crowd().obstacles().unwrap().obstacles();
+    assert_eq!(obstacles.len(), 2, "the scaled one is left out");
+    let w = obstacles.iter().find_map(|o| if let Obstacle::Wall(w) = o { Some(*w) } else { None });
+    let w = w.expect("a wall");
+    assert!(w.a.distance(Vec2::new(1.0, 2.0)) < 1e-6 && w.b.distance(Vec2::new(1.0, 6.0)) < 1e-5);
+    let p =
+        obstacles.iter().find_map(|o| if let Obstacle::Polygon(p) = o { Some(p) } else { None });
+    let p = p.expect("a polygon");
+    // the 2 × 1 box turned upright round (1, 2): x in [0.5, 1.5], y in [1, 3]
+    let b = p.aabb();
+    assert!(
+        b.min.distance(Vec2::new(0.5, 1.0)) < 1e-5 && b.max.distance(Vec2::new(1.5, 3.0)) < 1e-5,
+        "{b:?}"
+    );
+    assert_eq!(steer.errors().len(), 1);
+    assert!(steer.errors()[0].contains("scale"), "{}", steer.errors()[0]);
+}
