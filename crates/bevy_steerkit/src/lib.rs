@@ -41,12 +41,12 @@
 pub mod debug;
 
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate};
+use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec2, Vec3};
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use bevy_transform::TransformSystems;
-use std::collections::HashMap;
 use steerkit::crowd::{
     AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdEvent, CrowdVector, Group, GroupId, PathId,
     Recipe,
@@ -260,6 +260,16 @@ pub struct SteerState<V: Space> {
     pub current: Kinematic<V>,
     /// The `Transform` the plugin wrote last (a different one is a teleport).
     written: Option<Transform>,
+    /// The agent in the crowd.
+    handle: AgentHandle,
+}
+
+impl<V: Space> SteerState<V> {
+    /// The entity's agent in [`SteerCrowd::crowd`].
+    #[must_use]
+    pub fn handle(&self) -> AgentHandle {
+        self.handle
+    }
 }
 
 /// Something that happened to an agent in a fixed step.
@@ -285,8 +295,9 @@ pub enum SteerMessage {
 #[derive(Resource)]
 pub struct SteerCrowd<V: Space> {
     crowd: Crowd<V>,
-    handles: HashMap<Entity, AgentHandle>,
-    entities: HashMap<AgentHandle, Entity>,
+    handles: EntityHashMap<AgentHandle>,
+    /// The entity of each crowd slot (`AgentHandle::index`), with the handle it is for.
+    entities: Vec<Option<(AgentHandle, Entity)>>,
     /// Groups added for behaviours, by their crowd form (agents with equal behaviours share).
     groups: Vec<(Group<V>, GroupId)>,
     /// The group of agents without a behaviour (they drift and are avoided).
@@ -310,8 +321,8 @@ impl<V: Space> SteerCrowd<V> {
         let idle = crowd.add_group(Group::new(Recipe::Blend(Vec::new()))).expect("an empty blend");
         SteerCrowd {
             crowd,
-            handles: HashMap::new(),
-            entities: HashMap::new(),
+            handles: EntityHashMap::default(),
+            entities: Vec::new(),
             groups: Vec::new(),
             idle,
             errors: Vec::new(),
@@ -338,7 +349,27 @@ impl<V: Space> SteerCrowd<V> {
     /// The entity of an agent.
     #[must_use]
     pub fn entity(&self, agent: AgentHandle) -> Option<Entity> {
-        self.entities.get(&agent).copied()
+        match self.entities.get(agent.index as usize) {
+            Some(&Some((h, e))) if h == agent => Some(e),
+            _ => None,
+        }
+    }
+
+    fn link(&mut self, e: Entity, h: AgentHandle) {
+        self.handles.insert(e, h);
+        let i = h.index as usize;
+        if self.entities.len() <= i {
+            self.entities.resize(i + 1, None);
+        }
+        self.entities[i] = Some((h, e));
+    }
+
+    fn unlink(&mut self, e: Entity) -> Option<AgentHandle> {
+        let h = self.handles.remove(&e)?;
+        if let Some(slot) = self.entities.get_mut(h.index as usize) {
+            *slot = None;
+        }
+        Some(h)
     }
 
     /// Problems met while bringing components into the crowd (a bad radius, a behaviour the
@@ -434,15 +465,14 @@ fn step<V: Space>(
     behaviours: Query<(Entity, Ref<SteerBehaviour<V>>), With<SteerAgent>>,
     goals: Query<(Entity, &SteerGoal<V>), With<SteerAgent>>,
     transforms: Query<&Transform>,
-    mut states: Query<(Entity, &mut SteerState<V>)>,
+    mut states: Query<(&Transform, &mut SteerState<V>)>,
     mut messages: MessageWriter<SteerMessage>,
 ) {
     let steer = &mut *steer;
     let mut changed_agents = false;
     for e in removed.read() {
-        if let Some(h) = steer.handles.remove(&e) {
+        if let Some(h) = steer.unlink(e) {
             let _ = steer.crowd.despawn(h);
-            steer.entities.remove(&h);
             changed_agents = true;
         }
     }
@@ -459,8 +489,7 @@ fn step<V: Space>(
         };
         match steer.crowd.spawn(spec) {
             Ok(h) => {
-                steer.handles.insert(e, h);
-                steer.entities.insert(h, e);
+                steer.link(e, h);
                 spawned.push((e, h, steer.crowd.kinematic(h).expect("just spawned")));
                 changed_agents = true;
             }
@@ -493,16 +522,12 @@ fn step<V: Space>(
         }
     }
     // a Transform the game changed since the plugin wrote it is a teleport
-    for (e, state) in &states {
-        let (Some(h), Some(written)) = (steer.handles.get(&e).copied(), state.written) else {
-            continue;
-        };
-        if let Ok(t) = transforms.get(e) {
-            if (t.translation, t.rotation) != (written.translation, written.rotation) {
-                let (position, orientation) = V::from_transform(t);
-                let k = Kinematic { position, orientation, ..state.current };
-                let _ = steer.crowd.write_kinematic(h, k);
-            }
+    for (t, state) in &states {
+        let Some(written) = state.written else { continue };
+        if (t.translation, t.rotation) != (written.translation, written.rotation) {
+            let (position, orientation) = V::from_transform(t);
+            let k = Kinematic { position, orientation, ..state.current };
+            let _ = steer.crowd.write_kinematic(state.handle, k);
         }
     }
     let dt = time.delta_secs();
@@ -514,7 +539,7 @@ fn step<V: Space>(
         }
     };
     for event in events {
-        let of = |h: AgentHandle| steer.entities.get(&h).copied();
+        let of = |h: AgentHandle| steer.entity(h);
         let message = match event {
             CrowdEvent::Arrived { agent } => of(agent).map(SteerMessage::Arrived),
             CrowdEvent::PathFinished { agent } => of(agent).map(SteerMessage::PathFinished),
@@ -532,8 +557,8 @@ fn step<V: Space>(
             messages.write(m);
         }
     }
-    for (e, mut state) in &mut states {
-        if let Some(k) = steer.handles.get(&e).and_then(|&h| steer.crowd.kinematic(h)) {
+    for (_, mut state) in &mut states {
+        if let Some(k) = steer.crowd.kinematic(state.handle) {
             state.previous = state.current;
             state.current = k;
         }
@@ -541,7 +566,8 @@ fn step<V: Space>(
     // newcomers get their state now (the insert applies after this system)
     for (e, h, start) in spawned {
         if let Some(k) = steer.crowd.kinematic(h) {
-            commands.entity(e).insert(SteerState { previous: start, current: k, written: None });
+            let state = SteerState { previous: start, current: k, written: None, handle: h };
+            commands.entity(e).insert(state);
         }
     }
 }
