@@ -49,7 +49,7 @@ use bevy_transform::components::Transform;
 use bevy_transform::TransformSystems;
 use steerkit::crowd::{
     AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdEvent, CrowdVector, Group, GroupId, PathId,
-    Recipe,
+    Recipe, WorldBounds,
 };
 use steerkit::geometry::{
     Aabb, Circle, Obstacle, Obstacle3, ObstacleSet, ObstacleSet3, Polygon, Segment, Sphere,
@@ -66,6 +66,8 @@ pub trait Space: CrowdVector {
     fn blend(a: Self::Orientation, b: Self::Orientation, s: f32) -> Self::Orientation;
     /// Systems of this space only (2D: formations).
     fn add_space_systems(_app: &mut App) {}
+    /// The smallest component of a box's size (m).
+    fn narrowest(size: Self) -> f32;
     /// A static obstacle of this space ([`Obstacle`] in 2D, [`Obstacle3`] in 3D).
     type Shape: Clone + PartialEq + Send + Sync + core::fmt::Debug + 'static;
     /// A shape given in an entity's local frame, placed in the world by its `Transform`
@@ -106,6 +108,10 @@ impl Space for Vec2 {
 
     fn blend(a: f32, b: f32, s: f32) -> f32 {
         a + steerkit::math::wrap_angle(b - a) * s
+    }
+
+    fn narrowest(size: Vec2) -> f32 {
+        size.min_element()
     }
 
     type Shape = Obstacle;
@@ -157,6 +163,10 @@ impl Space for Vec3 {
 
     fn blend(a: Quat, b: Quat, s: f32) -> Quat {
         a.slerp(b, s)
+    }
+
+    fn narrowest(size: Vec3) -> f32 {
+        size.min_element()
     }
 
     type Shape = Obstacle3;
@@ -650,15 +660,23 @@ fn names_entities<V: Space>(group: &Group<V, Entity, PathId>) -> bool {
 }
 
 /// Writes each agent's `Transform`, interpolated between its last two fixed-step states by
-/// the fixed clock's overstep.
+/// the fixed clock's overstep. In a wrap-around world a step that crossed the seam (a jump of
+/// more than half the world's narrowest side) is drawn at its end rather than swept across.
 fn interpolate<V: Space>(
     time: Res<Time<Fixed>>,
+    steer: Res<SteerCrowd<V>>,
     mut agents: Query<(&mut Transform, &mut SteerState<V>)>,
 ) {
     let s = time.overstep_fraction().clamp(0.0, 1.0);
+    let seam = match steer.crowd.config().bounds {
+        WorldBounds::Toroidal { min, max } => 0.5 * V::narrowest(max - min),
+        _ => f32::INFINITY,
+    };
     for (mut t, mut state) in &mut agents {
+        let jump = state.current.position - state.previous.position;
+        let s = if jump.length() > seam { 1.0 } else { s };
         let position =
-            state.previous.position + (state.current.position - state.previous.position) * s;
+            if s < 1.0 { state.previous.position + jump * s } else { state.current.position };
         let orientation = V::blend(state.previous.orientation, state.current.orientation, s);
         let mut next = *t;
         V::to_transform(position, orientation, &mut next);

@@ -426,3 +426,37 @@ fn obstacle_transforms_turn_walls_and_boxes_and_refuse_scale() {
     assert_eq!(steer.errors().len(), 1);
     assert!(steer.errors()[0].contains("scale"), "{}", steer.errors()[0]);
 }
+
+/// In a wrap-around world the drawn body is interpolated between the last two steps, but a
+/// step across the seam is drawn at its end: the Transform never sweeps across the world.
+/// (With one fixed step per update the overstep is 0, so a normal step is drawn at its start.)
+#[test]
+fn crossing_the_seam_of_a_wrap_around_world_is_not_swept_across() {
+    use steerkit::crowd::WorldBounds;
+    let bounds = WorldBounds::Toroidal { min: Vec2::splat(-10.0), max: Vec2::splat(10.0) };
+    let mut app = app2d(CrowdConfig::new(2.0).with_bounds(bounds));
+    let matching = steerkit::steering::VelocityMatch::new(0.1).unwrap();
+    let recipe = Recipe::VelocityMatch { velocity: Vec2::new(2.0, 0.0), matching };
+    let e = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(Group::new(recipe)),
+            Transform::from_xyz(9.0, 0.0, 0.0),
+        ))
+        .id();
+    app.update();
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        app.update();
+        let s = state(&app, e);
+        let drawn = app.world().get::<Transform>(e).unwrap().translation.x;
+        seen.push((s.previous.position.x, s.current.position.x, drawn));
+    }
+    let crossings: Vec<_> = seen.iter().filter(|(p, c, _)| (c - p).abs() > 10.0).collect();
+    assert!(!crossings.is_empty(), "it crosses x = 10 and wraps: {seen:?}");
+    for (p, c, drawn) in &seen {
+        let expected = if (c - p).abs() > 10.0 { c } else { p };
+        assert_eq!(drawn, expected);
+    }
+}
