@@ -31,8 +31,11 @@
 //! - `Transform` is written in `PostUpdate`, interpolated between the last two fixed steps; a
 //!   `Transform` changed by the game (a teleport) moves the agent there at the next step.
 //! - [`SteerMessage`]s report arrivals, finished paths, stuck agents and contacts.
-//! - Obstacles, walls, paths, formations and the game's own behaviours go straight to the crowd:
+//! - [`SteerObstacle`] entities are the crowd's static world (placed by their `Transform`);
+//!   [`SteerFormation`] runs a formation of entities (2D).
+//! - Paths and the game's own behaviours (`CustomBehaviour`) go straight to the crowd:
 //!   [`SteerCrowd::crowd_mut`].
+//! - Feature `debug`: [`debug::SteerkitDebugPlugin`] draws the crowd's layers with gizmos.
 //!
 //! 2D worlds use the x–y plane (the heading is a rotation about +z); 3D worlds are y-up with the
 //! body looking down its local +x axis, the crowd's convention.

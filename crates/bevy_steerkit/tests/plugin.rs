@@ -460,3 +460,44 @@ fn crossing_the_seam_of_a_wrap_around_world_is_not_swept_across() {
         assert_eq!(drawn, expected);
     }
 }
+
+/// A behaviour of the game's own, in plain Rust: registered on the crowd and named by
+/// `Recipe::Custom` in an entity's behaviour, blended with a built-in leaf. "Keep 3 m above
+/// the ground line y = 0": from rest at y = 0 it rises and settles at 3 m (within 0.1 m after
+/// 10 s) while seeking along x.
+#[test]
+fn a_games_own_behaviour_runs_in_the_plugin() {
+    use steerkit::crowd::{AgentContext, CustomBehaviour};
+    use steerkit::kinematic::SteeringOutput;
+    struct Hover;
+    impl CustomBehaviour for Hover {
+        fn steer(&self, agent: &mut AgentContext<'_, '_>) -> Option<SteeringOutput> {
+            let k = agent.kinematic();
+            // a critically damped spring toward y = 3 (ω = 2 /s), m/s²
+            let ay = 4.0 * (3.0 - k.position.y) - 4.0 * k.velocity.y;
+            Some(SteeringOutput::linear(Vec2::new(0.0, ay)))
+        }
+    }
+    let mut app = app2d(CrowdConfig::new(2.0));
+    let hover = app.world_mut().resource_mut::<SteerCrowd<Vec2>>().crowd_mut().add_behaviour(Hover);
+    let seek = steerkit::steering::Seek::new();
+    let recipe = Recipe::Blend(vec![
+        (1.0, Recipe::Custom(hover)),
+        (0.1, Recipe::Seek { target: Target::Point(Vec2::new(100.0, 0.0)), seek }),
+    ]);
+    let e = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(Group::new(recipe)),
+            Transform::default(),
+        ))
+        .id();
+    app.update();
+    for _ in 0..640 {
+        app.update();
+    }
+    let p = state(&app, e).current.position;
+    assert!((p.y - 3.0).abs() < 0.1, "hovering at {p:?}");
+    assert!(p.x > 5.0, "and moving along x: {p:?}");
+}
