@@ -42,6 +42,8 @@
 
 #[cfg(feature = "debug")]
 pub mod debug;
+#[cfg(feature = "scenario")]
+pub mod scenario;
 
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate};
 use bevy_ecs::entity::EntityHashMap;
@@ -79,6 +81,8 @@ pub trait Space: CrowdVector {
     /// # Errors
     /// A one-line reason the shape cannot be placed.
     fn place(shape: &Self::Shape, t: &Transform) -> Result<Self::Shape, String>;
+    /// The shapes of a static world.
+    fn shapes(world: &Self::Obstacles) -> Vec<Self::Shape>;
     /// The crowd's static world from placed shapes.
     ///
     /// # Errors
@@ -139,6 +143,10 @@ impl Space for Vec2 {
         })
     }
 
+    fn shapes(world: &ObstacleSet) -> Vec<Obstacle> {
+        world.obstacles().to_vec()
+    }
+
     fn world(shapes: Vec<Obstacle>) -> Result<ObstacleSet, String> {
         ObstacleSet::new(shapes).map_err(|e| e.to_string())
     }
@@ -191,6 +199,10 @@ impl Space for Vec3 {
                 Obstacle3::Box(Aabb::new(b.min + t.translation, b.max + t.translation))
             }
         })
+    }
+
+    fn shapes(world: &ObstacleSet3) -> Vec<Obstacle3> {
+        world.obstacles().to_vec()
     }
 
     fn world(shapes: Vec<Obstacle3>) -> Result<ObstacleSet3, String> {

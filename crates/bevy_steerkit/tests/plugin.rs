@@ -501,3 +501,74 @@ fn a_games_own_behaviour_runs_in_the_plugin() {
     assert!((p.y - 3.0).abs() < 0.1, "hovering at {p:?}");
     assert!(p.x > 5.0, "and moving along x: {p:?}");
 }
+
+/// A scenario file in the plugin: `obstacle_field` (2D, with its discs) and `flock3d` (3D) run
+/// through `spawn_scenario` give the states of the file's own crowd stepped bare, bit for bit,
+/// over 300 fixed steps of the file's time step; the obstacles are entities.
+#[test]
+fn scenario_files_run_in_the_plugin_as_in_the_bare_crowd() {
+    use bevy_steerkit::scenario::{spawn_scenario, ScenarioAgent};
+    use bevy_time::{Fixed, Time};
+    use std::time::Duration;
+    use steerkit_scenario::Scenario;
+
+    fn check<V: bevy_steerkit::Space + steerkit_scenario::Dim>(name: &str, app: &mut App) {
+        let path = format!("{}/../../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let file = Scenario::load(&path).unwrap();
+        let spawned = spawn_scenario::<V>(app.world_mut(), &file).unwrap();
+        let step = Duration::from_secs_f64(f64::from(spawned.dt));
+        app.insert_resource(Time::<Fixed>::from_duration(step));
+        let mut bare = file.build_in::<V>().unwrap().crowd;
+        app.update();
+        for _ in 0..300 {
+            app.update();
+            bare.step(step.as_secs_f32()).unwrap();
+        }
+        let steer = app.world().resource::<SteerCrowd<V>>();
+        let mut n = 0;
+        for (g, (_, _, entities)) in spawned.groups.iter().enumerate() {
+            for (i, &e) in entities.iter().enumerate() {
+                let h = steer.handle(e).unwrap();
+                assert_eq!(
+                    steer.crowd().kinematic(h),
+                    bare.kinematic(h),
+                    "{name}: group {g} agent {i}"
+                );
+                let tag = app.world().get::<ScenarioAgent>(e).unwrap();
+                assert_eq!(tag.index, i);
+                n += 1;
+            }
+        }
+        assert_eq!(n, bare.len(), "{name}: every agent is an entity");
+        let count = |c: &steerkit::crowd::Crowd<V>| c.obstacles().map_or(0, |o| V::shapes(o).len());
+        assert!(count(&bare) > 0, "{name} has obstacles");
+        assert_eq!(spawned.obstacles.len(), count(&bare), "{name}: one entity per obstacle");
+        assert_eq!(count(steer.crowd()), count(&bare), "{name}: the world rebuilt from them");
+    }
+    let mut app = app2d(CrowdConfig::new(1.0));
+    check::<Vec2>("obstacle_field", &mut app);
+    let mut app3 = App::new();
+    app3.add_plugins((TimePlugin, SteerkitPlugin3d::new(CrowdConfig::new(1.0))));
+    app3.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    check::<Vec3>("flock3d", &mut app3);
+}
+
+/// A 3D file for a 2D plugin, and a file for a crowd that already has agents: one-line errors
+/// naming the field, and nothing spawned.
+#[test]
+fn a_scenario_that_cannot_be_taken_is_refused_with_the_reason() {
+    use bevy_steerkit::scenario::spawn_scenario;
+    use steerkit_scenario::Scenario;
+    let dir = format!("{}/../../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut app = app2d(CrowdConfig::new(1.0));
+    let flock3d = Scenario::load(format!("{dir}/flock3d.toml")).unwrap();
+    let e = spawn_scenario::<Vec2>(app.world_mut(), &flock3d).unwrap_err().to_string();
+    assert!(e.contains("dimensions") && e.contains("3D, not 2D") && !e.contains('\n'), "{e}");
+    app.world_mut().spawn((SteerAgent::new(0.3, limits()), Transform::default()));
+    app.update();
+    app.update();
+    let crossing = Scenario::load(format!("{dir}/crossing.toml")).unwrap();
+    let e = spawn_scenario::<Vec2>(app.world_mut(), &crossing).unwrap_err().to_string();
+    assert!(e.contains("world") && e.contains("must be empty"), "{e}");
+    assert_eq!(app.world().resource::<SteerCrowd<Vec2>>().crowd().len(), 1);
+}
