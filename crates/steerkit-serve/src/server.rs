@@ -33,6 +33,7 @@ pub struct App {
     initial: String,
     page: String,
     slots: Arc<Semaphore>,
+    cap: usize,
 }
 
 impl App {
@@ -44,7 +45,16 @@ impl App {
             initial,
             page: crate::page(),
             slots: Arc::new(Semaphore::new(MAX_SESSIONS)),
+            cap: MAX_SESSIONS,
         }
+    }
+
+    /// The same with another cap on simulations at once (the default is [`MAX_SESSIONS`]).
+    #[must_use]
+    pub fn with_session_cap(mut self, cap: usize) -> Self {
+        self.slots = Arc::new(Semaphore::new(cap));
+        self.cap = cap;
+        self
     }
 }
 
@@ -75,8 +85,9 @@ async fn connection(mut ws: WebSocket, app: Arc<App>) {
         let _ = send(
             &mut ws,
             error_message(&format!(
-                "the server runs {MAX_SESSIONS} simulations at once, its most; close another \
-                 playground tab and reload this one"
+                "the server runs {} simulations at once, its most; close another playground \
+                 tab and reload this one",
+                app.cap
             )),
         )
         .await;
@@ -101,8 +112,8 @@ async fn connection(mut ws: WebSocket, app: Arc<App>) {
     let mut tick = tokio::time::interval(Duration::from_millis(10));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let frame_every = Duration::from_secs_f64(1.0 / f64::from(FRAME_HZ));
-    let start = Instant::now();
-    let mut last_frame = start.checked_sub(frame_every).unwrap_or(start);
+    // when the next frame is due while running (frames at a steady FRAME_HZ)
+    let mut next_frame = Instant::now();
     let mut last_tick = Instant::now();
     // simulated seconds owed to real time
     let mut owed = 0.0f64;
@@ -140,7 +151,7 @@ async fn connection(mut ws: WebSocket, app: Arc<App>) {
                         if !send(&mut ws, m).await {
                             return;
                         }
-                        last_frame = Instant::now();
+                        next_frame = Instant::now() + frame_every;
                     }
                 }
             }
@@ -169,13 +180,17 @@ async fn connection(mut ws: WebSocket, app: Arc<App>) {
                 }
                 // a scenario too heavy for real time runs slower, not ever further behind
                 owed = owed.min(dt * f64::from(MAX_STEPS_PER_TICK));
-                if now.duration_since(last_frame) >= frame_every {
+                if now >= next_frame {
                     if let Some(m) = live.frame_message() {
                         if !send(&mut ws, m).await {
                             return;
                         }
                     }
-                    last_frame = now;
+                    // on schedule, or from now when a slow send or tick made it late
+                    next_frame += frame_every;
+                    if next_frame <= now {
+                        next_frame = now + frame_every;
+                    }
                 }
             }
         }

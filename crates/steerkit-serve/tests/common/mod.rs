@@ -13,8 +13,14 @@ pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Starts a server (demos only, opening `seek`) and returns its address.
 pub async fn start() -> SocketAddr {
+    start_with_cap(steerkit_serve::server::MAX_SESSIONS).await
+}
+
+/// The same with `cap` simulations at once.
+pub async fn start_with_cap(cap: usize) -> SocketAddr {
     let (tx, rx) = tokio::sync::oneshot::channel();
-    let app = steerkit_serve::App::new(steerkit_serve::catalogue(&[]), "seek".into());
+    let app = steerkit_serve::App::new(steerkit_serve::catalogue(&[]), "seek".into())
+        .with_session_cap(cap);
     tokio::spawn(async move {
         let _ = steerkit_serve::serve(app, 0, move |a| {
             let _ = tx.send(a);
