@@ -54,7 +54,7 @@
     if (v === 1) o.selected = true;
     speed.appendChild(o);
   });
-  var toolMove = el("button", { id: "tool-move", class: "on", title: "Drag goals, targets, obstacles and wall ends; click an agent to select it" }, "Move");
+  var toolMove = el("button", { id: "tool-move", class: "on", title: "Drag goals, targets, obstacles and wall ends; click an agent to select it; Shift+click to send the selected agent's goal there" }, "Move");
   var toolAdd = el("button", { id: "tool-add", title: "Click to add an agent to the chosen group" }, "Add");
   var addGroup = el("select", { id: "live-add-group", "aria-label": "Group to add to" });
   var toolRemove = el("button", { id: "tool-remove", title: "Click an agent to remove it" }, "Remove");
@@ -176,8 +176,17 @@
     lastSent = Date.now();
     send(moveMessage(drag.handle, drag.x, drag.y));
   }
-  R.hooks.down = function (px, py) {
+  R.hooks.down = function (px, py, ev) {
     var w = R.toWorld(px, py);
+    // Shift+click: the selected agent's goal goes there (or the only goal or target there is)
+    if (ev && ev.shiftKey && tool === "move") {
+      var aims = live.handles.filter(function (h) { return h.kind === "goal" || h.kind === "target"; });
+      var sel = R.selected;
+      if (sel >= 0) send({ type: "move_goal", agent: sel, x: w.x, y: w.y });
+      else if (aims.length === 1) send(moveMessage(aims[0], w.x, w.y));
+      else showError("Shift+click moves the selected agent's goal: click an agent first");
+      return true;
+    }
     if (tool === "add") {
       send({ type: "add_agent", group: addGroup.value, x: w.x, y: w.y });
       return true;
