@@ -117,6 +117,20 @@
     Object.keys(pending).forEach(function (path) { send({ type: "set_param", path: path, value: pending[path] }); });
     pending = {};
   }
+  // New values into the sliders there are (not the one being dragged), or new sliders when the
+  // parameters themselves changed (another scenario, an agent's group emptied...).
+  function updateParams(params) {
+    var inputs = paramBox.querySelectorAll("input[data-path]");
+    var same = inputs.length === params.length && params.every(function (p, i) { return inputs[i].getAttribute("data-path") === p.path; });
+    if (!same) { buildParams(params); return; }
+    live.params = params;
+    params.forEach(function (p, i) {
+      var input = inputs[i];
+      if (input === document.activeElement || pending[p.path] !== undefined) return;
+      input.value = String(p.value);
+      input.parentNode.querySelector(".v").textContent = String(+p.value.toFixed(3));
+    });
+  }
   function buildParams(params) {
     live.params = params;
     paramBox.textContent = "";
@@ -313,7 +327,7 @@
           live.groups = m.groups;
           R.load(m.recording, same);
           if (!same) errorBox.style.display = "none";
-          buildParams(m.params);
+          if (same) updateParams(m.params); else buildParams(m.params);
           var chosen = addGroup.value;
           addGroup.textContent = "";
           m.groups.forEach(function (g) { addGroup.appendChild(el("option", { value: g }, g)); });
@@ -328,6 +342,9 @@
           setPaused(m.paused);
           R.push(m.frame, KEEP_FRAMES);
           status.textContent = "t = " + m.time.toFixed(2) + " s · step " + m.step + (m.paused ? " · paused" : "");
+          break;
+        case "params":
+          updateParams(m.params);
           break;
         case "error":
           showError(m.message);

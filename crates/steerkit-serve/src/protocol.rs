@@ -8,7 +8,8 @@
 //! Server → client: `hello {scenarios, limits}` (on connecting), `scenario {name, recording,
 //! params, paused, speed}` (after a load, a reset or an edit that changes the world or the
 //! agents), `frame {step, time, paused, frame, handles}` (at most [`FRAME_HZ`] a second while
-//! running, and after each change while paused), `error {message}`, `saved {name, toml}`.
+//! running, and after each change while paused), `params {params}` (after a `set_param`: the
+//! sliders' values; the world and agents are unchanged), `error {message}`, `saved {name, toml}`.
 //!
 //! Every malformed or out-of-range message is answered with one `error` whose message names the
 //! message type, the key, the value and what is allowed; the session carries on as before.
@@ -147,6 +148,8 @@ pub struct Effects {
     pub scenario: bool,
     /// Send a frame now.
     pub frame: bool,
+    /// Send a `params` message (a slider's value changed; the world did not).
+    pub params: bool,
 }
 
 /// One connection's simulation and clock settings, and its message handling (no I/O: the
@@ -270,8 +273,8 @@ impl Live {
                 format!("{kind}: {e}")
             }
         })?;
-        let scenario = Effects { scenario: true, frame: true };
-        let frame = Effects { scenario: false, frame: true };
+        let scenario = Effects { scenario: true, frame: true, params: false };
+        let frame = Effects { scenario: false, frame: true, params: false };
         let none = Effects::default();
         if let ClientMessage::Load { name, toml, file } = &msg {
             self.load(catalogue, name.as_deref(), toml.as_deref(), file.as_deref())?;
@@ -353,7 +356,7 @@ impl Live {
             }
             ClientMessage::SetParam { path, value } => {
                 s.set_param(&path, value).map_err(at)?;
-                Effects { scenario: true, frame: true }
+                Effects { scenario: false, frame: true, params: true }
             }
             ClientMessage::Save => {
                 let toml = s.save_toml()?;
@@ -380,6 +383,13 @@ impl Live {
             })
             .to_string(),
         )
+    }
+
+    /// The `params` message: the sliders' current values (after a `set_param`).
+    #[must_use]
+    pub fn params_message(&self) -> Option<String> {
+        let s = self.session.as_ref()?;
+        Some(json!({"type": "params", "params": s.params()}).to_string())
     }
 
     /// The `frame` message for the loaded session.

@@ -146,6 +146,13 @@ async fn connection(mut ws: WebSocket, app: Arc<App>) {
                         }
                     }
                 }
+                if effects.params {
+                    if let Some(m) = live.params_message() {
+                        if !send(&mut ws, m).await {
+                            return;
+                        }
+                    }
+                }
                 if effects.frame {
                     if let Some(m) = live.frame_message() {
                         if !send(&mut ws, m).await {

@@ -54,7 +54,7 @@ async fn round_trips() {
     assert!(sel["frame"]["overlays"]["neighbour_radius"]["agent"][0] == 0);
 
     send(&mut ws, r#"{"type":"set_param","path":"groups[0].limits.max_speed","value":1.25}"#).await;
-    let sc = next_of(&mut ws, "scenario", 5).await;
+    let sc = next_of(&mut ws, "params", 5).await;
     let p = sc["params"]
         .as_array()
         .unwrap()
