@@ -1,7 +1,9 @@
 // The live playground in headless Chromium: starts `steerkit serve --port 0 seek`, opens the page,
 // drags the seeker's goal and checks the agent turns toward it, moves the max-speed slider and
 // checks the measured speed follows, uploads a bad scenario file and checks the error is shown,
-// saves the state and runs the saved file with `steerkit run`, takes a screenshot, stops the server.
+// saves the state and runs the saved file with `steerkit run`, opens the obstacle avoidance demo
+// from the list, drags an obstacle and adds an agent, selects an agent, takes a screenshot, stops
+// the server.
 //
 //   node tests/browser/serve.mjs [SCREENSHOT_PNG]
 //
@@ -152,6 +154,31 @@ try {
   check(readFileSync(savedPath, "utf8").includes("max_speed = 1.2"), `Save downloaded ${dl.suggestedFilename()} with the changed max speed`);
   const out = execFileSync(bin, ["run", savedPath, "--steps", "100", "--out", join(dirname(shotPath), "serve-saved")], { encoding: "utf8" });
   check(out.includes("replay:"), "steerkit run plays the saved file");
+
+  // ---- another demo from the list: drag an obstacle, add an agent ----
+  await page.selectOption("#live-scenario", "obstacle_avoidance");
+  await page.waitForFunction(() => steerkitLive.name === "obstacle_avoidance" && steerkitLive.handles.some((h) => h.kind === "obstacle"), null, { timeout: 5000 });
+  const ob = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 0));
+  const obFrom = await toPage(ob.x, ob.y), obTo = await toPage(ob.x + 2, ob.y + 3);
+  await page.mouse.move(obFrom.x, obFrom.y);
+  await page.mouse.down();
+  await page.mouse.move(obTo.x, obTo.y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction(([x, y]) => {
+    const h = steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 0);
+    return h && Math.hypot(h.x - x, h.y - y) < 0.3;
+  }, [ob.x + 2, ob.y + 3], { timeout: 5000 });
+  check(true, `obstacle 0 dragged from (${ob.x}, ${ob.y}) to (${ob.x + 2}, ${ob.y + 3}) (within 0.3 m)`);
+  const before3 = await page.evaluate(() => steerkitReplay.agentCount);
+  await page.click("#tool-add");
+  const spot = await toPage(-12, -6);
+  await page.mouse.click(spot.x, spot.y);
+  await page.waitForFunction((n) => steerkitReplay.agentCount === n + 1, before3, { timeout: 5000 });
+  await page.click("#tool-move");
+  check(true, `the Add tool added an agent (${before3} → ${before3 + 1})`);
+  await page.selectOption("#live-scenario", "seek");
+  await page.waitForFunction(() => steerkitLive.name === "seek" && steerkitLive.frames > 0, null, { timeout: 5000 });
+  await sleep(500);
 
   // ---- select an agent, screenshot ----
   const p = await page.evaluate(() => steerkitReplay.screenPosition(0));
