@@ -325,6 +325,7 @@
           var same = live.name === m.name;
           live.name = m.name;
           live.groups = m.groups;
+          live.meta = m.recording.meta;
           R.load(m.recording, same);
           if (!same) errorBox.style.display = "none";
           if (same) updateParams(m.params); else buildParams(m.params);
@@ -342,6 +343,8 @@
           setPaused(m.paused);
           R.push(m.frame, KEEP_FRAMES);
           status.textContent = "t = " + m.time.toFixed(2) + " s · step " + m.step + (m.paused ? " · paused" : "");
+          // the player's header counts a recording's length; live, it shows the running state
+          if (live.meta) $("meta").textContent = R.agentCount + " agents · live, t = " + m.time.toFixed(1) + " s · dt " + (live.meta.dt * 1000).toFixed(1) + " ms · seed " + live.meta.seed;
           break;
         case "params":
           updateParams(m.params);
