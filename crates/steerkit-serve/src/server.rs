@@ -6,7 +6,7 @@
 //! steps the simulation at real time × speed on a 10 ms tick (at most [`MAX_STEPS_PER_TICK`]
 //! steps a tick, so a heavy scenario runs slower than real time instead of falling behind for
 //! ever), applies the page's messages between steps, and sends a frame at most
-//! [`FRAME_HZ`](crate::protocol::FRAME_HZ) times a second. A send that does not complete within
+//! [`FRAME_HZ`] times a second. A send that does not complete within
 //! [`SEND_TIMEOUT`] ends the connection (a stalled tab cannot hold a permit for ever).
 
 use crate::protocol::{error_message, hello_message, Entry, Live, FRAME_HZ, HARD_MESSAGE_LIMIT};

@@ -257,3 +257,19 @@ fn a_saved_state_reproduces_the_run() {
     );
     assert!((p - q).length() < 1e-3, "{p} vs {q}");
 }
+
+/// The page is the replay player with the live script added: one more script element and no
+/// other, the recording placeholder filled, nothing loaded from the network.
+#[test]
+fn the_page_is_the_replay_player_with_the_live_script() {
+    const REPLAY: &str = include_str!("../../../web/replay.html");
+    const LIVE: &str = include_str!("../../../web/live.js");
+    assert!(!LIVE.to_ascii_lowercase().contains("</script"), "live.js must not end its element");
+    let page = steerkit_serve::page();
+    assert!(!page.contains("__STEERKIT_RECORDING__"));
+    assert!(page.contains("window.steerkitReplay") && page.contains("window.steerkitLive"));
+    assert_eq!(page.matches("</script>").count(), REPLAY.matches("</script>").count() + 1);
+    for scheme in ["http://", "https://", "//fonts.", "@import", "src=\""] {
+        assert!(!page.contains(scheme), "the page contains {scheme}");
+    }
+}
