@@ -10,7 +10,9 @@
 //! and what is allowed, and the library's validating constructors); the running agents are then
 //! carried over into the new crowd: position, velocity, orientation, angular velocity and goal.
 //! Only per-behaviour memory (a wander angle, an avoidance fan's state, path progress) starts
-//! afresh after such an edit. Moving a goal changes the running crowd directly.
+//! afresh after such an edit. A slider in a group's behaviour tree goes further: the checked and
+//! built settings of that one group replace the running group's (`Crowd::set_group`), so its
+//! agents keep all their state. Moving a goal changes the running crowd directly.
 //!
 //! The session is deterministic: no clock and no global random numbers. The same document and
 //! the same edits at the same steps give the same states (the crowd's step is deterministic and
@@ -633,14 +635,47 @@ impl Session {
         if p.integer && value.fract() != 0.0 {
             return Err(format!("`value` = {value} for `{path}` must be a whole number"));
         }
-        self.edit(
-            |doc| {
-                let v = lookup_mut(doc, path).ok_or("parameter gone")?;
-                *v = if p.integer { json!(value as i64) } else { json!(value) };
-                Ok(())
-            },
-            identity,
-        )
+        let set = |doc: &mut Value| {
+            let v = lookup_mut(doc, path).ok_or("parameter gone")?;
+            *v = if p.integer { json!(value as i64) } else { json!(value) };
+            Ok(())
+        };
+        if let Some(g) = behaviour_group(path) {
+            if self.replace_recipe(g, set)? {
+                return Ok(());
+            }
+        }
+        self.edit(set, identity)
+    }
+
+    /// A change to group `g`'s behaviour tree, applied to the running crowd without rebuilding
+    /// it: the document is checked and built as always, then only the group's new settings
+    /// replace the old ones (`Crowd::set_group`: the agents keep all their state, wander angles
+    /// and feeler fans included). `Ok(false)` when that cannot be done safely (the new world
+    /// numbers its agents differently), and nothing changed.
+    fn replace_recipe(
+        &mut self,
+        g: usize,
+        change: impl FnOnce(&mut Value) -> Result<(), &'static str>,
+    ) -> Result<bool, String> {
+        let mut doc = self.doc.clone();
+        change(&mut doc).map_err(str::to_owned)?;
+        let world = build(&doc, &self.name)?;
+        // recipes name agents and paths by handle and index: the same only when both worlds
+        // hold the same agents in the same order
+        let same = world.groups.len() == self.world.groups.len()
+            && world.groups.iter().zip(&self.world.groups).all(|(a, b)| a.agents == b.agents);
+        let (Some(new), Some(old)) = (world.groups.get(g), self.world.groups.get(g)) else {
+            return Ok(false);
+        };
+        let Some(spec) = world.crowd.group(new.id).cloned() else { return Ok(false) };
+        if !same {
+            return Ok(false);
+        }
+        self.world.crowd.set_group(old.id, spec).map_err(|e| e.to_string())?;
+        self.doc = doc;
+        self.refresh();
+        Ok(true)
     }
 
     /// Applies `change` to a copy of the document, builds it, and carries the running agents
@@ -1028,6 +1063,13 @@ impl Layer {
         let _ = write!(self.agent, "{s}{id}");
         let _ = write!(self.values, "{s}{},{}", Num(v.x), Num(v.y));
     }
+}
+
+/// The group whose behaviour tree a parameter path is in (`groups[3].behaviour…` → 3).
+fn behaviour_group(path: &str) -> Option<usize> {
+    let rest = path.strip_prefix("groups[")?;
+    let (index, tail) = rest.split_once(']')?;
+    tail.starts_with(".behaviour").then(|| index.parse().ok()).flatten()
 }
 
 fn identity(_: usize, k: usize) -> Option<usize> {
