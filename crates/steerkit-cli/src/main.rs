@@ -51,9 +51,21 @@ enum Command {
     },
     /// Measure the crowd engine: agent-updates per second, ns and bytes per agent.
     Bench(bench::Args),
+    /// Start the live playground: a local web page where a running simulation can be paused,
+    /// stepped, dragged, tuned with sliders and saved (prints the URL).
+    Serve(ServeArgs),
     /// Race a controller on a PTSP map (the course project) and write score.json,
     /// trajectory.csv, replay.html and snapshot.svg.
     Ptsp(PtspArgs),
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// The scenario the page opens: a demo or gallery name, or a .toml file (default: seek).
+    scenario: Option<String>,
+    /// The port on 127.0.0.1 (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
 }
 
 #[derive(clap::Args)]
@@ -92,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::Validate { file }) => validate(&file),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Ptsp(args)) => ptsp_command(&args),
+        Some(Command::Serve(args)) => serve_command(&args),
     }
 }
 
@@ -172,6 +185,35 @@ fn run_command(args: &RunArgs) -> ExitCode {
         files[2].display()
     );
     say(&text).err().unwrap_or(ExitCode::SUCCESS)
+}
+
+fn serve_command(args: &ServeArgs) -> ExitCode {
+    let arg = args.scenario.as_deref().unwrap_or("seek");
+    let mut builtins: Vec<(String, String)> =
+        gallery::BUILTIN.iter().map(|(n, s)| ((*n).to_owned(), (*s).to_owned())).collect();
+    // a file is checked here (the same one-line error as `validate`) and offered under its stem
+    let path = Path::new(arg);
+    let initial = if path.extension().is_some() || arg.contains('/') || path.exists() {
+        if let Err(e) = Scenario::load(path) {
+            return fail(e);
+        }
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return fail(format!("cannot read {arg}: {e}")),
+        };
+        let stem = path.file_stem().map_or("file".into(), |s| s.to_string_lossy().into_owned());
+        let name = format!("file/{stem}");
+        builtins.push((name.clone(), text));
+        name
+    } else {
+        arg.to_owned()
+    };
+    let gallery: Vec<(&str, &str)> =
+        builtins.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect();
+    match steerkit_serve::run(args.port, &initial, &gallery) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
 }
 
 fn ptsp_command(args: &PtspArgs) -> ExitCode {

@@ -403,3 +403,43 @@ fn ptsp_races_a_map_and_writes_score_trajectory_and_replay() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `steerkit serve --port 0` prints the URL on its first line and serves the playground page
+/// there; an unknown scenario or a bad file is one line on standard error and status 1.
+#[test]
+fn serve_prints_its_url_and_serves_the_page() {
+    use std::io::{BufRead, Read, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_steerkit"))
+        .args(["serve", "--port", "0", "arrive"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.trim().strip_prefix("steerkit playground: ").expect("the URL line").to_owned();
+    let addr = url.strip_prefix("http://").and_then(|a| a.strip_suffix('/')).unwrap().to_owned();
+    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let mut body = String::new();
+    s.read_to_string(&mut body).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(body.starts_with("HTTP/1.1 200"), "{body:.200}");
+    assert!(body.contains("steerkit playground") && body.contains("steerkitLive"));
+
+    let out = steerkit(&["serve", "--port", "0", "nowhere"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: no built-in scenario named `nowhere`") && err.lines().count() == 1,
+        "{err}"
+    );
+    let dir = temp("serve-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "name = \"x\"\n").unwrap();
+    let out = steerkit(&["serve", "--port", "0", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("bad.toml"), "{}", text(&out.stderr));
+}

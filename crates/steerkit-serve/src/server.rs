@@ -1,0 +1,216 @@
+//! The HTTP and WebSocket side: `GET /` serves the page, `GET /ws` opens a simulation.
+//!
+//! Each WebSocket connection owns one [`Live`] simulation in its own task; no state is shared
+//! between connections but the read-only catalogue and the session cap (a semaphore of
+//! [`MAX_SESSIONS`] permits: a connection beyond it gets an `error` and is closed). The task
+//! steps the simulation at real time × speed on a 10 ms tick (at most [`MAX_STEPS_PER_TICK`]
+//! steps a tick, so a heavy scenario runs slower than real time instead of falling behind for
+//! ever), applies the page's messages between steps, and sends a frame at most
+//! [`FRAME_HZ`] times a second. A send that does not complete within
+//! [`SEND_TIMEOUT`] ends the connection (a stalled tab cannot hold a permit for ever).
+
+use crate::protocol::{error_message, hello_message, Entry, Live, FRAME_HZ, HARD_MESSAGE_LIMIT};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::{Html, IntoResponse};
+use axum::routing::get;
+use axum::Router;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+
+/// Simulations running at once, at most (one per open tab).
+pub const MAX_SESSIONS: usize = 16;
+/// Steps one tick may take (10 ms of wall time).
+pub const MAX_STEPS_PER_TICK: u32 = 8;
+/// A message the socket cannot send within this ends the connection.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What every connection shares.
+pub struct App {
+    catalogue: Vec<Entry>,
+    initial: String,
+    page: String,
+    slots: Arc<Semaphore>,
+    cap: usize,
+}
+
+impl App {
+    /// The catalogue (built-ins the page lists) and the scenario a new tab opens.
+    #[must_use]
+    pub fn new(catalogue: Vec<Entry>, initial: String) -> Self {
+        App {
+            catalogue,
+            initial,
+            page: crate::page(),
+            slots: Arc::new(Semaphore::new(MAX_SESSIONS)),
+            cap: MAX_SESSIONS,
+        }
+    }
+
+    /// The same with another cap on simulations at once (the default is [`MAX_SESSIONS`]).
+    #[must_use]
+    pub fn with_session_cap(mut self, cap: usize) -> Self {
+        self.slots = Arc::new(Semaphore::new(cap));
+        self.cap = cap;
+        self
+    }
+}
+
+/// The router: `/` the page, `/ws` the socket.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new().route("/", get(page)).route("/ws", get(socket)).with_state(app)
+}
+
+async fn page(State(app): State<Arc<App>>) -> impl IntoResponse {
+    Html(app.page.clone())
+}
+
+async fn socket(State(app): State<Arc<App>>, ws: WebSocketUpgrade) -> impl IntoResponse {
+    ws.max_message_size(HARD_MESSAGE_LIMIT)
+        .max_frame_size(HARD_MESSAGE_LIMIT)
+        .on_upgrade(move |socket| connection(socket, app))
+}
+
+async fn send(ws: &mut WebSocket, text: String) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, ws.send(Message::Text(text.into()))).await,
+        Ok(Ok(()))
+    )
+}
+
+async fn connection(mut ws: WebSocket, app: Arc<App>) {
+    let Ok(_permit) = app.slots.clone().try_acquire_owned() else {
+        let _ = send(
+            &mut ws,
+            error_message(&format!(
+                "the server runs {} simulations at once, its most; close another playground \
+                 tab and reload this one",
+                app.cap
+            )),
+        )
+        .await;
+        let _ = ws.send(Message::Close(None)).await;
+        return;
+    };
+    if !send(&mut ws, hello_message(&app.catalogue)).await {
+        return;
+    }
+    let mut live = Live::default();
+    let initial = app.initial.clone();
+    if let Err(e) = live.load(&app.catalogue, Some(&initial), None, None) {
+        if !send(&mut ws, error_message(&e)).await {
+            return;
+        }
+    }
+    if let Some(m) = live.scenario_message() {
+        if !send(&mut ws, m).await {
+            return;
+        }
+    }
+    let mut tick = tokio::time::interval(Duration::from_millis(10));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let frame_every = Duration::from_secs_f64(1.0 / f64::from(FRAME_HZ));
+    // when the next frame is due while running (frames at a steady FRAME_HZ)
+    let mut next_frame = Instant::now();
+    let mut last_tick = Instant::now();
+    // simulated seconds owed to real time
+    let mut owed = 0.0f64;
+    loop {
+        tokio::select! {
+            incoming = ws.recv() => {
+                let text = match incoming {
+                    None | Some(Err(_)) => break,
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        if !send(&mut ws, error_message("message: binary messages are not understood; send JSON text")).await {
+                            break;
+                        }
+                        continue;
+                    }
+                    Some(Ok(Message::Close(_))) => break,
+                    Some(Ok(_)) => continue,
+                };
+                let (replies, effects) = live.handle(text.as_str(), &app.catalogue);
+                for r in replies {
+                    if !send(&mut ws, r).await {
+                        return;
+                    }
+                }
+                if effects.scenario {
+                    owed = 0.0;
+                    if let Some(m) = live.scenario_message() {
+                        if !send(&mut ws, m).await {
+                            return;
+                        }
+                    }
+                }
+                if effects.params {
+                    if let Some(m) = live.params_message() {
+                        if !send(&mut ws, m).await {
+                            return;
+                        }
+                    }
+                }
+                if effects.frame {
+                    if let Some(m) = live.frame_message() {
+                        if !send(&mut ws, m).await {
+                            return;
+                        }
+                        next_frame = Instant::now() + frame_every;
+                    }
+                }
+            }
+            _ = tick.tick() => {
+                let now = Instant::now();
+                let elapsed = now.duration_since(last_tick).as_secs_f64();
+                last_tick = now;
+                let Some(s) = live.session.as_mut() else { continue };
+                if live.paused {
+                    owed = 0.0;
+                    continue;
+                }
+                let dt = f64::from(s.dt());
+                owed += elapsed * live.speed;
+                let mut steps = 0;
+                while owed >= dt && steps < MAX_STEPS_PER_TICK {
+                    if let Err(e) = s.step() {
+                        live.paused = true;
+                        if !send(&mut ws, error_message(&e)).await {
+                            return;
+                        }
+                        break;
+                    }
+                    owed -= dt;
+                    steps += 1;
+                }
+                // a scenario too heavy for real time runs slower, not ever further behind
+                owed = owed.min(dt * f64::from(MAX_STEPS_PER_TICK));
+                if now >= next_frame {
+                    if let Some(m) = live.frame_message() {
+                        if !send(&mut ws, m).await {
+                            return;
+                        }
+                    }
+                    // on schedule, or from now when a slow send or tick made it late
+                    next_frame += frame_every;
+                    if next_frame <= now {
+                        next_frame = now + frame_every;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Binds `127.0.0.1:port` (0: any free port) and serves until the process ends; calls
+/// `ready` with the address once listening.
+///
+/// # Errors
+/// The port cannot be bound.
+pub async fn serve(app: App, port: u16, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    ready(listener.local_addr()?);
+    axum::serve(listener, router(Arc::new(app))).await
+}

@@ -1,0 +1,203 @@
+// The live playground in headless Chromium: starts `steerkit serve --port 0 seek`, opens the page,
+// drags the seeker's goal and checks the agent turns toward it, moves the max-speed slider and
+// checks the measured speed follows, uploads a bad scenario file and checks the error is shown,
+// saves the state and runs the saved file with `steerkit run`, opens the obstacle avoidance demo
+// from the list, drags an obstacle and adds an agent, selects an agent, takes a screenshot, stops
+// the server.
+//
+//   node tests/browser/serve.mjs [SCREENSHOT_PNG]
+//
+// The binary is $STEERKIT_BIN or target/release/steerkit (`cargo build --release -p steerkit-cli`);
+// the screenshot defaults to out/browser/serve.png; Chromium is $CHROMIUM or /usr/bin/chromium.
+// Exits non-zero with a message on the first failed check.
+
+import { chromium } from "playwright-core";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = resolve(process.env.STEERKIT_BIN || join(root, "target/release/steerkit"));
+const shotPath = resolve(process.argv[2] || join(root, "out/browser/serve.png"));
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+function check(condition, message) {
+  if (!condition) throw new Error("check failed: " + message);
+  console.log("  ok  " + message);
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const deg = (r) => (r * 180) / Math.PI;
+function angleBetween(a, b) {
+  let d = a - b;
+  while (d > Math.PI) d -= 2 * Math.PI;
+  while (d < -Math.PI) d += 2 * Math.PI;
+  return Math.abs(d);
+}
+
+if (!existsSync(bin)) {
+  console.error(`no steerkit binary at ${bin}: run \`cargo build --release -p steerkit-cli\` first`);
+  process.exit(2);
+}
+mkdirSync(dirname(shotPath), { recursive: true });
+
+// the server, on a free port; its first line names the URL
+const server = spawn(bin, ["serve", "--port", "0", "seek"], { stdio: ["ignore", "pipe", "inherit"] });
+const url = await new Promise((ok, fail) => {
+  let text = "";
+  const timer = setTimeout(() => fail(new Error("the server printed no URL within 10 s")), 10000);
+  server.stdout.on("data", (d) => {
+    text += d;
+    const m = text.match(/http:\/\/127\.0\.0\.1:\d+\//);
+    if (m) { clearTimeout(timer); ok(m[0]); }
+  });
+  server.on("exit", (code) => fail(new Error("the server exited with " + code)));
+});
+console.log("server: " + url);
+
+const userDataDir = mkdtempSync(join(tmpdir(), "steerkit-chromium-"));
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath,
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
+  viewport: { width: 1440, height: 900 },
+  deviceScaleFactor: 1,
+  acceptDownloads: true,
+});
+
+const problems = [];
+const foreign = [];
+let exitCode = 0;
+try {
+  const page = context.pages()[0] || (await context.newPage());
+  page.on("console", (m) => { if (m.type() === "error") problems.push("console error: " + m.text()); });
+  page.on("pageerror", (e) => problems.push("page error: " + e.message));
+  page.on("request", (r) => { if (!r.url().startsWith(url.replace(/\/$/, "")) && !r.url().startsWith("blob:") && !r.url().startsWith("data:")) foreign.push(r.url()); });
+
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForFunction(() => window.steerkitLive && steerkitLive.name === "seek" && steerkitLive.frames > 5, null, { timeout: 15000 });
+  const listed = await page.evaluate(() => steerkitLive.scenarios.filter((s) => s.kind === "demo").map((s) => s.name));
+  check(listed.length === 14 && listed.includes("flocking") && listed.includes("formation"), `the page lists the 14 demos (${listed.join(", ")})`);
+
+  const agent = () => page.evaluate(() => {
+    const f = steerkitLive.lastFrame;
+    return { x: f.position[0], y: f.position[1], vx: f.velocity[0], vy: f.velocity[1], t: steerkitLive.time };
+  });
+  // the canvas' page offset, to turn the renderer's canvas coordinates into mouse positions
+  const box = await page.locator("#view").boundingBox();
+  const toPage = async (x, y) => {
+    const s = await page.evaluate(([x, y]) => steerkitReplay.toScreen(x, y), [x, y]);
+    return { x: box.x + s.x, y: box.y + s.y };
+  };
+
+  // ---- drag the goal ----
+  const goal = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "goal"));
+  check(goal && goal.agent === 0, `the seeker's goal is a handle at (${goal.x}, ${goal.y})`);
+  const from = await toPage(goal.x, goal.y);
+  const target = { x: 12, y: -8 };
+  const to = await toPage(target.x, target.y);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
+  await page.mouse.move(to.x, to.y, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(([x, y]) => {
+    const g = steerkitLive.handles.find((h) => h.kind === "goal");
+    return g && Math.hypot(g.x - x, g.y - y) < 0.3;
+  }, [target.x, target.y], { timeout: 5000 });
+  check(true, "the goal moved where it was dropped (within 0.3 m)");
+  await sleep(1500);
+  const a = await agent();
+  const heading = Math.atan2(a.vy, a.vx), bearing = Math.atan2(target.y - a.y, target.x - a.x);
+  const off = deg(angleBetween(heading, bearing));
+  check(off < 15, `1.5 s after the drag the agent heads for the new goal: heading ${deg(heading).toFixed(1)}°, bearing ${deg(bearing).toFixed(1)}°, off by ${off.toFixed(1)}° (tolerance 15°)`);
+
+  // ---- the max speed slider ----
+  const meanSpeed = async (ms) => {
+    const samples = [];
+    const end = Date.now() + ms;
+    let last = -1;
+    while (Date.now() < end) {
+      const s = await agent();
+      if (s.t !== last) { samples.push(Math.hypot(s.vx, s.vy)); last = s.t; }
+      await sleep(40);
+    }
+    return samples.reduce((p, q) => p + q, 0) / samples.length;
+  };
+  const before = await meanSpeed(800);
+  check(Math.abs(before - 3.0) < 0.15, `measured speed before: ${before.toFixed(3)} m/s (max speed 3.0, tolerance 0.15)`);
+  const slider = page.locator('input[data-path="groups[0].limits.max_speed"]');
+  check(await slider.count() === 1, "there is a max speed slider for the seeker");
+  await slider.evaluate((el) => { el.value = "1.2"; el.dispatchEvent(new Event("input", { bubbles: true })); });
+  await page.waitForFunction(() => steerkitLive.params.some((p) => p.path === "groups[0].limits.max_speed" && p.value === 1.2), null, { timeout: 5000 });
+  await sleep(1000);
+  const after = await meanSpeed(800);
+  check(Math.abs(after - 1.2) < 0.06, `measured speed after the slider: ${after.toFixed(3)} m/s (max speed 1.2, tolerance 0.06)`);
+
+  // ---- a bad file ----
+  const bad = readFileSync(join(root, "scenarios/demos/seek.toml"), "utf8").replace("max_speed = 3.0", "max_speed = -3.0");
+  await page.setInputFiles("#live-upload", { name: "broken.toml", mimeType: "text/plain", buffer: Buffer.from(bad) });
+  await page.waitForFunction(() => steerkitLive.lastError !== null, null, { timeout: 5000 });
+  const shown = await page.locator("#live-error").innerText();
+  check(await page.locator("#live-error").isVisible() && shown.includes("broken.toml") && shown.includes("max_speed"),
+    `the upload's error is shown in the page: "${shown.split("\n")[0]}"`);
+  check(await page.evaluate(() => steerkitLive.name) === "seek", "the running scenario is kept");
+
+  // ---- save, then run the saved file ----
+  const download = page.waitForEvent("download", { timeout: 5000 });
+  await page.click("#live-save");
+  const dl = await download;
+  const savedPath = join(dirname(shotPath), "serve-saved.toml");
+  await dl.saveAs(savedPath);
+  check(readFileSync(savedPath, "utf8").includes("max_speed = 1.2"), `Save downloaded ${dl.suggestedFilename()} with the changed max speed`);
+  const out = execFileSync(bin, ["run", savedPath, "--steps", "100", "--out", join(dirname(shotPath), "serve-saved")], { encoding: "utf8" });
+  check(out.includes("replay:"), "steerkit run plays the saved file");
+
+  // ---- another demo from the list: drag an obstacle, add an agent ----
+  await page.selectOption("#live-scenario", "obstacle_avoidance");
+  await page.waitForFunction(() => steerkitLive.name === "obstacle_avoidance" && steerkitLive.handles.some((h) => h.kind === "obstacle"), null, { timeout: 5000 });
+  const ob = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 0));
+  const obFrom = await toPage(ob.x, ob.y), obTo = await toPage(ob.x + 2, ob.y + 3);
+  await page.mouse.move(obFrom.x, obFrom.y);
+  await page.mouse.down();
+  await page.mouse.move(obTo.x, obTo.y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction(([x, y]) => {
+    const h = steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 0);
+    return h && Math.hypot(h.x - x, h.y - y) < 0.3;
+  }, [ob.x + 2, ob.y + 3], { timeout: 5000 });
+  check(true, `obstacle 0 dragged from (${ob.x}, ${ob.y}) to (${ob.x + 2}, ${ob.y + 3}) (within 0.3 m)`);
+  const before3 = await page.evaluate(() => steerkitReplay.agentCount);
+  await page.click("#tool-add");
+  const spot = await toPage(-12, -6);
+  await page.mouse.click(spot.x, spot.y);
+  await page.waitForFunction((n) => steerkitReplay.agentCount === n + 1, before3, { timeout: 5000 });
+  await page.click("#tool-move");
+  check(true, `the Add tool added an agent (${before3} → ${before3 + 1})`);
+  await page.selectOption("#live-scenario", "seek");
+  await page.waitForFunction(() => steerkitLive.name === "seek" && steerkitLive.frames > 0, null, { timeout: 5000 });
+  await sleep(500);
+
+  // ---- select an agent, screenshot ----
+  const p = await page.evaluate(() => steerkitReplay.screenPosition(0));
+  await page.mouse.click(box.x + p.x, box.y + p.y);
+  await page.waitForFunction(() => steerkitReplay.selected === 0, null, { timeout: 3000 });
+  const sel = await page.locator("#selected").innerText();
+  check(sel.includes("speed") && sel.includes("position"), "clicking the agent selects it and shows its numbers");
+  await sleep(300);
+  await page.screenshot({ path: shotPath });
+  check(existsSync(shotPath), "screenshot saved to " + shotPath);
+
+  check(foreign.length === 0, "no request left the server (" + (foreign[0] || "none") + ")");
+  check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join("; ") : ""));
+} catch (e) {
+  console.error(e.message || e);
+  exitCode = 1;
+} finally {
+  await context.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+  server.kill("SIGTERM");
+}
+process.exit(exitCode);

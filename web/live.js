@@ -1,0 +1,363 @@
+// steerkit playground: the controls of `steerkit serve`, added to the replay player's page.
+// The player (web/replay.html) draws; this script talks to the server over a WebSocket (one
+// simulation per tab), feeds the player the world and frames it sends, draws the draggable
+// handles over the canvas, and turns drags, clicks, sliders and buttons into messages.
+// Protocol: docs/playground.md.
+(function () {
+  "use strict";
+  var R = window.steerkitReplay;
+  if (!R) return;
+  var KEEP_FRAMES = 125;        // frames kept for trails (5 s at 25 frames/s)
+  var SEND_EVERY_MS = 50;       // a drag or a slider sends at most 20 messages a second
+  var HANDLE_PX = 12;           // a handle is grabbed within this many CSS px
+  var ERROR_MS = 12000;         // an error stays shown this long
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // ---------- layout ----------
+  var css = el("style");
+  css.textContent =
+    "#live-bar { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; flex: 1; }" +
+    "#live-bar .sep { width: 1px; height: 22px; background: var(--line); margin: 0 4px; }" +
+    "#live-bar button.on { background: var(--accent); color: #fff; border-color: var(--accent); }" +
+    "#live-status { font: 12px var(--mono); color: var(--muted); margin-left: auto; white-space: nowrap; }" +
+    "#live-error { left: 50%; top: 12px; transform: translateX(-50%); padding: 8px 14px; max-width: 80%;" +
+    "  color: #8b1a1a; background: #fff1f1; border-color: #f3b7b7; display: none; font: 12px/1.45 var(--mono); white-space: pre-wrap; }" +
+    "#live-handles { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; }" +
+    "#params .param { margin-bottom: 7px; }" +
+    "#params .param .row { display: flex; justify-content: space-between; gap: 6px; font-size: 12px; }" +
+    "#params .param .owner { color: var(--muted); }" +
+    "#params .param input { width: 100%; margin: 2px 0 0; accent-color: var(--accent); }" +
+    "#params .param .v { font: 12px var(--mono); }" +
+    "#params .none { color: var(--muted); }";
+  document.head.appendChild(css);
+
+  var footer = document.querySelector("footer");
+  Array.prototype.forEach.call(footer.children, function (c) { c.style.display = "none"; });
+  var bar = el("div", { id: "live-bar" });
+  footer.appendChild(bar);
+  var pick = el("select", { id: "live-scenario", "aria-label": "Scenario", title: "Open a demo or a gallery scenario" });
+  var upload = el("input", { id: "live-upload", type: "file", accept: ".toml,text/plain", style: "display:none" });
+  var uploadBtn = el("button", { id: "live-upload-button", title: "Load a scenario file (.toml)" }, "Upload…");
+  var playBtn = el("button", { id: "live-play", title: "Pause / run (Space)" }, "Pause");
+  var stepBtn = el("button", { id: "live-step", title: "One step (→)" }, "Step");
+  var resetBtn = el("button", { id: "live-reset", title: "Back to the scenario as loaded" }, "Reset");
+  var speed = el("select", { id: "live-speed", "aria-label": "Speed", title: "Simulated seconds per real second" });
+  [0.25, 0.5, 1, 2, 4].forEach(function (v) {
+    var o = el("option", { value: String(v) }, v + "×");
+    if (v === 1) o.selected = true;
+    speed.appendChild(o);
+  });
+  var toolMove = el("button", { id: "tool-move", class: "on", title: "Drag goals, targets, obstacles and wall ends; click an agent to select it; Shift+click to send the selected agent's goal there" }, "Move");
+  var toolAdd = el("button", { id: "tool-add", title: "Click to add an agent to the chosen group" }, "Add");
+  var addGroup = el("select", { id: "live-add-group", "aria-label": "Group to add to" });
+  var toolRemove = el("button", { id: "tool-remove", title: "Click an agent to remove it" }, "Remove");
+  var saveBtn = el("button", { id: "live-save", title: "Download the current state as a scenario file that steerkit run plays" }, "Save");
+  var status = el("span", { id: "live-status" }, "connecting…");
+  function sep() { return el("span", { class: "sep" }); }
+  [pick, uploadBtn, upload, sep(), playBtn, stepBtn, resetBtn, speed, sep(), toolMove, toolAdd, addGroup, toolRemove, sep(), saveBtn, status]
+    .forEach(function (e) { bar.appendChild(e); });
+
+  var errorBox = el("div", { id: "live-error", class: "floating", role: "alert" });
+  $("stage").appendChild(errorBox);
+  var overlay = el("canvas", { id: "live-handles" });
+  $("stage").appendChild(overlay);
+
+  var paramSection = el("section", { id: "params-section" });
+  paramSection.appendChild(el("h2", {}, "Parameters"));
+  var paramBox = el("div", { id: "params" });
+  paramSection.appendChild(paramBox);
+  var aside = document.querySelector("aside");
+  aside.insertBefore(paramSection, aside.children[1] || null);
+  $("events-section").style.display = "none";
+  R.hooks.title = "playground";
+
+  // ---------- state ----------
+  var live = {
+    connected: false, name: null, paused: false, step: 0, time: 0, frames: 0,
+    handles: [], params: [], groups: [], lastError: null, lastSaved: null, lastFrame: null, errors: 0,
+    scenarios: []
+  };
+  window.steerkitLive = live;
+  var tool = "move";
+  var ws = null;
+
+  function send(msg) {
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg));
+  }
+  live.send = send;
+
+  var errorTimer = null;
+  function showError(text) {
+    live.lastError = text;
+    live.errors++;
+    errorBox.textContent = text;
+    errorBox.style.display = "block";
+    if (errorTimer) clearTimeout(errorTimer);
+    errorTimer = setTimeout(function () { errorBox.style.display = "none"; }, ERROR_MS);
+  }
+  errorBox.addEventListener("click", function () { errorBox.style.display = "none"; });
+
+  function setPaused(p) {
+    live.paused = p;
+    playBtn.textContent = p ? "Run" : "Pause";
+    playBtn.classList.toggle("on", p);
+  }
+
+  // ---------- sliders ----------
+  var pending = {}, paramTimer = null;
+  function flushParams() {
+    paramTimer = null;
+    Object.keys(pending).forEach(function (path) { send({ type: "set_param", path: path, value: pending[path] }); });
+    pending = {};
+  }
+  // New values into the sliders there are (not the one being dragged), or new sliders when the
+  // parameters themselves changed (another scenario, an agent's group emptied...).
+  function updateParams(params) {
+    var inputs = paramBox.querySelectorAll("input[data-path]");
+    var same = inputs.length === params.length && params.every(function (p, i) { return inputs[i].getAttribute("data-path") === p.path; });
+    if (!same) { buildParams(params); return; }
+    live.params = params;
+    params.forEach(function (p, i) {
+      var input = inputs[i];
+      if (input === document.activeElement || pending[p.path] !== undefined) return;
+      input.value = String(p.value);
+      input.parentNode.querySelector(".v").textContent = String(+p.value.toFixed(3));
+    });
+  }
+  function buildParams(params) {
+    live.params = params;
+    paramBox.textContent = "";
+    if (!params.length) { paramBox.appendChild(el("span", { class: "none" }, "No numeric parameters.")); return; }
+    params.forEach(function (p) {
+      var div = el("div", { class: "param" });
+      var row = el("div", { class: "row" });
+      var name = el("span", { title: p.path });
+      name.appendChild(el("span", { class: "owner" }, p.owner + " · "));
+      name.appendChild(document.createTextNode(p.label));
+      var v = el("span", { class: "v" }, String(+p.value.toFixed(3)));
+      row.appendChild(name); row.appendChild(v);
+      var input = el("input", { type: "range", min: String(p.min), max: String(p.max), step: String(p.step), "data-path": p.path, "aria-label": p.owner + " " + p.label });
+      input.value = String(p.value);
+      input.addEventListener("input", function () {
+        v.textContent = String(+(+input.value).toFixed(3));
+        pending[p.path] = +input.value;
+        if (!paramTimer) paramTimer = setTimeout(flushParams, SEND_EVERY_MS);
+      });
+      div.appendChild(row); div.appendChild(input);
+      paramBox.appendChild(div);
+    });
+  }
+
+  // ---------- handles ----------
+  var drag = null, lastSent = 0, dragTimer = null;
+  function handleAt(px, py) {
+    var best = null, bestD = HANDLE_PX * HANDLE_PX;
+    live.handles.forEach(function (h) {
+      var s = R.toScreen(h.x, h.y), d = (s.x - px) * (s.x - px) + (s.y - py) * (s.y - py);
+      if (d <= bestD) { bestD = d; best = h; }
+    });
+    return best;
+  }
+  function agentAt(px, py) {
+    var best = -1, bestD = 14 * 14;
+    for (var k = 0; k < R.agentCount; k++) {
+      var s = R.screenPosition(k);
+      if (!s) continue;
+      var d = (s.x - px) * (s.x - px) + (s.y - py) * (s.y - py);
+      if (d < bestD) { bestD = d; best = k; }
+    }
+    return best;
+  }
+  function moveMessage(h, x, y) {
+    switch (h.kind) {
+      case "goal": return { type: "move_goal", agent: h.agent, x: x, y: y };
+      case "target": return { type: "move_target", path: h.path, x: x, y: y };
+      case "obstacle": return { type: "move_obstacle", id: h.id, x: x, y: y };
+      case "wall_end": return { type: "move_wall_end", id: h.id, end: h.end, x: x, y: y };
+    }
+    return null;
+  }
+  function sendDrag() {
+    dragTimer = null;
+    if (!drag) return;
+    lastSent = Date.now();
+    send(moveMessage(drag.handle, drag.x, drag.y));
+  }
+  R.hooks.down = function (px, py, ev) {
+    var w = R.toWorld(px, py);
+    // Shift+click: the selected agent's goal goes there (or the only goal or target there is)
+    if (ev && ev.shiftKey && tool === "move") {
+      var aims = live.handles.filter(function (h) { return h.kind === "goal" || h.kind === "target"; });
+      var sel = R.selected;
+      if (sel >= 0) send({ type: "move_goal", agent: sel, x: w.x, y: w.y });
+      else if (aims.length === 1) send(moveMessage(aims[0], w.x, w.y));
+      else showError("Shift+click moves the selected agent's goal: click an agent first");
+      return true;
+    }
+    if (tool === "add") {
+      send({ type: "add_agent", group: addGroup.value, x: w.x, y: w.y });
+      return true;
+    }
+    if (tool === "remove") {
+      var k = agentAt(px, py);
+      if (k >= 0) send({ type: "remove_agent", id: k });
+      return true;
+    }
+    var h = handleAt(px, py);
+    if (!h) return false;
+    drag = { handle: h, x: w.x, y: w.y };
+    return true;
+  };
+  R.hooks.move = function (px, py) {
+    if (!drag) return;
+    var w = R.toWorld(px, py);
+    drag.x = w.x; drag.y = w.y;
+    drag.handle.x = w.x; drag.handle.y = w.y;
+    if (!dragTimer) dragTimer = setTimeout(sendDrag, Math.max(0, SEND_EVERY_MS - (Date.now() - lastSent)));
+  };
+  R.hooks.up = function () {
+    if (!drag) return;
+    if (dragTimer) { clearTimeout(dragTimer); dragTimer = null; }
+    send(moveMessage(drag.handle, drag.x, drag.y));
+    drag = null;
+  };
+  R.hooks.pick = function (k) { send({ type: "select", id: k >= 0 ? k : null }); };
+
+  var COLOURS = { goal: "#e8590c", target: "#14a098", obstacle: "#5b6475", wall_end: "#3b4350" };
+  function drawHandles() {
+    var r = overlay.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+    if (overlay.width !== Math.round(r.width * dpr) || overlay.height !== Math.round(r.height * dpr)) {
+      overlay.width = Math.round(r.width * dpr); overlay.height = Math.round(r.height * dpr);
+    }
+    var g = overlay.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, r.width, r.height);
+    if (R.view !== "2d") return;
+    live.handles.forEach(function (h) {
+      var s = R.toScreen(h.x, h.y);
+      g.strokeStyle = COLOURS[h.kind] || "#333";
+      g.fillStyle = "rgba(255,255,255,.85)";
+      g.lineWidth = 2;
+      g.beginPath();
+      if (h.kind === "obstacle") { g.rect(s.x - 5, s.y - 5, 10, 10); }
+      else if (h.kind === "wall_end") { g.arc(s.x, s.y, 5, 0, Math.PI * 2); }
+      else {
+        g.arc(s.x, s.y, 8, 0, Math.PI * 2);
+        g.moveTo(s.x - 12, s.y); g.lineTo(s.x - 4, s.y); g.moveTo(s.x + 4, s.y); g.lineTo(s.x + 12, s.y);
+        g.moveTo(s.x, s.y - 12); g.lineTo(s.x, s.y - 4); g.moveTo(s.x, s.y + 4); g.lineTo(s.x, s.y + 12);
+      }
+      g.fill(); g.stroke();
+    });
+  }
+  (function loop() { drawHandles(); requestAnimationFrame(loop); })();
+
+  // ---------- toolbar ----------
+  function setTool(t) {
+    tool = t;
+    toolMove.classList.toggle("on", t === "move");
+    toolAdd.classList.toggle("on", t === "add");
+    toolRemove.classList.toggle("on", t === "remove");
+  }
+  toolMove.addEventListener("click", function () { setTool("move"); });
+  toolAdd.addEventListener("click", function () { setTool("add"); });
+  toolRemove.addEventListener("click", function () { setTool("remove"); });
+  playBtn.addEventListener("click", function () { send({ type: live.paused ? "play" : "pause" }); setPaused(!live.paused); });
+  stepBtn.addEventListener("click", function () { send({ type: "step" }); setPaused(true); });
+  resetBtn.addEventListener("click", function () { send({ type: "reset" }); });
+  speed.addEventListener("change", function () { send({ type: "speed", factor: +speed.value }); });
+  pick.addEventListener("change", function () { send({ type: "load", name: pick.value }); });
+  uploadBtn.addEventListener("click", function () { upload.click(); });
+  upload.addEventListener("change", function () {
+    var f = upload.files && upload.files[0];
+    if (!f) return;
+    f.text().then(function (text) { send({ type: "load", toml: text, file: f.name }); });
+    upload.value = "";
+  });
+  saveBtn.addEventListener("click", function () { send({ type: "save" }); });
+  // Space and the arrows drive the server's simulation, not the replay's timeline.
+  window.addEventListener("keydown", function (ev) {
+    var tag = (ev.target && ev.target.tagName) || "";
+    if (tag === "INPUT" || tag === "SELECT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === " ") { ev.preventDefault(); ev.stopImmediatePropagation(); playBtn.click(); }
+    else if (ev.key === "ArrowRight") { ev.preventDefault(); ev.stopImmediatePropagation(); stepBtn.click(); }
+    else if (ev.key === "ArrowLeft" || ev.key === "Home" || ev.key === "End") { ev.stopImmediatePropagation(); }
+  }, true);
+
+  function download(name, text) {
+    var a = el("a", { download: name + ".toml" });
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/toml" }));
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+
+  // ---------- socket ----------
+  function connect() {
+    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    ws.onopen = function () { live.connected = true; status.textContent = "connected"; };
+    ws.onclose = function () {
+      live.connected = false;
+      status.textContent = "disconnected — reload the page";
+    };
+    ws.onmessage = function (ev) {
+      var m;
+      try { m = JSON.parse(ev.data); } catch (e) { showError("unreadable message from the server"); return; }
+      switch (m.type) {
+        case "hello":
+          live.scenarios = m.scenarios;
+          pick.textContent = "";
+          [["demo", "Demos"], ["gallery", "Gallery"]].forEach(function (kind) {
+            var og = el("optgroup", { label: kind[1] });
+            m.scenarios.filter(function (s) { return s.kind === kind[0]; }).forEach(function (s) {
+              og.appendChild(el("option", { value: s.name }, s.name.replace(/_/g, " ")));
+            });
+            pick.appendChild(og);
+          });
+          break;
+        case "scenario":
+          var same = live.name === m.name;
+          live.name = m.name;
+          live.groups = m.groups;
+          live.meta = m.recording.meta;
+          R.load(m.recording, same);
+          if (!same) errorBox.style.display = "none";
+          if (same) updateParams(m.params); else buildParams(m.params);
+          var chosen = addGroup.value;
+          addGroup.textContent = "";
+          m.groups.forEach(function (g) { addGroup.appendChild(el("option", { value: g }, g)); });
+          if (m.groups.indexOf(chosen) >= 0) addGroup.value = chosen;
+          if (Array.prototype.some.call(pick.options, function (o) { return o.value === m.name; })) pick.value = m.name;
+          setPaused(m.paused);
+          break;
+        case "frame":
+          live.step = m.step; live.time = m.time; live.frames++;
+          live.lastFrame = m.frame;
+          if (!drag) live.handles = m.handles;
+          setPaused(m.paused);
+          R.push(m.frame, KEEP_FRAMES);
+          status.textContent = "t = " + m.time.toFixed(2) + " s · step " + m.step + (m.paused ? " · paused" : "");
+          // the player's header counts a recording's length; live, it shows the running state
+          if (live.meta) $("meta").textContent = R.agentCount + " agents · live, t = " + m.time.toFixed(1) + " s · dt " + (live.meta.dt * 1000).toFixed(1) + " ms · seed " + live.meta.seed;
+          break;
+        case "params":
+          updateParams(m.params);
+          break;
+        case "error":
+          showError(m.message);
+          break;
+        case "saved":
+          live.lastSaved = m.toml;
+          download(m.name + "-saved", m.toml);
+          break;
+      }
+    };
+  }
+  connect();
+})();
