@@ -1,6 +1,8 @@
-//! The plugin in a headless app (no window, no GPU): Bevy's time with one fixed step per update.
+//! The plugin in a headless app (no window, no GPU): Bevy's minimal plugins with one fixed step
+//! per update.
 
-use bevy_app::App;
+use bevy_app::{App, ScheduleRunnerPlugin, TaskPoolPlugin};
+use bevy_diagnostic::FrameCountPlugin;
 use bevy_ecs::prelude::*;
 use bevy_math::{Vec2, Vec3};
 use bevy_steerkit::{
@@ -16,9 +18,15 @@ use steerkit::steering::{Arrive, Pursue};
 /// Bevy's default fixed step, 64 Hz (exact in `f32`).
 const DT: f32 = 1.0 / 64.0;
 
+/// Bevy's `MinimalPlugins`, from its sub-crates: task pools, the frame count, time and the
+/// headless runner (the updates below are driven by hand).
+fn minimal() -> (TaskPoolPlugin, FrameCountPlugin, TimePlugin, ScheduleRunnerPlugin) {
+    (TaskPoolPlugin::default(), FrameCountPlugin, TimePlugin, ScheduleRunnerPlugin::default())
+}
+
 fn app2d(config: CrowdConfig) -> App {
     let mut app = App::new();
-    app.add_plugins((TimePlugin, SteerkitPlugin2d::new(config)));
+    app.add_plugins((minimal(), SteerkitPlugin2d::new(config)));
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     app
 }
@@ -215,7 +223,7 @@ fn goals_follow_entities_and_teleports_are_honoured() {
 #[test]
 fn the_3d_plugin_moves_agents_in_space() {
     let mut app = App::new();
-    app.add_plugins((TimePlugin, SteerkitPlugin3d::new(CrowdConfig::new(2.0))));
+    app.add_plugins((minimal(), SteerkitPlugin3d::new(CrowdConfig::new(2.0))));
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     let goal = Vec3::new(3.0, 4.0, -2.0);
     let arrive3 =
@@ -548,7 +556,7 @@ fn scenario_files_run_in_the_plugin_as_in_the_bare_crowd() {
     let mut app = app2d(CrowdConfig::new(1.0));
     check::<Vec2>("obstacle_field", &mut app);
     let mut app3 = App::new();
-    app3.add_plugins((TimePlugin, SteerkitPlugin3d::new(CrowdConfig::new(1.0))));
+    app3.add_plugins((minimal(), SteerkitPlugin3d::new(CrowdConfig::new(1.0))));
     app3.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     check::<Vec3>("flock3d", &mut app3);
 }
