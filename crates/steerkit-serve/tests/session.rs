@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use steerkit_scenario::Scenario;
-use steerkit_serve::session::{Handle, Session, MAX_AGENTS};
+use steerkit_serve::session::{AnySession, Handle, Session, MAX_AGENTS};
 use steerkit_serve::DEMOS;
 
 fn demo(name: &str) -> Session {
@@ -72,18 +72,18 @@ fn gallery_scenarios_load_and_save_round_trips() {
     assert!(loaded >= 30, "only {loaded} gallery scenarios loaded");
 }
 
-/// 3D, side views and turrets are refused with a message that says why.
+/// A 2D session refuses a 3D file (the connection's `AnySession` picks the space); side views
+/// and turrets are refused with a message that says why.
 #[test]
 fn scenarios_the_playground_cannot_run_are_refused_clearly() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
-    for (file, words) in [
-        ("flock3d.toml", "2D"),
-        ("platforms.toml", "side view"),
-        ("turret_lead.toml", "playground"),
-    ] {
+    let text = std::fs::read_to_string(format!("{dir}/flock3d.toml")).unwrap();
+    let e = Session::from_toml(&text, "flock3d.toml").err().expect("refused");
+    assert!(e.contains("runs 2D scenarios") && e.contains("3D"), "{e}");
+    for (file, words) in [("platforms.toml", "side view"), ("turret_lead.toml", "turrets")] {
         let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
-        let e = Session::from_toml(&text, file).err().expect("refused");
-        assert!(e.contains(words), "{file}: {e}");
+        let e = AnySession::from_toml(&text, file).err().expect("refused");
+        assert!(e.contains(words) && e.contains("steerkit run"), "{file}: {e}");
     }
 }
 
@@ -105,7 +105,7 @@ fn moving_the_goal_turns_the_seeker() {
     for _ in 0..100 {
         s.step().unwrap();
     }
-    s.move_goal(Some(0), None, -10.0, -8.0).unwrap();
+    s.move_goal(Some(0), None, [-10.0, -8.0, 0.0]).unwrap();
     // a goal behind: seek brakes (6 m/s² against 3 m/s) and comes round within 2.5 s
     for _ in 0..125 {
         s.step().unwrap();
@@ -118,7 +118,9 @@ fn moving_the_goal_turns_the_seeker() {
     let diff = (heading - bearing + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU)
         - std::f64::consts::PI;
     assert!(diff.abs() < 10f64.to_radians(), "heading {heading} bearing {bearing}");
-    assert!(matches!(s.handles()[0], Handle::Goal { agent: 0, x, y } if x == -10.0 && y == -8.0));
+    assert!(
+        matches!(s.handles()[0], Handle::Goal { agent: 0, x, y, .. } if x == -10.0 && y == -8.0)
+    );
 }
 
 /// The max speed slider changes the running crowd: after the change the seeker's speed
@@ -126,7 +128,7 @@ fn moving_the_goal_turns_the_seeker() {
 #[test]
 fn the_max_speed_slider_takes_effect_and_keeps_the_agents() {
     let mut s = demo("seek");
-    s.move_goal(Some(0), None, 1000.0, 0.0).unwrap();
+    s.move_goal(Some(0), None, [1000.0, 0.0, 0.0]).unwrap();
     for _ in 0..150 {
         s.step().unwrap();
     }
@@ -168,30 +170,36 @@ fn bad_parameters_are_refused_and_change_nothing() {
 #[test]
 fn world_edits_and_their_errors() {
     let mut s = demo("obstacle_avoidance");
-    s.move_obstacle(0, 0.0, 6.0).unwrap();
+    s.move_obstacle(0, [0.0, 6.0, 0.0]).unwrap();
     let rec = s.recording();
     assert_eq!(rec["world"]["circles"][0]["center"], serde_json::json!([0.0, 6.0]));
-    s.move_obstacle(3, 0.0, 0.0).unwrap();
+    s.move_obstacle(3, [0.0, 0.0, 0.0]).unwrap();
     assert_eq!(rec["world"]["boxes"].as_array().unwrap().len(), 1);
-    assert!(s.move_obstacle(4, 0.0, 0.0).unwrap_err().contains("0 to 3"));
-    s.add_agent("walkers", -12.0, 6.0).unwrap();
+    assert!(s.move_obstacle(4, [0.0, 0.0, 0.0]).unwrap_err().contains("0 to 3"));
+    s.add_agent("walkers", [-12.0, 6.0, 0.0]).unwrap();
     assert_eq!(s.agent_count(), 4);
     s.remove_agent(0).unwrap();
     assert_eq!(s.agent_count(), 3);
     assert!(s.remove_agent(3).unwrap_err().contains("0 to 2"));
-    assert!(s.add_agent("nobody", 0.0, 0.0).unwrap_err().contains("`walkers`"));
+    assert!(s.add_agent("nobody", [0.0, 0.0, 0.0]).unwrap_err().contains("`walkers`"));
 
     let mut w = demo("wall_avoidance");
-    w.move_wall_end(0, 1, -2.0, 6.0).unwrap();
+    w.move_wall_end(0, 1, [-2.0, 6.0, 0.0]).unwrap();
     assert_eq!(w.recording()["world"]["walls"][0]["b"], serde_json::json!([-2.0, 6.0]));
-    assert!(w.move_wall_end(0, 2, 0.0, 0.0).unwrap_err().contains("allowed 0 (from) or 1 (to)"));
-    assert!(w.move_wall_end(7, 0, 0.0, 0.0).unwrap_err().contains("0 to 2"));
+    assert!(w
+        .move_wall_end(0, 2, [0.0, 0.0, 0.0])
+        .unwrap_err()
+        .contains("allowed 0 (from) or 1 (to)"));
+    assert!(w.move_wall_end(7, 0, [0.0, 0.0, 0.0]).unwrap_err().contains("0 to 2"));
 
     let mut f = demo("formation");
     let path = "formations[0].anchor.target";
     assert!(f.handles().iter().any(|h| matches!(h, Handle::Target { path: p, .. } if p == path)));
-    f.move_target(path, -8.0, 8.0).unwrap();
-    assert!(f.move_target("groups[0].behaviour.target", 0.0, 0.0).unwrap_err().contains(path));
+    f.move_target(path, [-8.0, 8.0, 0.0]).unwrap();
+    assert!(f
+        .move_target("groups[0].behaviour.target", [0.0, 0.0, 0.0])
+        .unwrap_err()
+        .contains(path));
 }
 
 /// Adding agents stops at the session's cap.
@@ -200,7 +208,7 @@ fn the_agent_cap_holds() {
     let mut s = demo("flocking");
     let mut added = 0;
     let e = loop {
-        match s.add_agent("birds", 0.0, 0.0) {
+        match s.add_agent("birds", [0.0, 0.0, 0.0]) {
             Ok(()) => added += 1,
             Err(e) => break e,
         }
@@ -220,10 +228,10 @@ fn sessions_are_deterministic() {
         let mut frames = Vec::new();
         for step in 0..300 {
             match step {
-                50 => s.move_obstacle(1, 2.0, 0.0).unwrap(),
+                50 => s.move_obstacle(1, [2.0, 0.0, 0.0]).unwrap(),
                 100 => s.set_param("groups[0].limits.max_speed", 2.0).unwrap(),
-                150 => s.move_goal(None, Some("walkers"), 0.0, 8.0).unwrap(),
-                200 => s.add_agent("walkers", -12.0, 0.0).unwrap(),
+                150 => s.move_goal(None, Some("walkers"), [0.0, 8.0, 0.0]).unwrap(),
+                200 => s.add_agent("walkers", [-12.0, 0.0, 0.0]).unwrap(),
                 _ => {}
             }
             s.step().unwrap();
@@ -242,7 +250,7 @@ fn a_saved_state_reproduces_the_run() {
     for _ in 0..60 {
         s.step().unwrap();
     }
-    s.move_goal(Some(0), None, 0.0, -6.0).unwrap();
+    s.move_goal(Some(0), None, [0.0, -6.0, 0.0]).unwrap();
     s.set_param("groups[0].limits.max_acceleration", 3.0).unwrap();
     let saved = s.save_toml().unwrap();
     let mut world = Scenario::from_toml_str(&saved, "saved.toml").unwrap().build().unwrap();
