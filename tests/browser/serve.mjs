@@ -3,11 +3,13 @@
 // checks the measured speed follows, uploads a bad scenario file and checks the error is shown,
 // saves the state and runs the saved file with `steerkit run`, opens the obstacle avoidance demo
 // from the list, drags an obstacle and adds an agent, selects an agent, takes a screenshot, stops
-// the server.
+// the server. Then opens flock3d: the page is in the 3D view, the picture changes as the birds
+// fly, a sphere dragged in perspective moves on its horizontal plane (x, z; its height kept),
+// and a second screenshot is saved next to the first as serve3d.png.
 //
 //   node tests/browser/serve.mjs [SCREENSHOT_PNG]
 //
-// The binary is $STEERKIT_BIN or target/release/steerkit (`cargo build --release -p steerkit-cli`);
+// The binary is $STEERKIT_BIN, $CARGO_TARGET_DIR/release/steerkit or target/release/steerkit (`cargo build --release -p steerkit-cli`);
 // the screenshot defaults to out/browser/serve.png; Chromium is $CHROMIUM or /usr/bin/chromium.
 // Exits non-zero with a message on the first failed check.
 
@@ -19,7 +21,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const bin = resolve(process.env.STEERKIT_BIN || join(root, "target/release/steerkit"));
+// $STEERKIT_BIN, else the release binary of $CARGO_TARGET_DIR (when set), else target/release
+const bin = resolve(process.env.STEERKIT_BIN
+  || join(process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target"), "release/steerkit"));
 const shotPath = resolve(process.argv[2] || join(root, "out/browser/serve.png"));
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
 
@@ -189,6 +193,45 @@ try {
   await sleep(300);
   await page.screenshot({ path: shotPath });
   check(existsSync(shotPath), "screenshot saved to " + shotPath);
+
+  // ---- a 3D scenario: flock3d in the 3D view ----
+  await page.selectOption("#live-scenario", "flock3d");
+  await page.waitForFunction(() => steerkitLive.name === "flock3d" && steerkitLive.frames > 0 && steerkitReplay.agentCount === 150, null, { timeout: 10000 });
+  await sleep(500);
+  const state3 = await page.evaluate(() => ({ dims: steerkitReplay.dims, view: steerkitReplay.view, button: getComputedStyle(document.getElementById("view3d")).display, att: steerkitLive.lastFrame.attitude.length, pos: steerkitLive.lastFrame.position.length }));
+  check(state3.dims === 3 && state3.view === "3d" && state3.button !== "none", `flock3d opens in the 3D view (dims ${state3.dims}, view ${state3.view}, the view button shown)`);
+  check(state3.pos === 450 && state3.att === 600, `its frames carry 3 coordinates and a quaternion per bird (${state3.pos} and ${state3.att} numbers for 150)`);
+  const picture = () => page.evaluate(() => document.getElementById("view").toDataURL("image/png"));
+  const pic0 = await picture(), t0 = await page.evaluate(() => steerkitLive.time);
+  await sleep(1000);
+  const pic1 = await picture(), t1 = await page.evaluate(() => steerkitLive.time);
+  check(pic0 !== pic1 && t1 - t0 > 0.5, `the 3D picture changes as the flock flies (t ${t0.toFixed(2)} → ${t1.toFixed(2)} s)`);
+  // drag sphere 2 in perspective: it moves on the horizontal plane through its centre
+  const sp = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2));
+  check(sp && sp.z !== undefined, `sphere 2 is a handle at (${sp.x}, ${sp.y}, ${sp.z})`);
+  const at3 = async (x, y, z) => {
+    const s = await page.evaluate(([x, y, z]) => steerkitReplay.toScreen3(x, y, z), [x, y, z]);
+    return { x: box.x + s.x, y: box.y + s.y };
+  };
+  const goal3 = { x: sp.x + 2, y: sp.y, z: sp.z + 1 };
+  const spFrom = await at3(sp.x, sp.y, sp.z), spTo = await at3(goal3.x, goal3.y, goal3.z);
+  await page.mouse.move(spFrom.x, spFrom.y);
+  await page.mouse.down();
+  await page.mouse.move(spTo.x, spTo.y, { steps: 8 });
+  await page.mouse.up();
+  // the handles shown are the server's again once the drag ends: wait for its frames
+  await sleep(800);
+  await page.waitForFunction((g) => {
+    const h = steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2);
+    return h && Math.hypot(h.x - g.x, h.z - g.z) < 0.3 && Math.abs(h.y - g.y) < 1e-6;
+  }, goal3, { timeout: 5000 });
+  const sphere = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2));
+  check(true, `sphere 2 dragged in perspective to (${sphere.x.toFixed(2)}, ${sphere.y}, ${sphere.z.toFixed(2)}), aimed at (${goal3.x}, ${goal3.y}, ${goal3.z}) (within 0.3 m, height kept)`);
+  check(await page.evaluate(() => steerkitReplay.view) === "3d", "the view stays in 3D after the edit");
+  await sleep(500);
+  const shot3 = join(dirname(shotPath), "serve3d.png");
+  await page.screenshot({ path: shot3 });
+  check(existsSync(shot3), "3D screenshot saved to " + shot3);
 
   check(foreign.length === 0, "no request left the server (" + (foreign[0] || "none") + ")");
   check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join("; ") : ""));
