@@ -206,6 +206,12 @@ try {
   await sleep(1000);
   const pic1 = await picture(), t1 = await page.evaluate(() => steerkitLive.time);
   check(pic0 !== pic1 && t1 - t0 > 0.5, `the 3D picture changes as the flock flies (t ${t0.toFixed(2)} → ${t1.toFixed(2)} s)`);
+  // the live rate of a 150-bird 3D flock: frames received over 3 s, the simulated time they span
+  const r0 = await page.evaluate(() => ({ n: steerkitLive.frames, t: steerkitLive.time }));
+  await sleep(3000);
+  const r1 = await page.evaluate(() => ({ n: steerkitLive.frames, t: steerkitLive.time, bytes: JSON.stringify(steerkitLive.lastFrame).length }));
+  const rate = (r1.n - r0.n) / 3, simRate = (r1.t - r0.t) / 3;
+  check(rate >= 15 && simRate > 0.8, `flock3d streams ${rate.toFixed(1)} frames/s at ${simRate.toFixed(2)} simulated s per s (at least 15 and 0.8), ${(r1.bytes / 1024).toFixed(1)} KiB a frame`);
   // drag sphere 2 in perspective: it moves on the horizontal plane through its centre
   const sp = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2));
   check(sp && sp.z !== undefined, `sphere 2 is a handle at (${sp.x}, ${sp.y}, ${sp.z})`);
@@ -232,6 +238,20 @@ try {
   const shot3 = join(dirname(shotPath), "serve3d.png");
   await page.screenshot({ path: shot3 });
   check(existsSync(shot3), "3D screenshot saved to " + shot3);
+  // the top view (V): the same sphere dragged back to where it started, x and z under the pointer
+  await page.click("#view3d");
+  check(await page.evaluate(() => steerkitReplay.view) === "top", "the view button switches to the top view");
+  const topFrom = await at3(sphere.x, sphere.y, sphere.z), topTo = await at3(sp.x, sp.y, sp.z);
+  await page.mouse.move(topFrom.x, topFrom.y);
+  await page.mouse.down();
+  await page.mouse.move(topTo.x, topTo.y, { steps: 8 });
+  await page.mouse.up();
+  await sleep(800);
+  await page.waitForFunction((g) => {
+    const h = steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2);
+    return h && Math.hypot(h.x - g.x, h.z - g.z) < 0.3 && Math.abs(h.y - g.y) < 1e-6;
+  }, sp, { timeout: 5000 });
+  check(true, `in the top view sphere 2 dragged back to (${sp.x}, ${sp.y}, ${sp.z}) (within 0.3 m, height kept)`);
 
   check(foreign.length === 0, "no request left the server (" + (foreign[0] || "none") + ")");
   check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join("; ") : ""));
