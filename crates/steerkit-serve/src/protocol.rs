@@ -11,6 +11,9 @@
 //! running, and after each change while paused), `params {params}` (after a `set_param`: the
 //! sliders' values; the world and agents are unchanged), `error {message}`, `saved {name, toml}`.
 //!
+//! In a 3D scenario every point is `x`, `y` (up) and `z`; `z` is required there and refused in
+//! a 2D scenario.
+//!
 //! Every malformed or out-of-range message is answered with one `error` whose message names the
 //! message type, the key, the value and what is allowed; the session carries on as before.
 //! `docs/playground.md` documents every field.

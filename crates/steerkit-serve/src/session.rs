@@ -14,6 +14,12 @@
 //! built settings of that one group replace the running group's (`Crowd::set_group`), so its
 //! agents keep all their state. Moving a goal changes the running crowd directly.
 //!
+//! The session is generic over the space ([`Sim`]`<V>`, [`Session`] in 2D, [`Session3`] in
+//! 3D; [`Space`] holds what differs); a connection holds an [`AnySession`] of the file's
+//! `dimensions`. Points are `[x, y, z]` ([`Point`], `z` unused in 2D; y is up in 3D), and 3D
+//! frames carry three components per agent and each body's attitude quaternion, as 3D
+//! recordings do.
+//!
 //! The session is deterministic: no clock and no global random numbers. The same document and
 //! the same edits at the same steps give the same states (the crowd's step is deterministic and
 //! a rebuild is a pure function of the document).
@@ -1004,7 +1010,7 @@ impl<V: Space> Sim<V> {
         doc
     }
 
-    /// The current state as TOML that `steerkit run` loads ([`Session::current_document`]).
+    /// The current state as TOML that `steerkit run` loads ([`Sim::current_document`]).
     ///
     /// # Errors
     /// A document TOML cannot hold (not expected: it came from TOML).
