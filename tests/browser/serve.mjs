@@ -5,7 +5,8 @@
 // from the list, drags an obstacle and adds an agent, selects an agent, takes a screenshot, stops
 // the server. Then opens flock3d: the page is in the 3D view, the picture changes as the birds
 // fly, a sphere dragged in perspective moves on its horizontal plane (x, z; its height kept),
-// and a second screenshot is saved next to the first as serve3d.png.
+// a second screenshot is saved next to the first as serve3d.png, and the saved 3D state plays
+// with `steerkit run`.
 //
 //   node tests/browser/serve.mjs [SCREENSHOT_PNG]
 //
@@ -252,6 +253,14 @@ try {
     return h && Math.hypot(h.x - g.x, h.z - g.z) < 0.3 && Math.abs(h.y - g.y) < 1e-6;
   }, sp, { timeout: 5000 });
   check(true, `in the top view sphere 2 dragged back to (${sp.x}, ${sp.y}, ${sp.z}) (within 0.3 m, height kept)`);
+  // save the 3D state and run it
+  const download3 = page.waitForEvent("download", { timeout: 5000 });
+  await page.click("#live-save");
+  const saved3 = join(dirname(shotPath), "serve3d-saved.toml");
+  await (await download3).saveAs(saved3);
+  check(readFileSync(saved3, "utf8").includes("dimensions = 3"), "Save downloaded the 3D state (dimensions = 3)");
+  const out3 = execFileSync(bin, ["run", saved3, "--steps", "50", "--out", join(dirname(shotPath), "serve3d-saved")], { encoding: "utf8" });
+  check(out3.includes("replay:"), "steerkit run plays the saved 3D file");
 
   check(foreign.length === 0, "no request left the server (" + (foreign[0] || "none") + ")");
   check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join("; ") : ""));
