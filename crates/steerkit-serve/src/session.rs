@@ -30,6 +30,7 @@ use steerkit::crowd::{AgentHandle, Crowd, FormationId, Recipe};
 use steerkit::geometry::{CollisionDetector, Obstacle3};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
+use steerkit_scenario::platform::{JumperGroup, SideViewRun};
 use steerkit_scenario::{Bounds, Dim, Scenario, World};
 
 /// A point as messages and the document carry it: `[x, y, z]` (m); `z` is 0 in 2D.
@@ -59,6 +60,18 @@ pub trait Space: Dim {
     fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
     /// A formation anchor's position and heading (2D only).
     fn anchor(crowd: &Crowd<Self>, id: FormationId) -> Option<(Vec2, f32)>;
+    /// The side view's jumpers, planned from where the crowd's agents are now (2D scenarios
+    /// with a `[side_view]`; `steerkit run`'s own [`SideViewRun`]).
+    ///
+    /// # Errors
+    /// The library's refusal (never for a checked plan).
+    fn side_view(scenario: &Scenario, world: &World<Self>) -> Result<Option<SideViewRun>, String>;
+    /// Moves the side view's jumpers one step (after the crowd's step).
+    ///
+    /// # Errors
+    /// A stale handle.
+    fn step_side_view(sv: &mut SideViewRun, dt: f32, crowd: &mut Crowd<Self>)
+        -> Result<(), String>;
 }
 
 fn hit_fraction(distance: f32, length: f32) -> f32 {
@@ -167,6 +180,37 @@ impl Space for Vec2 {
     fn anchor(crowd: &Crowd<Vec2>, id: FormationId) -> Option<(Vec2, f32)> {
         crowd.formation(id).map(|m| (m.anchor().position, m.anchor().orientation))
     }
+    fn side_view(scenario: &Scenario, world: &World<Vec2>) -> Result<Option<SideViewRun>, String> {
+        let Some(plan) = scenario.plan::<Vec2>() else { return Ok(None) };
+        let Some(view) = plan.side_view.as_ref() else { return Ok(None) };
+        let mut first = 0u32;
+        let mut groups = Vec::new();
+        for (g, gp) in world.groups.iter().zip(&plan.groups) {
+            let start = first;
+            first += u32::try_from(g.agents.len()).unwrap_or(u32::MAX);
+            let Some(jump) = gp.jump else { continue };
+            groups.push(JumperGroup {
+                name: g.name.clone(),
+                agents: (start..).zip(&g.agents).map(|(k, &h)| (h, k)).collect(),
+                radius: gp.radius,
+                limits: gp.limits,
+                jump_speed: jump.jump_speed,
+            });
+        }
+        let crowd = &world.crowd;
+        SideViewRun::new(view, groups, world.settings.dt, |h| {
+            crowd.kinematic(h).map(|k| k.position)
+        })
+        .map(Some)
+        .map_err(err)
+    }
+    fn step_side_view(
+        sv: &mut SideViewRun,
+        dt: f32,
+        crowd: &mut Crowd<Vec2>,
+    ) -> Result<(), String> {
+        sv.step(dt, crowd).map(|_| ()).map_err(err)
+    }
 }
 
 impl Space for Vec3 {
@@ -218,6 +262,13 @@ impl Space for Vec3 {
     }
     fn anchor(_: &Crowd<Vec3>, _: FormationId) -> Option<(Vec2, f32)> {
         None
+    }
+    fn side_view(_: &Scenario, _: &World<Vec3>) -> Result<Option<SideViewRun>, String> {
+        // side views are 2D
+        Ok(None)
+    }
+    fn step_side_view(_: &mut SideViewRun, _: f32, _: &mut Crowd<Vec3>) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -282,6 +333,7 @@ fn range_of(key: &str) -> Option<(f64, f64, f64)> {
         "whisker_ratio" | "side_ratio" | "ratio" | "decay" => (0.0, 1.0, 0.01),
         "half_width" | "path_radius" | "ahead" | "offset" => (0.0, 20.0, 0.05),
         "ray_count" => (1.0, 15.0, 1.0),
+        "jump_speed" => (0.0, 20.0, 0.1),
         _ => return None,
     })
 }
@@ -355,6 +407,8 @@ pub struct Sim<V: Space> {
     original: Value,
     doc: Value,
     world: World<V>,
+    /// The side view's jumpers (2D side views only), moved after each crowd step.
+    side_view: Option<SideViewRun>,
     step: u64,
     params: Vec<Param>,
     /// Each group's first obstacle-avoidance leaf, whose rays frames carry.
@@ -456,15 +510,11 @@ impl<V: Space> Sim<V> {
             ));
         }
         let mut doc: Value = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
-        for (key, what) in
-            [("turrets", "turrets"), ("side_view", "a side view"), ("platforms", "platforms")]
-        {
-            if has(&doc, key) {
-                return Err(format!(
-                    "{origin}: {key}: the playground runs crowds in 2D and 3D; {what} only \
-                     `steerkit run` plays"
-                ));
-            }
+        if has(&doc, "turrets") {
+            return Err(format!(
+                "{origin}: turrets: the playground runs crowds in 2D and 3D and side views; \
+                 turrets only `steerkit run` plays"
+            ));
         }
         let Some(plan) = scenario.plan::<V>() else {
             return Err(format!("{origin}: dimensions: not a {}D scenario", V::DIMS));
@@ -498,13 +548,15 @@ impl<V: Space> Sim<V> {
                 obj.insert("agents".into(), Value::Array(agents));
             }
         }
-        let world = build(&doc, origin)?;
+        let (checked, world) = build_scenario::<V>(&doc, origin)?;
+        let side_view = V::side_view(&checked, &world)?;
         let mut s = Sim {
             name: scenario.name().to_owned(),
             description: scenario.description().trim().to_owned(),
             original: doc.clone(),
             doc,
             world,
+            side_view,
             step: 0,
             params: Vec::new(),
             avoiders: Vec::new(),
@@ -624,6 +676,10 @@ impl<V: Space> Sim<V> {
     pub fn step(&mut self) -> Result<(), String> {
         let dt = self.world.settings.dt;
         self.world.crowd.step(dt).map_err(|e| format!("step {}: {e}", self.step + 1))?;
+        if let Some(sv) = self.side_view.as_mut() {
+            V::step_side_view(sv, dt, &mut self.world.crowd)
+                .map_err(|e| format!("step {}: {e}", self.step + 1))?;
+        }
         self.step += 1;
         Ok(())
     }
@@ -633,7 +689,9 @@ impl<V: Space> Sim<V> {
     /// # Errors
     /// None in practice (the original document built before).
     pub fn reset(&mut self) -> Result<(), String> {
-        self.world = build(&self.original, &self.name)?;
+        let (checked, world) = build_scenario::<V>(&self.original, &self.name)?;
+        self.side_view = V::side_view(&checked, &world)?;
+        self.world = world;
         self.doc = self.original.clone();
         self.step = 0;
         self.refresh();
@@ -927,7 +985,7 @@ impl<V: Space> Sim<V> {
         // load) would be checked against limits a slider may just have lowered
         strip_velocities(&mut doc);
         change(&mut doc).map_err(str::to_owned)?;
-        let mut world = build(&doc, &self.name)?;
+        let (checked, mut world) = build_scenario::<V>(&doc, &self.name)?;
         let old = &self.world.crowd;
         for (gi, g) in world.groups.iter().enumerate() {
             let Some(og) = self.world.groups.get(gi) else { continue };
@@ -939,8 +997,11 @@ impl<V: Space> Sim<V> {
                 let _ = world.crowd.set_goal(h, old.goal(oh));
             }
         }
+        // a side view's jumpers are planned again from where they are now
+        let side_view = V::side_view(&checked, &world)?;
         self.doc = doc;
         self.world = world;
+        self.side_view = side_view;
         self.refresh();
         Ok(())
     }
@@ -1013,9 +1074,17 @@ impl<V: Space> Sim<V> {
     /// The current state as TOML that `steerkit run` loads ([`Sim::current_document`]).
     ///
     /// # Errors
-    /// A document TOML cannot hold (not expected: it came from TOML).
+    /// A state the scenario format cannot start from (a side view's jumper in the air: a file
+    /// starts jumpers on a platform top), with the format's reason; a document TOML cannot
+    /// hold (not expected: it came from TOML).
     pub fn save_toml(&self) -> Result<String, String> {
-        toml::to_string(&self.current_document()).map_err(|e| format!("save: {e}"))
+        let doc = self.current_document();
+        // the file must load: a state the format cannot start from (a side view's jumper in
+        // the air) is refused with the format's reason
+        Scenario::from_json_str(&doc.to_string(), &self.name).map_err(|e| {
+            format!("save: the current state is no scenario file yet ({e}); save again later")
+        })?;
+        toml::to_string(&doc).map_err(|e| format!("save: {e}"))
     }
 
     /// The draggable points: behaviour and anchor targets, agents' goals (the first
@@ -1090,7 +1159,24 @@ impl<V: Space> Sim<V> {
     #[must_use]
     pub fn recording(&self) -> Value {
         let w = &self.world;
-        let world = V::world_json(w);
+        let mut world = V::world_json(w);
+        if let Some(sv) = &self.side_view {
+            // as `steerkit run` records a side view: platform tops as walls, planned jumps as
+            // paths
+            if let Some(Value::Array(walls)) = world.get_mut("walls") {
+                for (x0, x1, y) in sv.platforms() {
+                    walls.push(json!({"a": [x0, y], "b": [x1, y]}));
+                }
+            }
+            if let Some(Value::Array(paths)) = world.get_mut("paths") {
+                for (name, points) in sv.arcs() {
+                    let pts: Vec<[f32; 2]> = points.iter().map(|p| [p.x, p.y]).collect();
+                    if pts.len() >= 2 {
+                        paths.push(json!({"name": name, "points": pts, "looping": false}));
+                    }
+                }
+            }
+        }
         let crowd = &w.crowd;
         let groups: Vec<Value> = w
             .groups
@@ -1526,8 +1612,14 @@ fn identity(_: usize, k: usize) -> Option<usize> {
 
 /// Checks and builds a document with the scenario crate.
 fn build<V: Space>(doc: &Value, origin: &str) -> Result<World<V>, String> {
+    build_scenario(doc, origin).map(|(_, w)| w)
+}
+
+/// The same, with the checked scenario.
+fn build_scenario<V: Space>(doc: &Value, origin: &str) -> Result<(Scenario, World<V>), String> {
     let scenario = Scenario::from_json_str(&doc.to_string(), origin).map_err(err)?;
-    scenario.build_in::<V>().map_err(err)
+    let world = scenario.build_in::<V>().map_err(err)?;
+    Ok((scenario, world))
 }
 
 fn obstacle_centre(o: &Value) -> Option<Point> {
@@ -1594,6 +1686,9 @@ fn params_of<V: Space>(doc: &Value, world: &World<V>) -> Vec<Param> {
             }
             if let Some(b) = g.get("behaviour") {
                 walk(b, &format!("groups[{gi}].behaviour"), &owner, &mut out);
+            }
+            if let Some(j) = g.get("jump") {
+                numeric(j, &format!("groups[{gi}].jump"), "jump", &owner, &mut out);
             }
         }
     }

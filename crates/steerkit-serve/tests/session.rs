@@ -54,9 +54,7 @@ fn gallery_scenarios_load_and_save_round_trips() {
         // every 2D crowd loads (circle and orca_circle's `antipode` goal rule included)
         let mut s = match Session::from_toml(&text, &origin) {
             Ok(s) => s,
-            Err(e) if e.contains("turrets:") || e.contains("side_view:") || e.contains("is 3D") => {
-                continue
-            }
+            Err(e) if e.contains("turrets:") || e.contains("is 3D") => continue,
             Err(e) => panic!("{origin}: {e}"),
         };
         for _ in 0..25 {
@@ -76,22 +74,20 @@ fn gallery_scenarios_load_and_save_round_trips() {
         }
         loaded += 1;
     }
-    assert!(loaded >= 34, "only {loaded} gallery scenarios loaded");
+    assert!(loaded >= 36, "only {loaded} gallery scenarios loaded");
 }
 
-/// A 2D session refuses a 3D file (the connection's `AnySession` picks the space); side views
-/// and turrets are refused with a message that says why.
+/// A 2D session refuses a 3D file (the connection's `AnySession` picks the space); turrets are
+/// refused with a message that says why.
 #[test]
 fn scenarios_the_playground_cannot_run_are_refused_clearly() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
     let text = std::fs::read_to_string(format!("{dir}/flock3d.toml")).unwrap();
     let e = Session::from_toml(&text, "flock3d.toml").err().expect("refused");
     assert!(e.contains("runs 2D scenarios") && e.contains("3D"), "{e}");
-    for (file, words) in [("platforms.toml", "side view"), ("turret_lead.toml", "turrets")] {
-        let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
-        let e = AnySession::from_toml(&text, file).err().expect("refused");
-        assert!(e.contains(words) && e.contains("steerkit run"), "{file}: {e}");
-    }
+    let text = std::fs::read_to_string(format!("{dir}/turret_lead.toml")).unwrap();
+    let e = AnySession::from_toml(&text, "turret_lead.toml").err().expect("refused");
+    assert!(e.contains("turrets:") && e.contains("steerkit run"), "{e}");
 }
 
 /// A bad file gets the scenario crate's own error: file, line, key and what is allowed.
@@ -313,4 +309,99 @@ fn a_behaviour_slider_keeps_every_agent_state() {
         b.step().unwrap();
     }
     assert_ne!(a.frame_json(), b.frame_json());
+}
+
+/// Side views run live through `steerkit run`'s own side-view code (`SideViewRun`): the
+/// session's jumpers follow, bit for bit over 8 s, a world built from the file and stepped the
+/// way the runner steps it; the page gets the platforms (as walls) and planned jumps (as paths);
+/// the jump speed is a slider; a saved side view loads again.
+#[test]
+fn side_views_run_live_as_steerkit_run_runs_them() {
+    use steerkit_scenario::platform::{JumperGroup, SideViewRun};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
+    for name in ["platforms", "run_up"] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}.toml")).unwrap();
+        let mut s = Session::from_toml(&text, name).unwrap();
+        // the runner's way: build, plan the jumpers with their numbers, step crowd then jumpers
+        let scenario = Scenario::from_toml_str(&text, name).unwrap();
+        let plan = scenario.plan::<steerkit::Vec2>().unwrap();
+        let mut world = scenario.build().unwrap();
+        let mut number = 0u32;
+        let mut groups = Vec::new();
+        for (g, gp) in world.groups.iter().zip(&plan.groups) {
+            let first = number;
+            number += g.agents.len() as u32;
+            if let Some(j) = gp.jump {
+                groups.push(JumperGroup {
+                    name: g.name.clone(),
+                    agents: g
+                        .agents
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &h)| (h, first + k as u32))
+                        .collect(),
+                    radius: gp.radius,
+                    limits: gp.limits,
+                    jump_speed: j.jump_speed,
+                });
+            }
+        }
+        let crowd = &world.crowd;
+        let mut sv =
+            SideViewRun::new(plan.side_view.as_ref().unwrap(), groups, world.settings.dt, |h| {
+                crowd.kinematic(h).map(|k| k.position)
+            })
+            .unwrap();
+        let dt = world.settings.dt;
+        let steps = (8.0 / dt).round() as usize;
+        for _ in 0..steps {
+            s.step().unwrap();
+            world.crowd.step(dt).unwrap();
+            sv.step(dt, &mut world.crowd).unwrap();
+        }
+        let mut moved = 0.0f32;
+        for (g, h) in world.groups.iter().zip(&s.world().groups) {
+            for (&a, &b) in g.agents.iter().zip(&h.agents) {
+                let (p, q) =
+                    (world.crowd.kinematic(a).unwrap(), s.world().crowd.kinematic(b).unwrap());
+                assert_eq!(p.position, q.position, "{name}");
+                moved = moved.max(p.position.x);
+            }
+        }
+        assert!(moved > 10.0, "{name}: the jumpers ran ({moved} m)");
+        let rec = s.recording();
+        let platforms = text.matches("[[platforms]]").count();
+        assert_eq!(rec["world"]["walls"].as_array().unwrap().len(), platforms, "{name}");
+        assert!(!rec["world"]["paths"].as_array().unwrap().is_empty(), "{name}: planned jumps");
+        assert!(s.params().iter().any(|p| p.path.ends_with("jump.jump_speed")), "{name}");
+        // a jumper in the air cannot be written as a file's start: Save says so; on the
+        // ground (here: the start) the saved file loads
+        match s.save_toml() {
+            Ok(saved) => assert!(Scenario::from_toml_str(&saved, "saved.toml").is_ok(), "{name}"),
+            Err(e) => assert!(e.starts_with("save: ") && e.contains("platform"), "{name}: {e}"),
+        }
+        s.reset().unwrap();
+        let saved = s.save_toml().unwrap();
+        Scenario::from_toml_str(&saved, "saved.toml")
+            .unwrap_or_else(|e| panic!("{name}: the saved side view does not load: {e}"));
+    }
+    // a slower jump speed replans the course: the athletes can no longer clear the second gap
+    let text = std::fs::read_to_string(format!("{dir}/platforms.toml")).unwrap();
+    let mut s = Session::from_toml(&text, "platforms").unwrap();
+    let arcs = |s: &Session| s.recording()["world"]["paths"].clone();
+    let before = arcs(&s);
+    s.set_param("groups[0].jump.jump_speed", 4.0).unwrap();
+    assert_ne!(arcs(&s), before, "the planned jumps change with the jump speed");
+    // edits at any moment (jumpers on the ground, in the air, stopped, fallen) replan from
+    // where they are and the run carries on
+    let mut s = Session::from_toml(&text, "platforms").unwrap();
+    for k in 0..70 {
+        for _ in 0..10 {
+            s.step().unwrap();
+        }
+        let v = if k % 2 == 0 { 6.0 } else { 7.0 };
+        s.set_param("groups[0].limits.max_speed", v).unwrap();
+    }
+    let e = s.add_agent("athletes", [5.0, 4.0, 0.0]).unwrap_err();
+    assert!(e.contains("platform top"), "{e}");
 }
