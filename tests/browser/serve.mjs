@@ -6,7 +6,7 @@
 // the server. Then opens flock3d: the page is in the 3D view, the picture changes as the birds
 // fly, a sphere dragged in perspective moves on its horizontal plane (x, z; its height kept),
 // a second screenshot is saved next to the first as serve3d.png, and the saved 3D state plays
-// with `steerkit run`.
+// with `steerkit run`. Last, the side view `platforms` runs.
 //
 //   node tests/browser/serve.mjs [SCREENSHOT_PNG]
 //
@@ -261,6 +261,14 @@ try {
   check(readFileSync(saved3, "utf8").includes("dimensions = 3"), "Save downloaded the 3D state (dimensions = 3)");
   const out3 = execFileSync(bin, ["run", saved3, "--steps", "50", "--out", join(dirname(shotPath), "serve3d-saved")], { encoding: "utf8" });
   check(out3.includes("replay:"), "steerkit run plays the saved 3D file");
+
+  // ---- a side view: platforms, its jumpers run and jump (steerkit run's own side-view code) ----
+  await page.selectOption("#live-scenario", "platforms");
+  await page.waitForFunction(() => steerkitLive.name === "platforms" && steerkitLive.frames > 0, null, { timeout: 5000 });
+  const x0 = await page.evaluate(() => steerkitLive.lastFrame.position[0]);
+  await sleep(1500);
+  const side = await page.evaluate(() => ({ x: steerkitLive.lastFrame.position[0], view: steerkitReplay.view, t: steerkitLive.time }));
+  check(side.view === "2d" && side.x > x0 + 3, `platforms runs live: the first athlete ran from x = ${x0.toFixed(2)} to ${side.x.toFixed(2)} m by t = ${side.t.toFixed(2)} s`);
 
   check(foreign.length === 0, "no request left the server (" + (foreign[0] || "none") + ")");
   check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join("; ") : ""));
