@@ -156,11 +156,31 @@
   }
 
   // ---------- handles ----------
+  // In a 3D world (y up) handles carry x, y, z; a drag moves them on the horizontal plane
+  // through the handle (the top view: x and z under the pointer; the 3D view: where the
+  // pointer's ray meets that plane), keeping their height.
   var drag = null, lastSent = 0, dragTimer = null;
+  function is3d() { return R.dims === 3; }
+  function screenOf(h) {
+    return is3d() ? R.toScreen3(h.x, h.y, h.z || 0) : R.toScreen(h.x, h.y);
+  }
+  // the world point under the pointer: 2D (x, y); 3D on the plane at height `height`
+  function worldAt(px, py, height) {
+    return is3d() ? R.toWorld3(px, py, height) : R.toWorld(px, py);
+  }
+  // a height for a new point in 3D: the selected agent's, else the view's centre's
+  function pickHeight() {
+    var f = live.lastFrame, sel = R.selected;
+    if (f && sel >= 0 && f.position && isFinite(f.position[3 * sel + 1])) return f.position[3 * sel + 1];
+    var cam = R.camera();
+    return cam ? cam.target[1] : 0;
+  }
   function handleAt(px, py) {
     var best = null, bestD = HANDLE_PX * HANDLE_PX;
     live.handles.forEach(function (h) {
-      var s = R.toScreen(h.x, h.y), d = (s.x - px) * (s.x - px) + (s.y - py) * (s.y - py);
+      var s = screenOf(h);
+      if (!s) return;
+      var d = (s.x - px) * (s.x - px) + (s.y - py) * (s.y - py);
       if (d <= bestD) { bestD = d; best = h; }
     });
     return best;
@@ -175,12 +195,18 @@
     }
     return best;
   }
-  function moveMessage(h, x, y) {
+  // a message's point: x, y, and z in 3D
+  function withPoint(msg, w) {
+    msg.x = w.x; msg.y = w.y;
+    if (is3d()) msg.z = w.z;
+    return msg;
+  }
+  function moveMessage(h, w) {
     switch (h.kind) {
-      case "goal": return { type: "move_goal", agent: h.agent, x: x, y: y };
-      case "target": return { type: "move_target", path: h.path, x: x, y: y };
-      case "obstacle": return { type: "move_obstacle", id: h.id, x: x, y: y };
-      case "wall_end": return { type: "move_wall_end", id: h.id, end: h.end, x: x, y: y };
+      case "goal": return withPoint({ type: "move_goal", agent: h.agent }, w);
+      case "target": return withPoint({ type: "move_target", path: h.path }, w);
+      case "obstacle": return withPoint({ type: "move_obstacle", id: h.id }, w);
+      case "wall_end": return withPoint({ type: "move_wall_end", id: h.id, end: h.end }, w);
     }
     return null;
   }
@@ -188,21 +214,25 @@
     dragTimer = null;
     if (!drag) return;
     lastSent = Date.now();
-    send(moveMessage(drag.handle, drag.x, drag.y));
+    send(moveMessage(drag.handle, drag.at));
   }
   R.hooks.down = function (px, py, ev) {
-    var w = R.toWorld(px, py);
-    // Shift+click: the selected agent's goal goes there (or the only goal or target there is)
-    if (ev && ev.shiftKey && tool === "move") {
+    // in the 3D view Shift+drag pans: Shift+click sets goals in the top view only
+    if (ev && ev.shiftKey && tool === "move" && R.view !== "3d") {
+      // Shift+click: the selected agent's goal goes there (or the only goal or target there is)
       var aims = live.handles.filter(function (h) { return h.kind === "goal" || h.kind === "target"; });
       var sel = R.selected;
-      if (sel >= 0) send({ type: "move_goal", agent: sel, x: w.x, y: w.y });
-      else if (aims.length === 1) send(moveMessage(aims[0], w.x, w.y));
+      var goal = live.handles.filter(function (h) { return h.kind === "goal" && h.agent === sel; })[0];
+      var w = worldAt(px, py, goal ? goal.y : aims.length === 1 ? aims[0].y : pickHeight());
+      if (!w) return true;
+      if (sel >= 0) send(withPoint({ type: "move_goal", agent: sel }, w));
+      else if (aims.length === 1) send(moveMessage(aims[0], w));
       else showError("Shift+click moves the selected agent's goal: click an agent first");
       return true;
     }
     if (tool === "add") {
-      send({ type: "add_agent", group: addGroup.value, x: w.x, y: w.y });
+      var at = worldAt(px, py, pickHeight());
+      if (at) send(withPoint({ type: "add_agent", group: addGroup.value }, at));
       return true;
     }
     if (tool === "remove") {
@@ -212,20 +242,22 @@
     }
     var h = handleAt(px, py);
     if (!h) return false;
-    drag = { handle: h, x: w.x, y: w.y };
+    drag = { handle: h, at: { x: h.x, y: h.y, z: h.z } };
     return true;
   };
   R.hooks.move = function (px, py) {
     if (!drag) return;
-    var w = R.toWorld(px, py);
-    drag.x = w.x; drag.y = w.y;
+    var w = worldAt(px, py, drag.handle.y);
+    if (!w) return;
+    drag.at = w;
     drag.handle.x = w.x; drag.handle.y = w.y;
+    if (is3d()) drag.handle.z = w.z;
     if (!dragTimer) dragTimer = setTimeout(sendDrag, Math.max(0, SEND_EVERY_MS - (Date.now() - lastSent)));
   };
   R.hooks.up = function () {
     if (!drag) return;
     if (dragTimer) { clearTimeout(dragTimer); dragTimer = null; }
-    send(moveMessage(drag.handle, drag.x, drag.y));
+    send(moveMessage(drag.handle, drag.at));
     drag = null;
   };
   R.hooks.pick = function (k) { send({ type: "select", id: k >= 0 ? k : null }); };
@@ -239,9 +271,9 @@
     var g = overlay.getContext("2d");
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, r.width, r.height);
-    if (R.view !== "2d") return;
     live.handles.forEach(function (h) {
-      var s = R.toScreen(h.x, h.y);
+      var s = screenOf(h);
+      if (!s) return;
       g.strokeStyle = COLOURS[h.kind] || "#333";
       g.fillStyle = "rgba(255,255,255,.85)";
       g.lineWidth = 2;
@@ -344,7 +376,7 @@
           R.push(m.frame, KEEP_FRAMES);
           status.textContent = "t = " + m.time.toFixed(2) + " s · step " + m.step + (m.paused ? " · paused" : "");
           // the player's header counts a recording's length; live, it shows the running state
-          if (live.meta) $("meta").textContent = R.agentCount + " agents · live, t = " + m.time.toFixed(1) + " s · dt " + (live.meta.dt * 1000).toFixed(1) + " ms · seed " + live.meta.seed;
+          if (live.meta) $("meta").textContent = R.agentCount + " agents · live, t = " + m.time.toFixed(1) + " s · dt " + (live.meta.dt * 1000).toFixed(1) + " ms · seed " + live.meta.seed + (live.meta.dims === 3 ? " · 3D" : "");
           break;
         case "params":
           updateParams(m.params);

@@ -3,11 +3,14 @@
 // checks the measured speed follows, uploads a bad scenario file and checks the error is shown,
 // saves the state and runs the saved file with `steerkit run`, opens the obstacle avoidance demo
 // from the list, drags an obstacle and adds an agent, selects an agent, takes a screenshot, stops
-// the server.
+// the server. Then opens flock3d: the page is in the 3D view, the picture changes as the birds
+// fly, a sphere dragged in perspective moves on its horizontal plane (x, z; its height kept),
+// a second screenshot is saved next to the first as serve3d.png, and the saved 3D state plays
+// with `steerkit run`. Last, the side view `platforms` runs.
 //
 //   node tests/browser/serve.mjs [SCREENSHOT_PNG]
 //
-// The binary is $STEERKIT_BIN or target/release/steerkit (`cargo build --release -p steerkit-cli`);
+// The binary is $STEERKIT_BIN, $CARGO_TARGET_DIR/release/steerkit or target/release/steerkit (`cargo build --release -p steerkit-cli`);
 // the screenshot defaults to out/browser/serve.png; Chromium is $CHROMIUM or /usr/bin/chromium.
 // Exits non-zero with a message on the first failed check.
 
@@ -19,7 +22,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const bin = resolve(process.env.STEERKIT_BIN || join(root, "target/release/steerkit"));
+// $STEERKIT_BIN, else the release binary of $CARGO_TARGET_DIR (when set), else target/release
+const bin = resolve(process.env.STEERKIT_BIN
+  || join(process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target"), "release/steerkit"));
 const shotPath = resolve(process.argv[2] || join(root, "out/browser/serve.png"));
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
 
@@ -189,6 +194,81 @@ try {
   await sleep(300);
   await page.screenshot({ path: shotPath });
   check(existsSync(shotPath), "screenshot saved to " + shotPath);
+
+  // ---- a 3D scenario: flock3d in the 3D view ----
+  await page.selectOption("#live-scenario", "flock3d");
+  await page.waitForFunction(() => steerkitLive.name === "flock3d" && steerkitLive.frames > 0 && steerkitReplay.agentCount === 150, null, { timeout: 10000 });
+  await sleep(500);
+  const state3 = await page.evaluate(() => ({ dims: steerkitReplay.dims, view: steerkitReplay.view, button: getComputedStyle(document.getElementById("view3d")).display, att: steerkitLive.lastFrame.attitude.length, pos: steerkitLive.lastFrame.position.length }));
+  check(state3.dims === 3 && state3.view === "3d" && state3.button !== "none", `flock3d opens in the 3D view (dims ${state3.dims}, view ${state3.view}, the view button shown)`);
+  check(state3.pos === 450 && state3.att === 600, `its frames carry 3 coordinates and a quaternion per bird (${state3.pos} and ${state3.att} numbers for 150)`);
+  const picture = () => page.evaluate(() => document.getElementById("view").toDataURL("image/png"));
+  const pic0 = await picture(), t0 = await page.evaluate(() => steerkitLive.time);
+  await sleep(1000);
+  const pic1 = await picture(), t1 = await page.evaluate(() => steerkitLive.time);
+  check(pic0 !== pic1 && t1 - t0 > 0.5, `the 3D picture changes as the flock flies (t ${t0.toFixed(2)} → ${t1.toFixed(2)} s)`);
+  // the live rate of a 150-bird 3D flock: frames received over 3 s, the simulated time they span
+  const r0 = await page.evaluate(() => ({ n: steerkitLive.frames, t: steerkitLive.time }));
+  await sleep(3000);
+  const r1 = await page.evaluate(() => ({ n: steerkitLive.frames, t: steerkitLive.time, bytes: JSON.stringify(steerkitLive.lastFrame).length }));
+  const rate = (r1.n - r0.n) / 3, simRate = (r1.t - r0.t) / 3;
+  check(rate >= 15 && simRate > 0.8, `flock3d streams ${rate.toFixed(1)} frames/s at ${simRate.toFixed(2)} simulated s per s (at least 15 and 0.8), ${(r1.bytes / 1024).toFixed(1)} KiB a frame`);
+  // drag sphere 2 in perspective: it moves on the horizontal plane through its centre
+  const sp = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2));
+  check(sp && sp.z !== undefined, `sphere 2 is a handle at (${sp.x}, ${sp.y}, ${sp.z})`);
+  const at3 = async (x, y, z) => {
+    const s = await page.evaluate(([x, y, z]) => steerkitReplay.toScreen3(x, y, z), [x, y, z]);
+    return { x: box.x + s.x, y: box.y + s.y };
+  };
+  const goal3 = { x: sp.x + 2, y: sp.y, z: sp.z + 1 };
+  const spFrom = await at3(sp.x, sp.y, sp.z), spTo = await at3(goal3.x, goal3.y, goal3.z);
+  await page.mouse.move(spFrom.x, spFrom.y);
+  await page.mouse.down();
+  await page.mouse.move(spTo.x, spTo.y, { steps: 8 });
+  await page.mouse.up();
+  // the handles shown are the server's again once the drag ends: wait for its frames
+  await sleep(800);
+  await page.waitForFunction((g) => {
+    const h = steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2);
+    return h && Math.hypot(h.x - g.x, h.z - g.z) < 0.3 && Math.abs(h.y - g.y) < 1e-6;
+  }, goal3, { timeout: 5000 });
+  const sphere = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2));
+  check(true, `sphere 2 dragged in perspective to (${sphere.x.toFixed(2)}, ${sphere.y}, ${sphere.z.toFixed(2)}), aimed at (${goal3.x}, ${goal3.y}, ${goal3.z}) (within 0.3 m, height kept)`);
+  check(await page.evaluate(() => steerkitReplay.view) === "3d", "the view stays in 3D after the edit");
+  await sleep(500);
+  const shot3 = join(dirname(shotPath), "serve3d.png");
+  await page.screenshot({ path: shot3 });
+  check(existsSync(shot3), "3D screenshot saved to " + shot3);
+  // the top view (V): the same sphere dragged back to where it started, x and z under the pointer
+  await page.click("#view3d");
+  check(await page.evaluate(() => steerkitReplay.view) === "top", "the view button switches to the top view");
+  const topFrom = await at3(sphere.x, sphere.y, sphere.z), topTo = await at3(sp.x, sp.y, sp.z);
+  await page.mouse.move(topFrom.x, topFrom.y);
+  await page.mouse.down();
+  await page.mouse.move(topTo.x, topTo.y, { steps: 8 });
+  await page.mouse.up();
+  await sleep(800);
+  await page.waitForFunction((g) => {
+    const h = steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 2);
+    return h && Math.hypot(h.x - g.x, h.z - g.z) < 0.3 && Math.abs(h.y - g.y) < 1e-6;
+  }, sp, { timeout: 5000 });
+  check(true, `in the top view sphere 2 dragged back to (${sp.x}, ${sp.y}, ${sp.z}) (within 0.3 m, height kept)`);
+  // save the 3D state and run it
+  const download3 = page.waitForEvent("download", { timeout: 5000 });
+  await page.click("#live-save");
+  const saved3 = join(dirname(shotPath), "serve3d-saved.toml");
+  await (await download3).saveAs(saved3);
+  check(readFileSync(saved3, "utf8").includes("dimensions = 3"), "Save downloaded the 3D state (dimensions = 3)");
+  const out3 = execFileSync(bin, ["run", saved3, "--steps", "50", "--out", join(dirname(shotPath), "serve3d-saved")], { encoding: "utf8" });
+  check(out3.includes("replay:"), "steerkit run plays the saved 3D file");
+
+  // ---- a side view: platforms, its jumpers run and jump (steerkit run's own side-view code) ----
+  await page.selectOption("#live-scenario", "platforms");
+  await page.waitForFunction(() => steerkitLive.name === "platforms" && steerkitLive.frames > 0, null, { timeout: 5000 });
+  const s0 = await page.evaluate(() => ({ x: steerkitLive.lastFrame.position[0], t: steerkitLive.time }));
+  await sleep(1500);
+  const side = await page.evaluate(() => ({ x: steerkitLive.lastFrame.position[0], view: steerkitReplay.view, t: steerkitLive.time }));
+  check(side.view === "2d" && side.x > s0.x + 1 && side.t > s0.t + 1, `platforms runs live: the first athlete ran from x = ${s0.x.toFixed(2)} m (t = ${s0.t.toFixed(2)} s) to ${side.x.toFixed(2)} m (t = ${side.t.toFixed(2)} s)`);
 
   check(foreign.length === 0, "no request left the server (" + (foreign[0] || "none") + ")");
   check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join("; ") : ""));

@@ -13,7 +13,7 @@
 
 pub mod ballistics;
 pub mod gallery;
-pub mod platform;
+pub use steerkit_scenario::platform;
 pub mod ptsp;
 pub mod recording;
 pub mod replay;

@@ -41,6 +41,7 @@ mod check;
 mod dim;
 mod error;
 mod model;
+pub mod platform;
 mod spec;
 mod world;
 

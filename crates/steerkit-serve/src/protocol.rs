@@ -11,11 +11,14 @@
 //! running, and after each change while paused), `params {params}` (after a `set_param`: the
 //! sliders' values; the world and agents are unchanged), `error {message}`, `saved {name, toml}`.
 //!
+//! In a 3D scenario every point is `x`, `y` (up) and `z`; `z` is required there and refused in
+//! a 2D scenario.
+//!
 //! Every malformed or out-of-range message is answered with one `error` whose message names the
 //! message type, the key, the value and what is allowed; the session carries on as before.
 //! `docs/playground.md` documents every field.
 
-use crate::session::{Session, MAX_COORDINATE};
+use crate::session::{AnySession, Point, MAX_COORDINATE};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -65,6 +68,8 @@ pub enum ClientMessage {
         x: f64,
         /// m
         y: f64,
+        /// m (3D scenarios only, where it is required; y is up)
+        z: Option<f64>,
     },
     /// Move a behaviour's or a formation anchor's target point.
     MoveTarget {
@@ -74,6 +79,8 @@ pub enum ClientMessage {
         x: f64,
         /// m
         y: f64,
+        /// m (3D scenarios only, where it is required; y is up)
+        z: Option<f64>,
     },
     /// Move an obstacle's centre.
     MoveObstacle {
@@ -83,6 +90,8 @@ pub enum ClientMessage {
         x: f64,
         /// m
         y: f64,
+        /// m (3D scenarios only, where it is required; y is up)
+        z: Option<f64>,
     },
     /// Move one end of a wall.
     MoveWallEnd {
@@ -94,6 +103,8 @@ pub enum ClientMessage {
         x: f64,
         /// m
         y: f64,
+        /// m (3D scenarios only, where it is required; y is up)
+        z: Option<f64>,
     },
     /// Add an agent.
     AddAgent {
@@ -103,6 +114,8 @@ pub enum ClientMessage {
         x: f64,
         /// m
         y: f64,
+        /// m (3D scenarios only, where it is required; y is up)
+        z: Option<f64>,
     },
     /// Remove an agent.
     RemoveAgent {
@@ -156,7 +169,7 @@ pub struct Effects {
 /// server feeds it text and sends what it returns).
 pub struct Live {
     /// The simulation, once one loaded.
-    pub session: Option<Session>,
+    pub session: Option<AnySession>,
     /// Whether stepping is paused.
     pub paused: bool,
     /// Simulated seconds per real second.
@@ -196,6 +209,26 @@ fn coordinate(what: &str, key: &str, v: f64) -> Result<(), String> {
     }
 }
 
+/// A message's point: `x`, `y` (and `z` in a 3D scenario), each checked.
+fn at(what: &str, dims: usize, x: f64, y: f64, z: Option<f64>) -> Result<Point, String> {
+    coordinate(what, "x", x)?;
+    coordinate(what, "y", y)?;
+    match (dims, z) {
+        (3, Some(z)) => {
+            coordinate(what, "z", z)?;
+            Ok([x, y, z])
+        }
+        (3, None) => Err(format!(
+            "{what}: `z` is missing; a 3D scenario's points are `x`, `y` (up) and `z` (m)"
+        )),
+        (_, Some(z)) => Err(format!(
+            "{what}: `z` = {} is for 3D scenarios; this one is 2D (give `x` and `y`)",
+            show(z)
+        )),
+        (_, None) => Ok([x, y, 0.0]),
+    }
+}
+
 impl Live {
     /// Loads a catalogue entry or TOML text.
     ///
@@ -216,12 +249,12 @@ impl Live {
                         catalogue.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
                     )
                 })?;
-                Session::from_toml(&e.source, &format!("{}.toml", e.name))?
+                AnySession::from_toml(&e.source, &format!("{}.toml", e.name))?
             }
             (None, Some(text)) => {
                 let origin =
                     file.filter(|f| !f.is_empty() && f.len() < 200).unwrap_or("uploaded.toml");
-                Session::from_toml(text, origin)?
+                AnySession::from_toml(text, origin)?
             }
             _ => {
                 return Err(
@@ -283,7 +316,7 @@ impl Live {
         let Some(s) = self.session.as_mut() else {
             return Err(format!("{kind}: no scenario is loaded; send `load` first"));
         };
-        let at = |e: String| format!("{kind}: {e}");
+        let fail = |e: String| format!("{kind}: {e}");
         let effects = match msg {
             ClientMessage::Load { .. } => none,
             ClientMessage::Pause => {
@@ -297,12 +330,12 @@ impl Live {
             ClientMessage::Step => {
                 self.paused = true;
                 if let Err(e) = s.step() {
-                    return Err(at(e));
+                    return Err(fail(e));
                 }
                 frame
             }
             ClientMessage::Reset => {
-                s.reset().map_err(at)?;
+                s.reset().map_err(fail)?;
                 scenario
             }
             ClientMessage::Speed { factor } => {
@@ -316,46 +349,41 @@ impl Live {
                 self.speed = factor;
                 none
             }
-            ClientMessage::MoveGoal { agent, group, x, y } => {
-                coordinate(&kind, "x", x)?;
-                coordinate(&kind, "y", y)?;
-                s.move_goal(agent, group.as_deref(), x, y).map_err(at)?;
+            ClientMessage::MoveGoal { agent, group, x, y, z } => {
+                let p = at(&kind, s.dims(), x, y, z)?;
+                s.move_goal(agent, group.as_deref(), p).map_err(fail)?;
                 frame
             }
-            ClientMessage::MoveTarget { path, x, y } => {
-                coordinate(&kind, "x", x)?;
-                coordinate(&kind, "y", y)?;
-                s.move_target(&path, x, y).map_err(at)?;
+            ClientMessage::MoveTarget { path, x, y, z } => {
+                let p = at(&kind, s.dims(), x, y, z)?;
+                s.move_target(&path, p).map_err(fail)?;
                 frame
             }
-            ClientMessage::MoveObstacle { id, x, y } => {
-                coordinate(&kind, "x", x)?;
-                coordinate(&kind, "y", y)?;
-                s.move_obstacle(id, x, y).map_err(at)?;
+            ClientMessage::MoveObstacle { id, x, y, z } => {
+                let p = at(&kind, s.dims(), x, y, z)?;
+                s.move_obstacle(id, p).map_err(fail)?;
                 scenario
             }
-            ClientMessage::MoveWallEnd { id, end, x, y } => {
-                coordinate(&kind, "x", x)?;
-                coordinate(&kind, "y", y)?;
-                s.move_wall_end(id, end, x, y).map_err(at)?;
+            ClientMessage::MoveWallEnd { id, end, x, y, z } => {
+                let p = at(&kind, s.dims(), x, y, z)?;
+                s.move_wall_end(id, end, p).map_err(fail)?;
                 scenario
             }
-            ClientMessage::AddAgent { group, x, y } => {
-                coordinate(&kind, "x", x)?;
-                coordinate(&kind, "y", y)?;
-                s.add_agent(&group, x, y).map_err(at)?;
+            ClientMessage::AddAgent { group, x, y, z } => {
+                let p = at(&kind, s.dims(), x, y, z)?;
+                s.add_agent(&group, p).map_err(fail)?;
                 scenario
             }
             ClientMessage::RemoveAgent { id } => {
-                s.remove_agent(id).map_err(at)?;
+                s.remove_agent(id).map_err(fail)?;
                 scenario
             }
             ClientMessage::Select { id } => {
-                s.select(id).map_err(at)?;
+                s.select(id).map_err(fail)?;
                 frame
             }
             ClientMessage::SetParam { path, value } => {
-                s.set_param(&path, value).map_err(at)?;
+                s.set_param(&path, value).map_err(fail)?;
                 Effects { scenario: false, frame: true, params: true }
             }
             ClientMessage::Save => {
@@ -377,7 +405,7 @@ impl Live {
                 "name": s.name(),
                 "recording": s.recording(),
                 "params": s.params(),
-                "groups": s.world().groups.iter().map(|g| g.name.clone()).collect::<Vec<_>>(),
+                "groups": s.group_names(),
                 "paused": self.paused,
                 "speed": self.speed,
             })

@@ -14,17 +14,263 @@
 //! built settings of that one group replace the running group's (`Crowd::set_group`), so its
 //! agents keep all their state. Moving a goal changes the running crowd directly.
 //!
+//! The session is generic over the space ([`Sim`]`<V>`, [`Session`] in 2D, [`Session3`] in
+//! 3D; [`Space`] holds what differs); a connection holds an [`AnySession`] of the file's
+//! `dimensions`. Points are `[x, y, z]` ([`Point`], `z` unused in 2D; y is up in 3D), and 3D
+//! frames carry three components per agent and each body's attitude quaternion, as 3D
+//! recordings do.
+//!
 //! The session is deterministic: no clock and no global random numbers. The same document and
 //! the same edits at the same steps give the same states (the crowd's step is deterministic and
 //! a rebuild is a pure function of the document).
 
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
-use steerkit::crowd::{AgentHandle, Recipe};
-use steerkit::geometry::CollisionDetector;
+use steerkit::crowd::{AgentHandle, Crowd, FormationId, Recipe};
+use steerkit::geometry::{CollisionDetector, Obstacle3};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
-use steerkit::Vec2;
-use steerkit_scenario::{Bounds, Scenario, World};
+use steerkit::{Quat, Vec2, Vec3};
+use steerkit_scenario::platform::{JumperGroup, SideViewRun};
+use steerkit_scenario::{Bounds, Dim, Scenario, World};
+
+/// A point as messages and the document carry it: `[x, y, z]` (m); `z` is 0 in 2D.
+pub type Point = [f64; 3];
+
+/// What a live session needs of its space beyond building the crowd: [`Vec2`] for 2D
+/// scenarios, [`Vec3`] for 3D ones (y up). Sealed by [`Dim`].
+pub trait Space: Dim {
+    /// The components, `z = 0` in 2D.
+    fn components(v: Self) -> [f32; 3];
+    /// The heading a recording's `orientation` carries (rad; in 3D the yaw on the ground).
+    fn heading_of(o: Self::Orientation) -> f32;
+    /// The full attitude (x, y, z, w) a 3D frame carries; `None` in 2D.
+    fn attitude(o: Self::Orientation) -> Option<[f32; 4]>;
+    /// The replay's static world: bounds, obstacles, walls and paths (and in 3D the volume,
+    /// spheres and cuboids).
+    fn world_json(w: &World<Self>) -> Map<String, Value>;
+    /// Calls `f(from, to, hit)` for each feeler agent `h` casts with `avoid` (its own fan
+    /// state), `hit` the fraction of the ray to the first hit or −1.
+    fn rays(
+        crowd: &Crowd<Self>,
+        h: AgentHandle,
+        avoid: &ObstacleAvoidance,
+        f: &mut dyn FnMut(Self, Self, f32),
+    );
+    /// Agent `h`'s formation slot, if it has one (2D only).
+    fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
+    /// A formation anchor's position and heading (2D only).
+    fn anchor(crowd: &Crowd<Self>, id: FormationId) -> Option<(Vec2, f32)>;
+    /// The side view's jumpers, planned from where the crowd's agents are now (2D scenarios
+    /// with a `[side_view]`; `steerkit run`'s own [`SideViewRun`]).
+    ///
+    /// # Errors
+    /// The library's refusal (never for a checked plan).
+    fn side_view(scenario: &Scenario, world: &World<Self>) -> Result<Option<SideViewRun>, String>;
+    /// Moves the side view's jumpers one step (after the crowd's step).
+    ///
+    /// # Errors
+    /// A stale handle.
+    fn step_side_view(sv: &mut SideViewRun, dt: f32, crowd: &mut Crowd<Self>)
+        -> Result<(), String>;
+}
+
+fn hit_fraction(distance: f32, length: f32) -> f32 {
+    if length > 0.0 {
+        distance / length
+    } else {
+        0.0
+    }
+}
+
+fn bounds_json<V: Space>(b: &Bounds<V>, world: &mut Map<String, Value>) {
+    match b {
+        Bounds::Unbounded => {}
+        Bounds::Bounded { min, max } | Bounds::Wrapping { min, max } => {
+            let (a, c) = (V::components(*min), V::components(*max));
+            world.insert("wrap".into(), json!(matches!(b, Bounds::Wrapping { .. })));
+            if V::DIMS == 2 {
+                world.insert("bounds".into(), json!({"min": [a[0], a[1]], "max": [c[0], c[1]]}));
+            } else {
+                // the 2D section is the ground seen from above: (x, z) → (x, −z)
+                world.insert("bounds".into(), json!({"min": [a[0], -c[2]], "max": [c[0], -a[2]]}));
+                world.insert("volume".into(), json!({"min": a, "max": c}));
+            }
+        }
+    }
+}
+
+fn paths_json<V: Space>(w: &World<V>) -> Value {
+    Value::Array(
+        w.paths
+            .iter()
+            .map(|p| {
+                let pts: Vec<Vec<f32>> = p
+                    .polyline
+                    .points()
+                    .iter()
+                    .map(|q| V::components(*q)[..V::DIMS].to_vec())
+                    .collect();
+                json!({"name": p.name, "points": pts,
+                       "looping": steerkit::path::Path::is_looping(&p.polyline)})
+            })
+            .collect(),
+    )
+}
+
+impl Space for Vec2 {
+    fn components(v: Vec2) -> [f32; 3] {
+        [v.x, v.y, 0.0]
+    }
+    fn heading_of(o: f32) -> f32 {
+        o
+    }
+    fn attitude(_: f32) -> Option<[f32; 4]> {
+        None
+    }
+    fn world_json(w: &World<Vec2>) -> Map<String, Value> {
+        let mut world = Map::new();
+        bounds_json(&w.bounds, &mut world);
+        let (mut circles, mut polygons, mut boxes, mut walls) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for o in &w.geometry.obstacles {
+            match o {
+                steerkit::geometry::Obstacle::Circle(c) => {
+                    circles.push(json!({"center": [c.center.x, c.center.y], "radius": c.radius}));
+                }
+                steerkit::geometry::Obstacle::Wall(s) => {
+                    walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
+                }
+                steerkit::geometry::Obstacle::Polygon(p) => {
+                    let pts: Vec<[f32; 2]> = p.points().iter().map(|q| [q.x, q.y]).collect();
+                    polygons.push(json!({ "points": pts }));
+                }
+                steerkit::geometry::Obstacle::Box(b) => {
+                    boxes.push(json!({"min": [b.min.x, b.min.y], "max": [b.max.x, b.max.y]}));
+                }
+            }
+        }
+        for s in &w.geometry.walls {
+            walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
+        }
+        world.insert("circles".into(), Value::Array(circles));
+        world.insert("polygons".into(), Value::Array(polygons));
+        world.insert("boxes".into(), Value::Array(boxes));
+        world.insert("walls".into(), Value::Array(walls));
+        world.insert("paths".into(), paths_json(w));
+        world
+    }
+    fn rays(
+        crowd: &Crowd<Vec2>,
+        h: AgentHandle,
+        avoid: &ObstacleAvoidance,
+        f: &mut dyn FnMut(Vec2, Vec2, f32),
+    ) {
+        let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
+        let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
+        leaf.for_each_ray(&k, |ray, _| {
+            let hit = obstacles
+                .cast_ray(&ray)
+                .map_or(-1.0, |c| hit_fraction(c.distance, ray.max_distance()));
+            f(ray.origin(), ray.end(), hit);
+        });
+    }
+    fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
+        crowd.slot_target(h).map(|s| s.position)
+    }
+    fn anchor(crowd: &Crowd<Vec2>, id: FormationId) -> Option<(Vec2, f32)> {
+        crowd.formation(id).map(|m| (m.anchor().position, m.anchor().orientation))
+    }
+    fn side_view(scenario: &Scenario, world: &World<Vec2>) -> Result<Option<SideViewRun>, String> {
+        let Some(plan) = scenario.plan::<Vec2>() else { return Ok(None) };
+        let Some(view) = plan.side_view.as_ref() else { return Ok(None) };
+        let mut first = 0u32;
+        let mut groups = Vec::new();
+        for (g, gp) in world.groups.iter().zip(&plan.groups) {
+            let start = first;
+            first += u32::try_from(g.agents.len()).unwrap_or(u32::MAX);
+            let Some(jump) = gp.jump else { continue };
+            groups.push(JumperGroup {
+                name: g.name.clone(),
+                agents: (start..).zip(&g.agents).map(|(k, &h)| (h, k)).collect(),
+                radius: gp.radius,
+                limits: gp.limits,
+                jump_speed: jump.jump_speed,
+            });
+        }
+        let crowd = &world.crowd;
+        SideViewRun::new(view, groups, world.settings.dt, |h| {
+            crowd.kinematic(h).map(|k| k.position)
+        })
+        .map(Some)
+        .map_err(err)
+    }
+    fn step_side_view(
+        sv: &mut SideViewRun,
+        dt: f32,
+        crowd: &mut Crowd<Vec2>,
+    ) -> Result<(), String> {
+        sv.step(dt, crowd).map(|_| ()).map_err(err)
+    }
+}
+
+impl Space for Vec3 {
+    fn components(v: Vec3) -> [f32; 3] {
+        [v.x, v.y, v.z]
+    }
+    fn heading_of(o: Quat) -> f32 {
+        steerkit::math::ground::quat_to_heading(o)
+    }
+    fn attitude(o: Quat) -> Option<[f32; 4]> {
+        Some(o.to_array())
+    }
+    fn world_json(w: &World<Vec3>) -> Map<String, Value> {
+        let mut world = Map::new();
+        bounds_json(&w.bounds, &mut world);
+        let (mut spheres, mut cuboids) = (Vec::new(), Vec::new());
+        for o in &w.geometry.obstacles3 {
+            match o {
+                Obstacle3::Sphere(s) => spheres.push(json!({
+                    "center": [s.center.x, s.center.y, s.center.z], "radius": s.radius
+                })),
+                Obstacle3::Box(b) => cuboids.push(json!({
+                    "min": [b.min.x, b.min.y, b.min.z], "max": [b.max.x, b.max.y, b.max.z]
+                })),
+            }
+        }
+        world.insert("spheres".into(), Value::Array(spheres));
+        world.insert("cuboids".into(), Value::Array(cuboids));
+        world.insert("paths".into(), paths_json(w));
+        world
+    }
+    fn rays(
+        crowd: &Crowd<Vec3>,
+        h: AgentHandle,
+        avoid: &ObstacleAvoidance,
+        f: &mut dyn FnMut(Vec3, Vec3, f32),
+    ) {
+        let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
+        let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
+        leaf.for_each_ray_3d(&k, |ray, _| {
+            let hit = obstacles
+                .cast_ray(&ray)
+                .map_or(-1.0, |c| hit_fraction(c.distance, ray.max_distance()));
+            f(ray.origin(), ray.end(), hit);
+        });
+    }
+    fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
+        None
+    }
+    fn anchor(_: &Crowd<Vec3>, _: FormationId) -> Option<(Vec2, f32)> {
+        None
+    }
+    fn side_view(_: &Scenario, _: &World<Vec3>) -> Result<Option<SideViewRun>, String> {
+        // side views are 2D
+        Ok(None)
+    }
+    fn step_side_view(_: &mut SideViewRun, _: f32, _: &mut Crowd<Vec3>) -> Result<(), String> {
+        Ok(())
+    }
+}
 
 /// Agents one session may hold (a load or an `add_agent` beyond this is refused).
 pub const MAX_AGENTS: usize = 2000;
@@ -87,6 +333,7 @@ fn range_of(key: &str) -> Option<(f64, f64, f64)> {
         "whisker_ratio" | "side_ratio" | "ratio" | "decay" => (0.0, 1.0, 0.01),
         "half_width" | "path_radius" | "ahead" | "offset" => (0.0, 20.0, 0.05),
         "ray_count" => (1.0, 15.0, 1.0),
+        "jump_speed" => (0.0, 20.0, 0.1),
         _ => return None,
     })
 }
@@ -103,6 +350,9 @@ pub enum Handle {
         x: f64,
         /// Where it is (m).
         y: f64,
+        /// Where it is (m), 3D only.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        z: Option<f64>,
     },
     /// An agent's goal.
     Goal {
@@ -112,6 +362,9 @@ pub enum Handle {
         x: f64,
         /// Where it is (m).
         y: f64,
+        /// Where it is (m), 3D only.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        z: Option<f64>,
     },
     /// An obstacle's centre.
     Obstacle {
@@ -121,6 +374,9 @@ pub enum Handle {
         x: f64,
         /// Where it is (m).
         y: f64,
+        /// Where it is (m), 3D only.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        z: Option<f64>,
     },
     /// One end of a wall.
     WallEnd {
@@ -132,17 +388,27 @@ pub enum Handle {
         x: f64,
         /// Where it is (m).
         y: f64,
+        /// Where it is (m), 3D only.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        z: Option<f64>,
     },
 }
 
-/// A live simulation.
-pub struct Session {
+/// A live 2D simulation.
+pub type Session = Sim<Vec2>;
+/// A live 3D simulation.
+pub type Session3 = Sim<Vec3>;
+
+/// A live simulation in space `V`.
+pub struct Sim<V: Space> {
     name: String,
     description: String,
     /// The document as loaded, for `reset`.
     original: Value,
     doc: Value,
-    world: World<Vec2>,
+    world: World<V>,
+    /// The side view's jumpers (2D side views only), moved after each crowd step.
+    side_view: Option<SideViewRun>,
     step: u64,
     params: Vec<Param>,
     /// Each group's first obstacle-avoidance leaf, whose rays frames carry.
@@ -154,16 +420,40 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-fn xy(v: &Value) -> Option<(f64, f64)> {
+/// A document point: `[x, y]` or `[x, y, z]` (`z = 0` for the former).
+fn xyz(v: &Value) -> Option<Point> {
     let a = v.as_array()?;
-    if a.len() != 2 {
-        return None;
+    match a.len() {
+        2 => Some([a[0].as_f64()?, a[1].as_f64()?, 0.0]),
+        3 => Some([a[0].as_f64()?, a[1].as_f64()?, a[2].as_f64()?]),
+        _ => None,
     }
-    Some((a[0].as_f64()?, a[1].as_f64()?))
 }
 
-fn point(x: f64, y: f64) -> Value {
-    json!([x, y])
+/// A point as the document of a `dims`-D scenario writes it.
+fn point(p: Point, dims: usize) -> Value {
+    if dims == 3 {
+        json!(p)
+    } else {
+        json!([p[0], p[1]])
+    }
+}
+
+/// A vector's components as a document point.
+fn point_of<V: Space>(v: V) -> Value {
+    let c = V::components(v);
+    point([c[0].into(), c[1].into(), c[2].into()], V::DIMS)
+}
+
+/// A message's point in `V` (`z` dropped in 2D).
+fn vector<V: Space>(p: Point) -> V {
+    let c = [p[0] as f32, p[1] as f32, p[2] as f32];
+    V::from_components(&c[..V::DIMS])
+}
+
+/// The `z` of a handle: `Some` in 3D.
+fn handle_z(p: Point, dims: usize) -> Option<f64> {
+    (dims == 3).then_some(p[2])
 }
 
 /// `true` when the object has a non-empty array or a table at `key`.
@@ -192,19 +482,23 @@ fn lookup_mut<'a>(doc: &'a mut Value, path: &str) -> Option<&'a mut Value> {
     Some(at)
 }
 
-impl Session {
+impl<V: Space> Sim<V> {
     /// Loads TOML text: parsed and checked by `steerkit-scenario` (its errors, with line and
     /// column), then built.
     ///
     /// # Errors
-    /// The scenario's error; a 3D scenario, a side view or turrets (only `steerkit run` plays
-    /// those); more than [`MAX_AGENTS`] agents.
+    /// The scenario's error; a scenario of the other space (see [`AnySession::from_toml`]); a
+    /// side view or turrets (only `steerkit run` plays those); more than [`MAX_AGENTS`] agents.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, String> {
         let scenario = Scenario::from_toml_str(text, origin).map_err(err)?;
-        if scenario.dimensions() != 2 {
+        Self::from_scenario(&scenario, text, origin)
+    }
+
+    fn from_scenario(scenario: &Scenario, text: &str, origin: &str) -> Result<Self, String> {
+        if scenario.dimensions() != V::DIMS {
             return Err(format!(
-                "{origin}: dimensions: the playground runs 2D scenarios; `{}` is {}D (play it \
-                 with `steerkit run`)",
+                "{origin}: dimensions: this session runs {}D scenarios; `{}` is {}D",
+                V::DIMS,
                 scenario.name(),
                 scenario.dimensions()
             ));
@@ -216,18 +510,14 @@ impl Session {
             ));
         }
         let mut doc: Value = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
-        for (key, what) in
-            [("turrets", "turrets"), ("side_view", "a side view"), ("platforms", "platforms")]
-        {
-            if has(&doc, key) {
-                return Err(format!(
-                    "{origin}: {key}: the playground runs crowds on the ground; {what} only \
-                     `steerkit run` plays"
-                ));
-            }
+        if has(&doc, "turrets") {
+            return Err(format!(
+                "{origin}: turrets: the playground runs crowds in 2D and 3D and side views; \
+                 turrets only `steerkit run` plays"
+            ));
         }
-        let Some(plan) = scenario.plan::<Vec2>() else {
-            return Err(format!("{origin}: dimensions: not a 2D scenario"));
+        let Some(plan) = scenario.plan::<V>() else {
+            return Err(format!("{origin}: dimensions: not a {}D scenario", V::DIMS));
         };
         // every agent written out, at its placed position
         if let Some(groups) = doc.get_mut("groups").and_then(Value::as_array_mut) {
@@ -235,25 +525,22 @@ impl Session {
                 let Some(obj) = g.as_object_mut() else { continue };
                 obj.remove("count");
                 obj.remove("spawn");
-                let group_goal = obj.contains_key("goal") || obj.contains_key("goal_rule");
+                // a goal rule is resolved once, from the start positions: each agent's goal
+                // is written out instead (the rule may need the spawn region just removed)
+                obj.remove("goal_rule");
+                let group_goal = obj.contains_key("goal");
                 let agents = gp
                     .agents
                     .iter()
                     .map(|a| {
                         let mut o = Map::new();
-                        o.insert(
-                            "position".into(),
-                            point(a.position.x.into(), a.position.y.into()),
-                        );
-                        if a.velocity != Vec2::ZERO {
-                            o.insert(
-                                "velocity".into(),
-                                point(a.velocity.x.into(), a.velocity.y.into()),
-                            );
+                        o.insert("position".into(), point_of(a.position));
+                        if V::components(a.velocity) != [0.0; 3] {
+                            o.insert("velocity".into(), point_of(a.velocity));
                         }
-                        o.insert("orientation".into(), json!(a.orientation));
+                        o.insert("orientation".into(), json!(V::heading_of(a.orientation)));
                         if let (Some(goal), false) = (a.goal, group_goal) {
-                            o.insert("goal".into(), point(goal.x.into(), goal.y.into()));
+                            o.insert("goal".into(), point_of(goal));
                         }
                         Value::Object(o)
                     })
@@ -261,13 +548,15 @@ impl Session {
                 obj.insert("agents".into(), Value::Array(agents));
             }
         }
-        let world = build(&doc, origin)?;
-        let mut s = Session {
+        let (checked, world) = build_scenario::<V>(&doc, origin)?;
+        let side_view = V::side_view(&checked, &world)?;
+        let mut s = Sim {
             name: scenario.name().to_owned(),
             description: scenario.description().trim().to_owned(),
             original: doc.clone(),
             doc,
             world,
+            side_view,
             step: 0,
             params: Vec::new(),
             avoiders: Vec::new(),
@@ -310,7 +599,7 @@ impl Session {
 
     /// The crowd and its groups.
     #[must_use]
-    pub fn world(&self) -> &World<Vec2> {
+    pub fn world(&self) -> &World<V> {
         &self.world
     }
 
@@ -387,6 +676,10 @@ impl Session {
     pub fn step(&mut self) -> Result<(), String> {
         let dt = self.world.settings.dt;
         self.world.crowd.step(dt).map_err(|e| format!("step {}: {e}", self.step + 1))?;
+        if let Some(sv) = self.side_view.as_mut() {
+            V::step_side_view(sv, dt, &mut self.world.crowd)
+                .map_err(|e| format!("step {}: {e}", self.step + 1))?;
+        }
         self.step += 1;
         Ok(())
     }
@@ -396,7 +689,9 @@ impl Session {
     /// # Errors
     /// None in practice (the original document built before).
     pub fn reset(&mut self) -> Result<(), String> {
-        self.world = build(&self.original, &self.name)?;
+        let (checked, world) = build_scenario::<V>(&self.original, &self.name)?;
+        self.side_view = V::side_view(&checked, &world)?;
+        self.world = world;
         self.doc = self.original.clone();
         self.step = 0;
         self.refresh();
@@ -435,10 +730,9 @@ impl Session {
         &mut self,
         agent: Option<u64>,
         group: Option<&str>,
-        x: f64,
-        y: f64,
+        p: Point,
     ) -> Result<(), String> {
-        let to = Some(Vec2::new(x as f32, y as f32));
+        let to = Some(vector::<V>(p));
         let handles: Vec<AgentHandle> = match (agent, group) {
             (Some(id), _) => {
                 let h = usize::try_from(id)
@@ -462,7 +756,7 @@ impl Session {
     ///
     /// # Errors
     /// A path that is no target handle; the scenario's error.
-    pub fn move_target(&mut self, path: &str, x: f64, y: f64) -> Result<(), String> {
+    pub fn move_target(&mut self, path: &str, p: Point) -> Result<(), String> {
         let known =
             self.handles().iter().any(|h| matches!(h, Handle::Target { path: p, .. } if p == path));
         if !known {
@@ -474,7 +768,7 @@ impl Session {
         self.edit(
             |doc| {
                 if let Some(v) = lookup_mut(doc, path) {
-                    *v = point(x, y);
+                    *v = point(p, V::DIMS);
                 }
                 Ok(())
             },
@@ -498,11 +792,11 @@ impl Session {
         }
     }
 
-    /// Moves obstacle `id` so that its centre is at `(x, y)`.
+    /// Moves obstacle `id` so that its centre is at `p`.
     ///
     /// # Errors
     /// An unknown obstacle; the scenario's error.
-    pub fn move_obstacle(&mut self, id: u64, x: f64, y: f64) -> Result<(), String> {
+    pub fn move_obstacle(&mut self, id: u64, p: Point) -> Result<(), String> {
         let count = self.doc.get("obstacles").and_then(Value::as_array).map_or(0, Vec::len);
         let i = usize::try_from(id).ok().filter(|&i| i < count).ok_or_else(|| {
             if count == 0 {
@@ -514,9 +808,8 @@ impl Session {
         self.edit(
             |doc| {
                 let o = lookup_mut(doc, &format!("obstacles[{i}]")).ok_or("obstacle gone")?;
-                let (cx, cy) = obstacle_centre(o).ok_or("the obstacle has no centre")?;
-                let (dx, dy) = (x - cx, y - cy);
-                translate_obstacle(o, dx, dy);
+                let c = obstacle_centre(o).ok_or("the obstacle has no centre")?;
+                translate_obstacle(o, [p[0] - c[0], p[1] - c[1], p[2] - c[2]]);
                 Ok(())
             },
             identity,
@@ -527,7 +820,7 @@ impl Session {
     ///
     /// # Errors
     /// An unknown wall or end; the scenario's error.
-    pub fn move_wall_end(&mut self, id: u64, end: u64, x: f64, y: f64) -> Result<(), String> {
+    pub fn move_wall_end(&mut self, id: u64, end: u64, p: Point) -> Result<(), String> {
         let count = self.doc.get("walls").and_then(Value::as_array).map_or(0, Vec::len);
         let i = usize::try_from(id).ok().filter(|&i| i < count).ok_or_else(|| {
             if count == 0 {
@@ -544,18 +837,18 @@ impl Session {
         self.edit(
             |doc| {
                 let w = lookup_mut(doc, &format!("walls[{i}].{key}")).ok_or("wall gone")?;
-                *w = point(x, y);
+                *w = point(p, V::DIMS);
                 Ok(())
             },
             identity,
         )
     }
 
-    /// Adds an agent to `group` at `(x, y)`, heading and goal as the group's last agent's.
+    /// Adds an agent to `group` at `p`, heading and goal as the group's last agent's.
     ///
     /// # Errors
     /// An unknown group; [`MAX_AGENTS`] reached; the scenario's error.
-    pub fn add_agent(&mut self, group: &str, x: f64, y: f64) -> Result<(), String> {
+    pub fn add_agent(&mut self, group: &str, p: Point) -> Result<(), String> {
         let g = self.group_index(group)?;
         if self.agent_count() >= MAX_AGENTS {
             return Err(format!(
@@ -572,9 +865,9 @@ impl Session {
                     .and_then(Value::as_array_mut)
                     .ok_or("the group has no agent list")?;
                 let mut o = Map::new();
-                o.insert("position".into(), point(x, y));
+                o.insert("position".into(), point(p, V::DIMS));
                 if let Some(goal) = goal {
-                    o.insert("goal".into(), point(goal.x.into(), goal.y.into()));
+                    o.insert("goal".into(), point_of(goal));
                 }
                 agents.push(Value::Object(o));
                 Ok(())
@@ -688,8 +981,11 @@ impl Session {
     ) -> Result<(), String> {
         let mut doc = self.doc.clone();
         self.write_anchors(&mut doc);
+        // the running agents' velocities are carried over below; the document's (those of the
+        // load) would be checked against limits a slider may just have lowered
+        strip_velocities(&mut doc);
         change(&mut doc).map_err(str::to_owned)?;
-        let mut world = build(&doc, &self.name)?;
+        let (checked, mut world) = build_scenario::<V>(&doc, &self.name)?;
         let old = &self.world.crowd;
         for (gi, g) in world.groups.iter().enumerate() {
             let Some(og) = self.world.groups.get(gi) else { continue };
@@ -701,8 +997,11 @@ impl Session {
                 let _ = world.crowd.set_goal(h, old.goal(oh));
             }
         }
+        // a side view's jumpers are planned again from where they are now
+        let side_view = V::side_view(&checked, &world)?;
         self.doc = doc;
         self.world = world;
+        self.side_view = side_view;
         self.refresh();
         Ok(())
     }
@@ -710,13 +1009,14 @@ impl Session {
     /// Formation anchors' current positions into the document, so a rebuild keeps them.
     fn write_anchors(&self, doc: &mut Value) {
         for (fi, (fid, _)) in self.world.formations.iter().enumerate() {
-            let Some(m) = self.world.crowd.formation(*fid) else { continue };
-            let a = m.anchor();
+            let Some((position, orientation)) = V::anchor(&self.world.crowd, *fid) else {
+                continue;
+            };
             if let Some(f) =
                 lookup_mut(doc, &format!("formations[{fi}]")).and_then(Value::as_object_mut)
             {
-                f.insert("anchor_position".into(), point(a.position.x.into(), a.position.y.into()));
-                f.insert("anchor_orientation".into(), json!(a.orientation));
+                f.insert("anchor_position".into(), point_of(position));
+                f.insert("anchor_orientation".into(), json!(orientation));
             }
         }
     }
@@ -738,17 +1038,30 @@ impl Session {
             if !ruled {
                 obj.remove("goal");
             }
+            // a slider may just have lowered the max speed below an agent's speed: the saved
+            // velocity is held to the limit the file's check applies
+            let max_speed = obj
+                .get("limits")
+                .and_then(|l| l.get("max_speed"))
+                .and_then(Value::as_f64)
+                .map_or(f32::INFINITY, |m| m as f32);
             let agents: Vec<Value> = g
                 .agents
                 .iter()
                 .filter_map(|&h| {
                     let k = crowd.kinematic(h)?;
                     let mut o = Map::new();
-                    o.insert("position".into(), point(k.position.x.into(), k.position.y.into()));
-                    o.insert("velocity".into(), point(k.velocity.x.into(), k.velocity.y.into()));
-                    o.insert("orientation".into(), json!(k.orientation));
+                    o.insert("position".into(), point_of(k.position));
+                    let speed = k.velocity.length();
+                    let velocity = if speed > max_speed {
+                        k.velocity * (max_speed / speed * 0.999_999)
+                    } else {
+                        k.velocity
+                    };
+                    o.insert("velocity".into(), point_of(velocity));
+                    o.insert("orientation".into(), json!(V::heading_of(k.orientation)));
                     if let (false, Some(goal)) = (ruled, crowd.goal(h)) {
-                        o.insert("goal".into(), point(goal.x.into(), goal.y.into()));
+                        o.insert("goal".into(), point_of(goal));
                     }
                     Some(Value::Object(o))
                 })
@@ -758,12 +1071,20 @@ impl Session {
         doc
     }
 
-    /// The current state as TOML that `steerkit run` loads ([`Session::current_document`]).
+    /// The current state as TOML that `steerkit run` loads ([`Sim::current_document`]).
     ///
     /// # Errors
-    /// A document TOML cannot hold (not expected: it came from TOML).
+    /// A state the scenario format cannot start from (a side view's jumper in the air: a file
+    /// starts jumpers on a platform top), with the format's reason; a document TOML cannot
+    /// hold (not expected: it came from TOML).
     pub fn save_toml(&self) -> Result<String, String> {
-        toml::to_string(&self.current_document()).map_err(|e| format!("save: {e}"))
+        let doc = self.current_document();
+        // the file must load: a state the format cannot start from (a side view's jumper in
+        // the air) is refused with the format's reason
+        Scenario::from_json_str(&doc.to_string(), &self.name).map_err(|e| {
+            format!("save: the current state is no scenario file yet ({e}); save again later")
+        })?;
+        toml::to_string(&doc).map_err(|e| format!("save: {e}"))
     }
 
     /// The draggable points: behaviour and anchor targets, agents' goals (the first
@@ -786,7 +1107,13 @@ impl Session {
                 }
             }
         }
-        out.extend(targets.into_iter().map(|(path, x, y)| Handle::Target { path, x, y }));
+        let dims = V::DIMS;
+        out.extend(targets.into_iter().map(|(path, p)| Handle::Target {
+            path,
+            x: p[0],
+            y: p[1],
+            z: handle_z(p, dims),
+        }));
         let crowd = &self.world.crowd;
         let mut goals = 0;
         let mut id = 0;
@@ -794,7 +1121,14 @@ impl Session {
             for &h in &g.agents {
                 if goals < GOAL_HANDLES {
                     if let Some(goal) = crowd.goal(h) {
-                        out.push(Handle::Goal { agent: id, x: goal.x.into(), y: goal.y.into() });
+                        let c = V::components(goal);
+                        let p = [c[0].into(), c[1].into(), c[2].into()];
+                        out.push(Handle::Goal {
+                            agent: id,
+                            x: p[0],
+                            y: p[1],
+                            z: handle_z(p, dims),
+                        });
                         goals += 1;
                     }
                 }
@@ -803,16 +1137,16 @@ impl Session {
         }
         if let Some(os) = self.doc.get("obstacles").and_then(Value::as_array) {
             for (i, o) in os.iter().enumerate() {
-                if let Some((x, y)) = obstacle_centre(o) {
-                    out.push(Handle::Obstacle { id: i, x, y });
+                if let Some(p) = obstacle_centre(o) {
+                    out.push(Handle::Obstacle { id: i, x: p[0], y: p[1], z: handle_z(p, dims) });
                 }
             }
         }
         if let Some(ws) = self.doc.get("walls").and_then(Value::as_array) {
             for (i, w) in ws.iter().enumerate() {
                 for (end, key) in [(0u8, "from"), (1, "to")] {
-                    if let Some((x, y)) = w.get(key).and_then(xy) {
-                        out.push(Handle::WallEnd { id: i, end, x, y });
+                    if let Some(p) = w.get(key).and_then(xyz) {
+                        out.push(Handle::WallEnd { id: i, end, x: p[0], y: p[1], z: None });
                     }
                 }
             }
@@ -825,51 +1159,24 @@ impl Session {
     #[must_use]
     pub fn recording(&self) -> Value {
         let w = &self.world;
-        let mut world = Map::new();
-        match w.bounds {
-            Bounds::Unbounded => {}
-            Bounds::Bounded { min, max } | Bounds::Wrapping { min, max } => {
-                world
-                    .insert("bounds".into(), json!({"min": [min.x, min.y], "max": [max.x, max.y]}));
-                world.insert("wrap".into(), json!(matches!(w.bounds, Bounds::Wrapping { .. })));
+        let mut world = V::world_json(w);
+        if let Some(sv) = &self.side_view {
+            // as `steerkit run` records a side view: platform tops as walls, planned jumps as
+            // paths
+            if let Some(Value::Array(walls)) = world.get_mut("walls") {
+                for (x0, x1, y) in sv.platforms() {
+                    walls.push(json!({"a": [x0, y], "b": [x1, y]}));
+                }
             }
-        }
-        let (mut circles, mut polygons, mut boxes, mut walls) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for o in &w.geometry.obstacles {
-            match o {
-                steerkit::geometry::Obstacle::Circle(c) => {
-                    circles.push(json!({"center": [c.center.x, c.center.y], "radius": c.radius}));
-                }
-                steerkit::geometry::Obstacle::Wall(s) => {
-                    walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
-                }
-                steerkit::geometry::Obstacle::Polygon(p) => {
-                    let pts: Vec<[f32; 2]> = p.points().iter().map(|q| [q.x, q.y]).collect();
-                    polygons.push(json!({ "points": pts }));
-                }
-                steerkit::geometry::Obstacle::Box(b) => {
-                    boxes.push(json!({"min": [b.min.x, b.min.y], "max": [b.max.x, b.max.y]}));
+            if let Some(Value::Array(paths)) = world.get_mut("paths") {
+                for (name, points) in sv.arcs() {
+                    let pts: Vec<[f32; 2]> = points.iter().map(|p| [p.x, p.y]).collect();
+                    if pts.len() >= 2 {
+                        paths.push(json!({"name": name, "points": pts, "looping": false}));
+                    }
                 }
             }
         }
-        for s in &w.geometry.walls {
-            walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
-        }
-        world.insert("circles".into(), Value::Array(circles));
-        world.insert("polygons".into(), Value::Array(polygons));
-        world.insert("boxes".into(), Value::Array(boxes));
-        world.insert("walls".into(), Value::Array(walls));
-        let paths: Vec<Value> = w
-            .paths
-            .iter()
-            .map(|p| {
-                let pts: Vec<[f32; 2]> = p.polyline.points().iter().map(|q| [q.x, q.y]).collect();
-                json!({"name": p.name, "points": pts,
-                       "looping": steerkit::path::Path::is_looping(&p.polyline)})
-            })
-            .collect();
-        world.insert("paths".into(), Value::Array(paths));
         let crowd = &w.crowd;
         let groups: Vec<Value> = w
             .groups
@@ -901,7 +1208,7 @@ impl Session {
                 "dt": w.settings.dt,
                 "steps": 0,
                 "every": 1,
-                "dims": 2,
+                "dims": V::DIMS,
             },
             "world": world,
             "groups": groups,
@@ -921,10 +1228,11 @@ impl Session {
         let mut pos = String::with_capacity(n * 16);
         let mut vel = String::with_capacity(n * 16);
         let mut ori = String::with_capacity(n * 8);
+        let mut att = String::new();
         let all_overlays = n <= OVERLAY_AGENTS;
-        let mut steer = Layer::default();
-        let mut target = Layer::default();
-        let mut slots = Layer::default();
+        let mut steer = Layer::<V>::default();
+        let mut target = Layer::<V>::default();
+        let mut slots = Layer::<V>::default();
         let (mut ray_agent, mut ray_from, mut ray_to, mut ray_hit) =
             (String::new(), String::new(), String::new(), String::new());
         let debug = crowd.debug_info();
@@ -935,9 +1243,19 @@ impl Session {
                 let sep = if id == 0 { "" } else { "," };
                 match (crowd.index_of(h), crowd.kinematic(h)) {
                     (Some(i), Some(k)) => {
-                        let _ = write!(pos, "{sep}{},{}", Num(k.position.x), Num(k.position.y));
-                        let _ = write!(vel, "{sep}{},{}", Num(k.velocity.x), Num(k.velocity.y));
-                        let _ = write!(ori, "{sep}{}", Num(k.orientation));
+                        let _ = write!(pos, "{sep}{}", Nums(k.position));
+                        let _ = write!(vel, "{sep}{}", Nums(k.velocity));
+                        let _ = write!(ori, "{sep}{}", Num(V::heading_of(k.orientation)));
+                        if let Some(q) = V::attitude(k.orientation) {
+                            let _ = write!(
+                                att,
+                                "{sep}{},{},{},{}",
+                                Exact(q[0]),
+                                Exact(q[1]),
+                                Exact(q[2]),
+                                Exact(q[3])
+                            );
+                        }
                         let chosen = self.selected == Some(id);
                         if all_overlays || chosen {
                             if let Some(d) = debug.get(i) {
@@ -946,8 +1264,8 @@ impl Session {
                                     target.push(id, t);
                                 }
                             }
-                            if let Some(s) = crowd.slot_target(h) {
-                                slots.push(id, s.position);
+                            if let Some(s) = V::slot(crowd, h) {
+                                slots.push(id, s);
                             }
                         }
                         let wants_rays = chosen || rays_left > 0;
@@ -955,31 +1273,23 @@ impl Session {
                             if !chosen {
                                 rays_left -= 1;
                             }
-                            let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-                            if let Some(obstacles) = crowd.obstacles() {
-                                leaf.for_each_ray(&k, |ray, _| {
-                                    let hit = obstacles.cast_ray(&ray).map_or(-1.0, |c| {
-                                        let l = ray.max_distance();
-                                        if l > 0.0 {
-                                            c.distance / l
-                                        } else {
-                                            0.0
-                                        }
-                                    });
-                                    let (a, b) = (ray.origin(), ray.end());
-                                    let s = if ray_agent.is_empty() { "" } else { "," };
-                                    let _ = write!(ray_agent, "{s}{id}");
-                                    let _ = write!(ray_from, "{s}{},{}", Num(a.x), Num(a.y));
-                                    let _ = write!(ray_to, "{s}{},{}", Num(b.x), Num(b.y));
-                                    let _ = write!(ray_hit, "{s}{}", Num(hit));
-                                });
-                            }
+                            V::rays(crowd, h, avoid, &mut |a, b, hit| {
+                                let s = if ray_agent.is_empty() { "" } else { "," };
+                                let _ = write!(ray_agent, "{s}{id}");
+                                let _ = write!(ray_from, "{s}{}", Nums(a));
+                                let _ = write!(ray_to, "{s}{}", Nums(b));
+                                let _ = write!(ray_hit, "{s}{}", Num(hit));
+                            });
                         }
                     }
                     _ => {
-                        let _ = write!(pos, "{sep}null,null");
-                        let _ = write!(vel, "{sep}null,null");
+                        let nulls = if V::DIMS == 3 { "null,null,null" } else { "null,null" };
+                        let _ = write!(pos, "{sep}{nulls}");
+                        let _ = write!(vel, "{sep}{nulls}");
                         let _ = write!(ori, "{sep}null");
+                        if V::DIMS == 3 {
+                            let _ = write!(att, "{sep}null,null,null,null");
+                        }
                     }
                 }
                 id += 1;
@@ -989,8 +1299,12 @@ impl Session {
         let mut out = String::with_capacity(pos.len() * 3 + 256);
         let _ = write!(
             out,
-            r#"{{"step":{step},"position":[{pos}],"velocity":[{vel}],"orientation":[{ori}],"overlays":{{"#
+            r#"{{"step":{step},"position":[{pos}],"velocity":[{vel}],"orientation":[{ori}],"#
         );
+        if V::DIMS == 3 {
+            let _ = write!(out, r#""attitude":[{att}],"#);
+        }
+        out.push_str(r#""overlays":{"#);
         let mut first = true;
         let mut layer = |out: &mut String, body: String| {
             if !first {
@@ -1037,6 +1351,180 @@ impl Session {
     }
 }
 
+/// A live simulation of either space: what a connection holds.
+pub enum AnySession {
+    /// A 2D scenario.
+    Two(Session),
+    /// A 3D scenario (`dimensions = 3`, y up).
+    Three(Session3),
+}
+
+macro_rules! each {
+    ($s:expr, $x:ident => $e:expr) => {
+        match $s {
+            AnySession::Two($x) => $e,
+            AnySession::Three($x) => $e,
+        }
+    };
+}
+
+impl AnySession {
+    /// Loads TOML text in the scenario's own space.
+    ///
+    /// # Errors
+    /// As [`Sim::from_toml`].
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self, String> {
+        let scenario = Scenario::from_toml_str(text, origin).map_err(err)?;
+        if scenario.dimensions() == 3 {
+            Sim::from_scenario(&scenario, text, origin).map(AnySession::Three)
+        } else {
+            Sim::from_scenario(&scenario, text, origin).map(AnySession::Two)
+        }
+    }
+
+    /// 2 or 3.
+    #[must_use]
+    pub fn dims(&self) -> usize {
+        match self {
+            AnySession::Two(_) => 2,
+            AnySession::Three(_) => 3,
+        }
+    }
+
+    /// As [`Sim::name`].
+    #[must_use]
+    pub fn name(&self) -> &str {
+        each!(self, s => s.name())
+    }
+    /// As [`Sim::step_count`].
+    #[must_use]
+    pub fn step_count(&self) -> u64 {
+        each!(self, s => s.step_count())
+    }
+    /// As [`Sim::dt`].
+    #[must_use]
+    pub fn dt(&self) -> f32 {
+        each!(self, s => s.dt())
+    }
+    /// As [`Sim::agent_count`].
+    #[must_use]
+    pub fn agent_count(&self) -> usize {
+        each!(self, s => s.agent_count())
+    }
+    /// As [`Sim::params`].
+    #[must_use]
+    pub fn params(&self) -> &[Param] {
+        each!(self, s => s.params())
+    }
+    /// The groups' names, in file order.
+    #[must_use]
+    pub fn group_names(&self) -> Vec<String> {
+        each!(self, s => s.world().groups.iter().map(|g| g.name.clone()).collect())
+    }
+    /// As [`Sim::step`].
+    ///
+    /// # Errors
+    /// As [`Sim::step`].
+    pub fn step(&mut self) -> Result<(), String> {
+        each!(self, s => s.step())
+    }
+    /// As [`Sim::reset`].
+    ///
+    /// # Errors
+    /// As [`Sim::reset`].
+    pub fn reset(&mut self) -> Result<(), String> {
+        each!(self, s => s.reset())
+    }
+    /// As [`Sim::select`].
+    ///
+    /// # Errors
+    /// As [`Sim::select`].
+    pub fn select(&mut self, id: Option<u64>) -> Result<(), String> {
+        each!(self, s => s.select(id))
+    }
+    /// As [`Sim::selected`].
+    #[must_use]
+    pub fn selected(&self) -> Option<usize> {
+        each!(self, s => s.selected())
+    }
+    /// As [`Sim::move_goal`].
+    ///
+    /// # Errors
+    /// As [`Sim::move_goal`].
+    pub fn move_goal(
+        &mut self,
+        agent: Option<u64>,
+        group: Option<&str>,
+        p: Point,
+    ) -> Result<(), String> {
+        each!(self, s => s.move_goal(agent, group, p))
+    }
+    /// As [`Sim::move_target`].
+    ///
+    /// # Errors
+    /// As [`Sim::move_target`].
+    pub fn move_target(&mut self, path: &str, p: Point) -> Result<(), String> {
+        each!(self, s => s.move_target(path, p))
+    }
+    /// As [`Sim::move_obstacle`].
+    ///
+    /// # Errors
+    /// As [`Sim::move_obstacle`].
+    pub fn move_obstacle(&mut self, id: u64, p: Point) -> Result<(), String> {
+        each!(self, s => s.move_obstacle(id, p))
+    }
+    /// As [`Sim::move_wall_end`].
+    ///
+    /// # Errors
+    /// As [`Sim::move_wall_end`].
+    pub fn move_wall_end(&mut self, id: u64, end: u64, p: Point) -> Result<(), String> {
+        each!(self, s => s.move_wall_end(id, end, p))
+    }
+    /// As [`Sim::add_agent`].
+    ///
+    /// # Errors
+    /// As [`Sim::add_agent`].
+    pub fn add_agent(&mut self, group: &str, p: Point) -> Result<(), String> {
+        each!(self, s => s.add_agent(group, p))
+    }
+    /// As [`Sim::remove_agent`].
+    ///
+    /// # Errors
+    /// As [`Sim::remove_agent`].
+    pub fn remove_agent(&mut self, id: u64) -> Result<(), String> {
+        each!(self, s => s.remove_agent(id))
+    }
+    /// As [`Sim::set_param`].
+    ///
+    /// # Errors
+    /// As [`Sim::set_param`].
+    pub fn set_param(&mut self, path: &str, value: f64) -> Result<(), String> {
+        each!(self, s => s.set_param(path, value))
+    }
+    /// As [`Sim::save_toml`].
+    ///
+    /// # Errors
+    /// As [`Sim::save_toml`].
+    pub fn save_toml(&self) -> Result<String, String> {
+        each!(self, s => s.save_toml())
+    }
+    /// As [`Sim::handles`].
+    #[must_use]
+    pub fn handles(&self) -> Vec<Handle> {
+        each!(self, s => s.handles())
+    }
+    /// As [`Sim::recording`].
+    #[must_use]
+    pub fn recording(&self) -> Value {
+        each!(self, s => s.recording())
+    }
+    /// As [`Sim::frame_json`].
+    #[must_use]
+    pub fn frame_json(&self) -> String {
+        each!(self, s => s.frame_json())
+    }
+}
+
 /// A number as a recording writes it: rounded to 1e-3, `null` when not finite.
 struct Num(f32);
 
@@ -1051,17 +1539,63 @@ impl std::fmt::Display for Num {
     }
 }
 
-#[derive(Default)]
-struct Layer {
-    agent: String,
-    values: String,
+/// A vector's components as a recording writes them (2 or 3, rounded to 1e-3).
+struct Nums<V: Space>(V);
+
+impl<V: Space> std::fmt::Display for Nums<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = V::components(self.0);
+        write!(f, "{},{}", Num(c[0]), Num(c[1]))?;
+        if V::DIMS == 3 {
+            write!(f, ",{}", Num(c[2]))?;
+        }
+        Ok(())
+    }
 }
 
-impl Layer {
-    fn push(&mut self, id: usize, v: Vec2) {
+/// A quaternion component: to 1e-4 (a unit quaternion needs more than 1 mm's rounding),
+/// `null` when not finite.
+struct Exact(f32);
+
+impl std::fmt::Display for Exact {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_finite() {
+            let r = (f64::from(self.0) * 10000.0).round() / 10000.0;
+            write!(f, "{}", if r == 0.0 { 0.0 } else { r })
+        } else {
+            f.write_str("null")
+        }
+    }
+}
+
+struct Layer<V> {
+    agent: String,
+    values: String,
+    _space: std::marker::PhantomData<V>,
+}
+
+impl<V: Space> Default for Layer<V> {
+    fn default() -> Self {
+        Layer { agent: String::new(), values: String::new(), _space: std::marker::PhantomData }
+    }
+}
+
+impl<V: Space> Layer<V> {
+    fn push(&mut self, id: usize, v: V) {
         let s = if self.agent.is_empty() { "" } else { "," };
         let _ = write!(self.agent, "{s}{id}");
-        let _ = write!(self.values, "{s}{},{}", Num(v.x), Num(v.y));
+        let _ = write!(self.values, "{s}{}", Nums(v));
+    }
+}
+
+/// Removes every written-out agent's `velocity`.
+fn strip_velocities(doc: &mut Value) {
+    let Some(groups) = doc.get_mut("groups").and_then(Value::as_array_mut) else { return };
+    for g in groups {
+        let Some(agents) = g.get_mut("agents").and_then(Value::as_array_mut) else { continue };
+        for a in agents.iter_mut().filter_map(Value::as_object_mut) {
+            a.remove("velocity");
+        }
     }
 }
 
@@ -1077,37 +1611,45 @@ fn identity(_: usize, k: usize) -> Option<usize> {
 }
 
 /// Checks and builds a document with the scenario crate.
-fn build(doc: &Value, origin: &str) -> Result<World<Vec2>, String> {
-    let scenario = Scenario::from_json_str(&doc.to_string(), origin).map_err(err)?;
-    scenario.build_in::<Vec2>().map_err(err)
+fn build<V: Space>(doc: &Value, origin: &str) -> Result<World<V>, String> {
+    build_scenario(doc, origin).map(|(_, w)| w)
 }
 
-fn obstacle_centre(o: &Value) -> Option<(f64, f64)> {
+/// The same, with the checked scenario.
+fn build_scenario<V: Space>(doc: &Value, origin: &str) -> Result<(Scenario, World<V>), String> {
+    let scenario = Scenario::from_json_str(&doc.to_string(), origin).map_err(err)?;
+    let world = scenario.build_in::<V>().map_err(err)?;
+    Ok((scenario, world))
+}
+
+fn obstacle_centre(o: &Value) -> Option<Point> {
     match o.get("shape")?.as_str()? {
-        "circle" => xy(o.get("center")?),
+        "circle" | "sphere" => xyz(o.get("center")?),
         "box" => {
-            let (a, b) = (xy(o.get("min")?)?, xy(o.get("max")?)?);
-            Some(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0))
+            let (a, b) = (xyz(o.get("min")?)?, xyz(o.get("max")?)?);
+            Some([(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0, (a[2] + b[2]) / 2.0])
         }
         "polygon" => {
-            let pts: Vec<(f64, f64)> = o.get("points")?.as_array()?.iter().filter_map(xy).collect();
+            let pts: Vec<Point> = o.get("points")?.as_array()?.iter().filter_map(xyz).collect();
             if pts.is_empty() {
                 return None;
             }
             let n = pts.len() as f64;
-            Some((
-                pts.iter().map(|p| p.0).sum::<f64>() / n,
-                pts.iter().map(|p| p.1).sum::<f64>() / n,
-            ))
+            Some([
+                pts.iter().map(|p| p[0]).sum::<f64>() / n,
+                pts.iter().map(|p| p[1]).sum::<f64>() / n,
+                0.0,
+            ])
         }
         _ => None,
     }
 }
 
-fn translate_obstacle(o: &mut Value, dx: f64, dy: f64) {
+fn translate_obstacle(o: &mut Value, d: Point) {
     let shift = |v: &mut Value| {
-        if let Some((x, y)) = xy(v) {
-            *v = point(x + dx, y + dy);
+        let dims = v.as_array().map_or(0, Vec::len);
+        if let Some(p) = xyz(v) {
+            *v = point([p[0] + d[0], p[1] + d[1], p[2] + d[2]], dims);
         }
     };
     for key in ["center", "min", "max"] {
@@ -1120,10 +1662,10 @@ fn translate_obstacle(o: &mut Value, dx: f64, dy: f64) {
     }
 }
 
-/// `[x, y]` values under the key `target` in a behaviour tree.
-fn find_targets(node: &Value, path: &str, out: &mut Vec<(String, f64, f64)>) {
-    if let Some((x, y)) = node.get("target").and_then(xy) {
-        out.push((format!("{path}.target"), x, y));
+/// `[x, y]` (or `[x, y, z]`) values under the key `target` in a behaviour tree.
+fn find_targets(node: &Value, path: &str, out: &mut Vec<(String, Point)>) {
+    if let Some(p) = node.get("target").and_then(xyz) {
+        out.push((format!("{path}.target"), p));
     }
     if let Some(members) = node.get("members").and_then(Value::as_array) {
         for (i, m) in members.iter().enumerate() {
@@ -1133,7 +1675,7 @@ fn find_targets(node: &Value, path: &str, out: &mut Vec<(String, f64, f64)>) {
 }
 
 /// The sliders of a document: limits and behaviour trees of groups, formation anchors.
-fn params_of(doc: &Value, world: &World<Vec2>) -> Vec<Param> {
+fn params_of<V: Space>(doc: &Value, world: &World<V>) -> Vec<Param> {
     let mut out = Vec::new();
     if let Some(groups) = doc.get("groups").and_then(Value::as_array) {
         for (gi, g) in groups.iter().enumerate() {
@@ -1144,6 +1686,9 @@ fn params_of(doc: &Value, world: &World<Vec2>) -> Vec<Param> {
             }
             if let Some(b) = g.get("behaviour") {
                 walk(b, &format!("groups[{gi}].behaviour"), &owner, &mut out);
+            }
+            if let Some(j) = g.get("jump") {
+                numeric(j, &format!("groups[{gi}].jump"), "jump", &owner, &mut out);
             }
         }
     }

@@ -208,3 +208,39 @@ async fn http_get(addr: std::net::SocketAddr, path: &str) -> String {
     s.read_to_end(&mut out).await.unwrap();
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// A 3D file uploaded over the socket runs live: the recording is 3D (volume, spheres), frames
+/// carry three coordinates and a quaternion per agent, a sphere moves with `z`, and a point
+/// without `z` is an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_3d_upload_runs_live() {
+    let addr = start().await;
+    let mut ws = connect(addr).await;
+    next_of(&mut ws, "scenario", 5).await;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/flock3d.toml"
+    ))
+    .unwrap();
+    let load = serde_json::json!({"type": "load", "toml": text, "file": "flock3d.toml"});
+    send(&mut ws, &load.to_string()).await;
+    let sc = next_of(&mut ws, "scenario", 5).await;
+    assert_eq!(sc["name"], "flock3d");
+    assert_eq!(sc["recording"]["meta"]["dims"], 3);
+    assert_eq!(sc["recording"]["world"]["spheres"].as_array().unwrap().len(), 5);
+    assert_eq!(sc["recording"]["world"]["volume"]["max"], serde_json::json!([40.0, 30.0, 40.0]));
+    let f1 = next_of(&mut ws, "frame", 5).await;
+    let f2 = next_of(&mut ws, "frame", 5).await;
+    assert!(f2["step"].as_u64() > f1["step"].as_u64());
+    assert_eq!(f2["frame"]["position"].as_array().unwrap().len(), 450);
+    assert_eq!(f2["frame"]["attitude"].as_array().unwrap().len(), 600);
+    send(&mut ws, r#"{"type":"move_obstacle","id":2,"x":26,"y":18,"z":-13}"#).await;
+    let sc = next_of(&mut ws, "scenario", 5).await;
+    assert_eq!(
+        sc["recording"]["world"]["spheres"][2]["center"],
+        serde_json::json!([26.0, 18.0, -13.0])
+    );
+    send(&mut ws, r#"{"type":"move_obstacle","id":2,"x":26,"y":18}"#).await;
+    let e = next_of(&mut ws, "error", 5).await;
+    assert!(e["message"].as_str().unwrap().contains("`z` is missing"), "{e}");
+}

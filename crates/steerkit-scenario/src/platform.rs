@@ -18,6 +18,7 @@
 //! world ("fell", a failed jump). A jumper that passes the take-off point without the run-up
 //! speed has missed ("jump_missed") and runs off the edge.
 
+use crate::SideView;
 use serde::Serialize;
 use steerkit::crowd::{AgentHandle, Crowd};
 use steerkit::jump::{
@@ -28,7 +29,6 @@ use steerkit::kinematic::{Kinematic, Limits};
 use steerkit::predict::BallisticArc;
 use steerkit::steering::{Approach, Arrive, VelocityMatch};
 use steerkit::{Vec2, Vec3};
-use steerkit_scenario::SideView;
 
 /// A jumper falling this far below the lowest platform has fallen out of the world (m).
 const FALL_DEPTH: f32 = 20.0;
