@@ -1,5 +1,6 @@
-//! steerkit in a 3D Bevy game: a flock of 400 boids weaving round six spheres, kept near home
-//! by a weak pull toward the centre; the camera circles slowly.
+//! steerkit in a 3D Bevy game: a flock of 400 boids streaming round a ring that threads six
+//! spheres (each boid follows the looping path while flocking, and its rays steer it round the
+//! spheres); the camera circles slowly.
 //!
 //! ```sh
 //! cargo run --release -p bevy_steerkit --example flock3d --features examples
@@ -13,14 +14,15 @@
 
 use bevy::prelude::*;
 use bevy_steerkit::debug::{SteerDebug, SteerkitDebugPlugin};
-use bevy_steerkit::{SteerAgent, SteerBehaviour, SteerObstacle, SteerkitPlugin3d};
+use bevy_steerkit::{SteerAgent, SteerBehaviour, SteerCrowd, SteerObstacle, SteerkitPlugin3d};
 use steerkit::combine::Epsilon;
-use steerkit::crowd::{CrowdConfig, Group, PathId, Recipe, Target};
+use steerkit::crowd::{CrowdConfig, Group, PathId, Recipe};
 use steerkit::geometry::{Obstacle3, Sphere as Ball};
 use steerkit::kinematic::Limits;
 use steerkit::math::Rng;
+use steerkit::path::Polyline;
 use steerkit::steering::{
-    Alignment, Cohesion, Falloff, ObstacleAvoidance, RayLayout, Seek, Separation,
+    Alignment, Cohesion, Falloff, FollowPath, ObstacleAvoidance, RayLayout, Seek, Separation,
 };
 
 type Steer = Recipe<Vec3, Entity, PathId>;
@@ -55,6 +57,7 @@ fn setup(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut steer: ResMut<SteerCrowd<Vec3>>,
 ) {
     commands.spawn((Camera3d::default(), Transform::from_xyz(0.0, 25.0, 80.0)));
     commands.spawn((
@@ -81,8 +84,16 @@ fn setup(
         ));
     }
 
+    // a ring 18 m round the centre, rising and falling through the spheres' heights
+    let ring: Vec<Vec3> = (0..48)
+        .map(|i| {
+            let a = i as f32 / 48.0 * std::f32::consts::TAU;
+            Vec3::new(18.0 * a.cos(), 3.0 * (3.0 * a).sin(), 18.0 * a.sin())
+        })
+        .collect();
+    let ring = steer.crowd_mut().add_path(Polyline::looping(ring).expect("a valid ring"));
     // the flock: avoid the spheres first; otherwise separation, cohesion and alignment among
-    // the 7 nearest and a weak seek toward home
+    // the 7 nearest and following the ring
     let rays = ObstacleAvoidance::new(RayLayout::Fan { half_angle: 0.5, rays: 5 }, 2.0, 5.0)
         .and_then(|a| a.with_lookahead_time(1.0))
         .expect("valid avoidance");
@@ -90,7 +101,7 @@ fn setup(
         (2.0, Recipe::Separation(Separation::new(1.5, Falloff::Linear).expect("valid"))),
         (0.6, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
         (1.0, Recipe::Alignment(Alignment::heading(0.5).expect("valid"))),
-        (0.15, Recipe::Seek { target: Target::Point(Vec3::ZERO), seek: Seek::new() }),
+        (0.8, Recipe::FollowPath { path: ring, follow: FollowPath::new(4.0).expect("valid") }),
     ];
     let mut flock = Group::new(Recipe::Priority {
         groups: vec![Recipe::ObstacleAvoidance(rays), Recipe::Blend(flocking)],
@@ -114,6 +125,7 @@ fn setup(
                 SteerAgent::new(0.5, limits),
                 SteerBehaviour(flock.clone()),
                 Transform::from_translation(at),
+                Visibility::default(),
             ))
             .with_child((
                 Mesh3d(cone.clone()),

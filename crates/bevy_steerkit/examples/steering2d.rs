@@ -6,7 +6,7 @@
 //! ```
 //!
 //! Keys toggle the debug layers (gizmos): `V` velocity, `S` steering, `T` targets, `F` rays
-//! and feelers, `N` neighbour radius, `O` obstacles; `Space` pauses.
+//! and feelers (off at first: 300 boids' fans fill the screen), `N` neighbour radius, `O` obstacles; `Space` pauses.
 //!
 //! The world is a 128 m × 72 m torus shown at 10 px per metre; every agent is a steerkit crowd
 //! agent stepped in `FixedUpdate` (64 Hz) and drawn interpolated.
@@ -57,6 +57,7 @@ fn main() {
             velocity: false,
             steering: false,
             targets: false,
+            feelers: false,
             ..default()
         })
         .add_systems(Startup, setup)
@@ -97,11 +98,13 @@ fn setup(
 
     // pillars: obstacle entities, placed by their Transforms
     let pillar = colour(Color::srgb(0.45, 0.45, 0.5));
+    let mut pillars = Vec::new();
     for i in 0..5 {
         for j in 0..4 {
             let at = Vec2::new(-20.0 + 10.0 * i as f32, -15.0 + 10.0 * j as f32)
                 + Vec2::new(rng.clamped(), rng.clamped()) * 2.0;
             let r = 1.5 + rng.uniform();
+            pillars.push((at, r));
             commands.spawn((
                 SteerObstacle::<Vec2>(Obstacle::Circle(Disc::new(Vec2::ZERO, r))),
                 Transform::from_translation(at.extend(0.0)),
@@ -127,7 +130,11 @@ fn setup(
     flock.face_motion = true;
     let fast = Limits::new(8.0, 10.0, 6.0, 30.0).expect("valid limits");
     for _ in 0..300 {
-        let at = Vec2::new(rng.clamped(), rng.clamped()) * HALF;
+        // not inside a pillar: a body that starts in a solid cannot leave it
+        let mut at = Vec2::new(rng.clamped(), rng.clamped()) * HALF;
+        while pillars.iter().any(|&(c, r)| at.distance(c) < r + 1.0) {
+            at = Vec2::new(rng.clamped(), rng.clamped()) * HALF;
+        }
         commands.spawn((
             SteerAgent::new(0.4, fast),
             SteerBehaviour(flock.clone()),
