@@ -1,17 +1,16 @@
-//! Debug drawing with Bevy's gizmos (feature `debug`): each agent's velocity, steering request,
-//! target, wander circle, feelers and rays with their hits, detection box, neighbour radius and
-//! formation slot, and the crowd's paths and obstacles, each layer toggled in [`SteerDebug`].
+//! Debug drawing: each agent's velocity, steering request, target, wander circle, feelers and
+//! rays with their hits, detection box, neighbour radius and formation slot, and the crowd's
+//! paths and obstacles, each layer toggled in [`SteerDebug`].
 //!
-//! The drawing itself is [`draw_crowd`], which speaks to a [`Pen`]; Bevy's `Gizmos` is one,
-//! and a test or another renderer can be another. Vectors are drawn from the agent's state at
+//! The drawing itself is [`draw_crowd`], which speaks to a [`Pen`]; with the feature `debug`,
+//! Bevy's `Gizmos` is one and `SteerkitDebugPlugin` draws every frame; a test or another
+//! renderer can be another pen. Vectors are drawn from the agent's state at
 //! the last fixed step (the rendered body is interpolated up to one step ahead of it).
 
-use crate::{Space, SteerCrowd};
-use bevy_app::{App, Plugin, PostUpdate};
+use crate::Space;
 use bevy_color::Color;
 use bevy_ecs::prelude::*;
-use bevy_gizmos::gizmos::Gizmos;
-use bevy_math::{Isometry2d, Isometry3d, Vec2, Vec3};
+use bevy_math::{Vec2, Vec3};
 use steerkit::crowd::{AgentHandle, Crowd, Recipe};
 use steerkit::geometry::{CollisionDetector, Obstacle, Obstacle3};
 use steerkit::kinematic::Kinematic;
@@ -90,22 +89,24 @@ pub trait Pen<V> {
     fn ring(&mut self, centre: V, radius: f32, colour: Color);
 }
 
-impl Pen<Vec2> for Gizmos<'_, '_> {
+#[cfg(feature = "debug")]
+impl Pen<Vec2> for bevy_gizmos::gizmos::Gizmos<'_, '_> {
     fn line(&mut self, a: Vec2, b: Vec2, colour: Color) {
         self.line_2d(a, b, colour);
     }
     fn ring(&mut self, centre: Vec2, radius: f32, colour: Color) {
-        self.circle_2d(Isometry2d::from_translation(centre), radius, colour);
+        self.circle_2d(bevy_math::Isometry2d::from_translation(centre), radius, colour);
     }
 }
 
-impl Pen<Vec3> for Gizmos<'_, '_> {
+#[cfg(feature = "debug")]
+impl Pen<Vec3> for bevy_gizmos::gizmos::Gizmos<'_, '_> {
     fn line(&mut self, a: Vec3, b: Vec3, colour: Color) {
         // the buffer's own `line` (this trait's method has the same name)
         (**self).line(a, b, colour);
     }
     fn ring(&mut self, centre: Vec3, radius: f32, colour: Color) {
-        self.sphere(Isometry3d::from_translation(centre), radius, colour);
+        self.sphere(bevy_math::Isometry3d::from_translation(centre), radius, colour);
     }
 }
 
@@ -334,28 +335,40 @@ fn wander_circle<V: Space>(k: &Kinematic<V>, w: &WorldWander<V>, pen: &mut dyn P
     pen.ring(k.position + ahead * distance, radius, colours::WANDER);
 }
 
-/// Draws the crowd of a [`SteerkitPlugin`](crate::SteerkitPlugin) with gizmos. Needs Bevy's
-/// gizmo plugin (part of `DefaultPlugins`).
-pub struct SteerkitDebugPlugin<V: Space>(core::marker::PhantomData<V>);
+#[cfg(feature = "debug")]
+pub use plugin::SteerkitDebugPlugin;
 
-impl<V: Space> Default for SteerkitDebugPlugin<V> {
-    fn default() -> Self {
-        SteerkitDebugPlugin(core::marker::PhantomData)
+#[cfg(feature = "debug")]
+mod plugin {
+    use super::{draw_crowd, Draw, Pen, SteerDebug};
+    use crate::{Space, SteerCrowd};
+    use bevy_app::{App, Plugin, PostUpdate};
+    use bevy_ecs::prelude::*;
+    use bevy_gizmos::gizmos::Gizmos;
+
+    /// Draws the crowd of a [`SteerkitPlugin`](crate::SteerkitPlugin) with gizmos. Needs Bevy's
+    /// gizmo plugin (part of `DefaultPlugins`).
+    pub struct SteerkitDebugPlugin<V: Space>(core::marker::PhantomData<V>);
+
+    impl<V: Space> Default for SteerkitDebugPlugin<V> {
+        fn default() -> Self {
+            SteerkitDebugPlugin(core::marker::PhantomData)
+        }
     }
-}
 
-impl<V: Draw> Plugin for SteerkitDebugPlugin<V>
-where
-    for<'w, 's> Gizmos<'w, 's>: Pen<V>,
-{
-    fn build(&self, app: &mut App) {
-        app.init_resource::<SteerDebug>().add_systems(PostUpdate, draw::<V>);
+    impl<V: Draw> Plugin for SteerkitDebugPlugin<V>
+    where
+        for<'w, 's> Gizmos<'w, 's>: Pen<V>,
+    {
+        fn build(&self, app: &mut App) {
+            app.init_resource::<SteerDebug>().add_systems(PostUpdate, draw::<V>);
+        }
     }
-}
 
-fn draw<V: Draw>(layers: Res<SteerDebug>, steer: Res<SteerCrowd<V>>, mut gizmos: Gizmos)
-where
-    for<'w, 's> Gizmos<'w, 's>: Pen<V>,
-{
-    draw_crowd(steer.crowd(), &layers, &mut gizmos);
+    fn draw<V: Draw>(layers: Res<SteerDebug>, steer: Res<SteerCrowd<V>>, mut gizmos: Gizmos)
+    where
+        for<'w, 's> Gizmos<'w, 's>: Pen<V>,
+    {
+        draw_crowd(steer.crowd(), &layers, &mut gizmos);
+    }
 }

@@ -35,12 +35,12 @@
 //!   [`SteerFormation`] runs a formation of entities (2D).
 //! - Paths and the game's own behaviours (`CustomBehaviour`) go straight to the crowd:
 //!   [`SteerCrowd::crowd_mut`].
-//! - Feature `debug`: [`debug::SteerkitDebugPlugin`] draws the crowd's layers with gizmos.
+//! - [`debug::draw_crowd`] draws the crowd's debug layers with any pen; with the feature `debug`,
+//!   `debug::SteerkitDebugPlugin` draws them with gizmos every frame.
 //!
 //! 2D worlds use the x–y plane (the heading is a rotation about +z); 3D worlds are y-up with the
 //! body looking down its local +x axis, the crowd's convention.
 
-#[cfg(feature = "debug")]
 pub mod debug;
 #[cfg(feature = "scenario")]
 pub mod scenario;

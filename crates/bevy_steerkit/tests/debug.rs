@@ -1,5 +1,4 @@
-//! The debug layers (feature `debug`), drawn headless with a pen that records.
-#![cfg(feature = "debug")]
+//! The debug layers, drawn headless with a pen that records.
 
 use bevy_app::App;
 use bevy_color::Color;
