@@ -264,7 +264,9 @@ try {
 
   // ---- a side view: platforms, its jumpers run and jump (steerkit run's own side-view code) ----
   await page.selectOption("#live-scenario", "platforms");
-  await page.waitForFunction(() => steerkitLive.name === "platforms" && steerkitLive.frames > 0, null, { timeout: 5000 });
+  // a frame of the new scenario: its clock starts again near 0 (the last 3D frame may still be
+  // the one held when the name changes)
+  await page.waitForFunction(() => steerkitLive.name === "platforms" && steerkitLive.frames > 0 && steerkitLive.time < 1, null, { timeout: 5000 });
   const s0 = await page.evaluate(() => ({ x: steerkitLive.lastFrame.position[0], t: steerkitLive.time }));
   await sleep(1500);
   const side = await page.evaluate(() => ({ x: steerkitLive.lastFrame.position[0], view: steerkitReplay.view, t: steerkitLive.time }));
