@@ -1398,3 +1398,57 @@ fn orca_avoids_non_avoiding_agents_wholly_and_ignores_other_layers() {
     let (closest, _) = run(0);
     assert!(closest < 0.5, "an agent avoiding no layer still went round: {closest}");
 }
+
+/// The data-parallel neighbour scan (four agents at a time, one running sum per lane) gives
+/// the scalar scan's steering up to rounding: the same flock, once plain and once with a view
+/// cone of a full turn (which sees everyone but takes the scalar scan), separation plain and
+/// radius-aware, alignment of velocities and of headings, on a torus and in a bounded world.
+#[test]
+fn the_data_parallel_scan_steers_as_the_scalar_scan() {
+    let recipes: Vec<Recipe<Vec2>> = vec![
+        flocking2(),
+        Recipe::Blend(vec![
+            (
+                2.0,
+                Recipe::Separation(
+                    Separation::new(0.3, Falloff::InverseSquare(0.05))
+                        .unwrap()
+                        .radius_aware(0.05)
+                        .unwrap(),
+                ),
+            ),
+            (1.0, Recipe::Alignment(Alignment::Velocity(VelocityMatch::new(0.5).unwrap()))),
+            (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
+        ]),
+    ];
+    for recipe in recipes {
+        for bounds in [
+            WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) },
+            WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) },
+        ] {
+            let steer = |half: Option<f32>| {
+                let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+                let mut group = Group::new(recipe.clone());
+                group.view_half_angle = half;
+                let g = crowd.add_group(group).unwrap();
+                let mut rng = Rng::new(5);
+                for _ in 0..600 {
+                    let p = Vec2::new(rng.uniform() * 8.9, rng.uniform() * 6.9);
+                    let v = Vec2::new(rng.clamped(), rng.clamped());
+                    let spec =
+                        AgentSpec { velocity: v, ..AgentSpec::new(p, 0.1, limits(2.0, 3.0), g) };
+                    crowd.spawn(spec).unwrap();
+                }
+                crowd.step(0.0).unwrap();
+                crowd.debug_info().iter().map(|d| d.steering.linear).collect::<Vec<_>>()
+            };
+            let (lanes, scalar) = (steer(None), steer(Some(core::f32::consts::PI)));
+            let mut pushed = 0;
+            for (i, (a, b)) in lanes.iter().zip(&scalar).enumerate() {
+                assert!((*a - *b).length() <= 1e-4 * (1.0 + b.length()), "agent {i}: {a} vs {b}");
+                pushed += usize::from(b.length() > 0.0);
+            }
+            assert!(pushed > 500, "{pushed} agents steered");
+        }
+    }
+}

@@ -33,6 +33,7 @@ impl<V: CrowdVector> Crowd<V> {
             velocity: &self.velocity,
             unit: &self.unit,
             radius: &self.radius,
+            soa: &self.soa,
         };
         let (orientation, rotation, radius, status) =
             (&self.orientation, &self.rotation, &self.radius, &self.status);

@@ -298,6 +298,8 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     radius: Vec<f32>,
     /// Unit velocities, refreshed after each rebuild when a group aligns headings.
     unit: Vec<V>,
+    /// The storage by axis for the data-parallel neighbour scan (rebuilt with the grid).
+    soa: scan::Soa,
     status: Vec<u8>,
     cold: Vec<Cold<V>>,
     debug: Vec<AgentDebug<V>>,
@@ -393,6 +395,7 @@ impl<V: CrowdVector> Crowd<V> {
             rotation: Vec::new(),
             radius: Vec::new(),
             unit: Vec::new(),
+            soa: scan::Soa::default(),
             status: Vec::new(),
             cold: Vec::new(),
             debug: Vec::new(),
@@ -886,6 +889,7 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.rotation)
             + cap(&self.radius)
             + cap(&self.unit)
+            + self.soa.bytes()
             + cap(&self.status)
             + cap(&self.cold)
             + cap(&self.debug)

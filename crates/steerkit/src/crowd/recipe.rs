@@ -900,6 +900,8 @@ pub(crate) struct Plan {
     /// A leaf needs the neighbours one by one (collision avoidance), not only their sums.
     pub needs_list: bool,
     pub needs_headings: bool,
+    /// A leaf averages the neighbours' velocities (`Summary::velocity`).
+    pub needs_velocities: bool,
     pub follows_path: bool,
     /// Some leaf avoids obstacles: its agents need the avoidance state (a side array).
     pub avoids_obstacles: bool,
@@ -937,12 +939,19 @@ impl Plan {
             plan.avoids_obstacles |= info.avoidance;
             // what depends on a leaf's parameters, not only its kind
             match r {
-                Recipe::Alignment(a) => plan.needs_headings |= a.uses_headings(),
+                Recipe::Alignment(a) => {
+                    plan.needs_headings |= a.uses_headings();
+                    plan.needs_velocities |= !a.uses_headings();
+                }
                 Recipe::Separation(s) => separation(s, &mut plan),
-                Recipe::MillingtonFlock(f) => separation(&f.separation, &mut plan),
+                Recipe::MillingtonFlock(f) => {
+                    separation(&f.separation, &mut plan);
+                    plan.needs_velocities = true;
+                }
                 Recipe::BucklandFlock(f) => {
                     separation(&f.separation, &mut plan);
                     plan.needs_headings |= f.alignment.uses_headings();
+                    plan.needs_velocities |= !f.alignment.uses_headings();
                 }
                 Recipe::Custom(id)
                     if customs.get(id.0 as usize).is_some_and(|c| c.0.needs_neighbours()) =>

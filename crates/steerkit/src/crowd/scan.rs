@@ -12,6 +12,12 @@ use super::recipe::{Plan, Summary};
 use super::space::{CrowdVector, WorldBounds};
 use crate::kinematic::Limits;
 use crate::neighbours::ViewCone;
+use crate::steering::{LawVisitor, PushLaw, SeparationSum};
+use wide::{f32x4, i32x4};
+
+/// Candidates the data-parallel scan takes at a time. Fixed (not the machine's vector width),
+/// so the sums' order, and with it every result, is the same on every CPU.
+const LANES: usize = 4;
 
 /// Accepted candidates buffered before folding (minimum-image scan).
 const BATCH: usize = 32;
@@ -25,6 +31,8 @@ pub(crate) struct Storage<'a, V: CrowdVector> {
     /// Unit velocities (empty when no group aligns headings).
     pub unit: &'a [V],
     pub radius: &'a [f32],
+    /// The same by axis, for the data-parallel scan.
+    pub soa: &'a Soa,
 }
 
 /// The candidates of one cell's 3×3(×3) block, gathered once and shared by every agent of the
@@ -42,6 +50,11 @@ pub(crate) struct Block<V: CrowdVector> {
     /// The block needs the per-candidate minimum image (a torus too small for it): scan the
     /// runs instead.
     min_image: bool,
+    /// The block's runs of storage (`start..end`) with the shift (m) that moves them to the
+    /// image nearest the cell: all the data-parallel scan needs.
+    runs: Vec<(u32, u32, [f32; 3])>,
+    /// `position` and `index` hold the block (gathered only for the scalar scans).
+    gathered: bool,
     position: Vec<V>,
     index: Vec<u32>,
     /// The accepted candidates of the current agent (block positions); as long as the block.
@@ -86,6 +99,7 @@ impl<V: CrowdVector> Block<V> {
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         self.position.capacity() * size_of::<V>()
+            + self.runs.capacity() * size_of::<(u32, u32, [f32; 3])>()
             + self.index.capacity() * 4
             + self.accepted.capacity() * 4
             + self.keys.capacity() * size_of::<u128>()
@@ -106,8 +120,8 @@ impl<V: CrowdVector> Block<V> {
         self.cell = Some(cell);
         self.members = start..g.cell_start[cell as usize + 1] as usize;
         self.first_member = 0;
-        self.position.clear();
-        self.index.clear();
+        self.runs.clear();
+        self.gathered = false;
         let mut axes = [BlockAxis { runs: [(0, 0, 0.0); 2], n: 1 }; 3];
         for a in 0..V::DIM {
             match BlockAxis::new(at[a], g.dims[a], g.size[a], g.toroidal) {
@@ -120,6 +134,7 @@ impl<V: CrowdVector> Block<V> {
         }
         self.min_image = false;
         let (dx, dy) = (g.dims[0], g.dims[1]);
+        let mut len = 0;
         for &(z0, z1, sz) in &axes[2].runs[..axes[2].n] {
             for z in z0..=z1 {
                 for &(y0, y1, sy) in &axes[1].runs[..axes[1].n] {
@@ -129,18 +144,44 @@ impl<V: CrowdVector> Block<V> {
                             let a = g.cell_start[row + x0] as usize;
                             let b = g.cell_start[row + x1 + 1] as usize;
                             if a <= start && start < b {
-                                self.first_member = self.position.len() + (start - a);
+                                self.first_member = len + (start - a);
                             }
-                            let shift = V::from_axes([sx, sy, sz]);
-                            // slice extends: one capacity check per run, not per candidate
-                            self.index.extend(a as u32..b as u32);
-                            self.position.extend(s.position[a..b].iter().map(|&p| p + shift));
+                            len += b - a;
+                            self.runs.push((a as u32, b as u32, [sx, sy, sz]));
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Copies the block's candidates (positions moved to their image, storage indices) for
+    /// the scalar scans.
+    fn gather(&mut self, s: &Storage<'_, V>) {
+        if self.gathered {
+            return;
+        }
+        self.gathered = true;
+        self.position.clear();
+        self.index.clear();
+        for &(a, b, shift) in &self.runs {
+            let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
+            // slice extends: one capacity check per run, not per candidate
+            self.index.extend(a as u32..b as u32);
+            self.position.extend(s.position[a..b].iter().map(|&p| p + shift));
+        }
         self.accepted.resize(self.position.len(), 0);
+    }
+
+    /// Makes the block the one of agent `i`'s cell (`centre` is its position).
+    #[inline]
+    fn prepare(&mut self, s: &Storage<'_, V>, i: usize, centre: V) {
+        if self.cell.is_none() || !self.members.contains(&i) {
+            let (cell, at) = s.grid.cell_and_coordinates(centre);
+            if self.cell != Some(cell) {
+                self.fill(s, cell, at);
+            }
+        }
     }
 }
 
@@ -182,13 +223,25 @@ pub(crate) fn summarise<V: CrowdVector>(
 ) {
     let r2 = radius * radius;
     let own_radius = s.radius[i];
-    if block.cell.is_none() || !block.members.contains(&i) {
-        let (cell, at) = s.grid.cell_and_coordinates(centre);
-        if block.cell != Some(cell) {
-            block.fill(s, cell, at);
-        }
-    }
+    block.prepare(s, i, centre);
     if !block.min_image {
+        // the common recipes (no view cone, no topological neighbourhood, at most one summed
+        // separation) take the data-parallel scan
+        if cone.is_none() && plan.nearest.is_none() {
+            let lanes = Lanes { s, runs: &block.runs, i, centre, r2, plan, sum };
+            let done = match plan.separations.as_slice() {
+                [] => {
+                    lanes.visit(NoPush);
+                    true
+                }
+                [sep] => sep.with_law(own_radius, limits, lanes).is_some(),
+                _ => false,
+            };
+            if done {
+                return;
+            }
+        }
+        block.gather(s);
         // the agent itself sits at `me` in the block: select around it
         let me = block.first_member + (i - block.members.start);
         let (before, rest) = block.position.split_at(me);
@@ -262,12 +315,7 @@ pub(crate) fn nearest_list<V: CrowdVector>(
     out: &mut Vec<crate::neighbours::Neighbour<V>>,
 ) {
     let r2 = radius * radius;
-    if block.cell.is_none() || !block.members.contains(&i) {
-        let (cell, at) = s.grid.cell_and_coordinates(centre);
-        if block.cell != Some(cell) {
-            block.fill(s, cell, at);
-        }
-    }
+    block.prepare(s, i, centre);
     out.clear();
     let neighbour = |j: usize, o: V, d2: f32| crate::neighbours::Neighbour {
         index: j,
@@ -294,6 +342,7 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         block.ranked = ranked;
         return;
     }
+    block.gather(s);
     let me = block.first_member + (i - block.members.start);
     let (before, rest) = block.position.split_at(me);
     let acc = &mut block.accepted;
@@ -402,5 +451,165 @@ fn add<V: CrowdVector>(s: &Storage<'_, V>, sum: &mut Summary<V>, plan: &Plan, o:
     sum.velocity += s.velocity[j];
     if plan.needs_headings {
         sum.heading += s.unit[j];
+    }
+}
+
+/// The storage by axis (structure of arrays), in storage order and followed by [`LANES`]
+/// padding entries so a four-lane load may start at any agent: what the data-parallel scan
+/// reads. Rebuilt with the grid; velocities and unit velocities only when a group sums them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Soa {
+    position: [Vec<f32>; 3],
+    velocity: [Vec<f32>; 3],
+    unit: [Vec<f32>; 3],
+    radius: Vec<f32>,
+}
+
+impl Soa {
+    /// Copies the storage (`unit` empty, or `velocities` false, leaves those arrays empty).
+    pub(crate) fn rebuild<V: CrowdVector>(
+        &mut self,
+        position: &[V],
+        velocity: &[V],
+        velocities: bool,
+        unit: &[V],
+        radius: &[f32],
+    ) {
+        fn copy<V: CrowdVector>(to: &mut [Vec<f32>; 3], from: &[V]) {
+            for (ax, to) in to.iter_mut().enumerate() {
+                to.clear();
+                if ax < V::DIM && !from.is_empty() {
+                    to.extend(from.iter().map(|p| p.axis(ax)));
+                    to.extend([0.0; LANES]);
+                }
+            }
+        }
+        copy(&mut self.position, position);
+        copy(&mut self.velocity, if velocities { velocity } else { &[] });
+        copy(&mut self.unit, unit);
+        self.radius.clear();
+        self.radius.extend_from_slice(radius);
+        self.radius.extend([0.0; LANES]);
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        let axes = [&self.position, &self.velocity, &self.unit];
+        let floats: usize = axes.iter().flat_map(|a| a.iter()).map(Vec::capacity).sum();
+        (floats + self.radius.capacity()) * 4
+    }
+}
+
+/// No separation in the recipe.
+#[derive(Clone, Copy)]
+struct NoPush;
+
+impl PushLaw for NoPush {
+    const RADII: bool = false;
+    #[inline(always)]
+    fn near(&self, _: f32x4, _: f32x4) -> f32x4 {
+        f32x4::ZERO
+    }
+    #[inline(always)]
+    fn push(&self, _: f32x4, _: f32x4) -> (f32x4, f32x4) {
+        (f32x4::ZERO, f32x4::ZERO)
+    }
+}
+
+/// The data-parallel scan of a block: every sum of [`Summary`] over the agents of its runs
+/// within `r2` of `centre` (agent `i` excluded), [`LANES`] agents at a time straight from
+/// the storage's arrays, one running sum per lane (added in lane order at the end); the range
+/// test and the run's end are masks, not branches.
+struct Lanes<'a, V: CrowdVector> {
+    s: &'a Storage<'a, V>,
+    runs: &'a [(u32, u32, [f32; 3])],
+    i: usize,
+    centre: V,
+    r2: f32,
+    plan: &'a Plan,
+    sum: &'a mut Summary<V>,
+}
+
+impl<V: CrowdVector> LawVisitor<()> for Lanes<'_, V> {
+    #[inline]
+    fn visit<L: PushLaw>(self, law: L) {
+        let s = self.s;
+        let head = self.plan.needs_headings && !s.soa.unit[0].is_empty();
+        let vel = self.plan.needs_velocities && !s.soa.velocity[0].is_empty();
+        match (head, vel) {
+            (false, false) => self.run::<L, false, false>(law),
+            (true, false) => self.run::<L, true, false>(law),
+            (false, true) => self.run::<L, false, true>(law),
+            (true, true) => self.run::<L, true, true>(law),
+        }
+    }
+}
+
+impl<V: CrowdVector> Lanes<'_, V> {
+    #[inline(never)]
+    fn run<L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
+        let Lanes { s, runs, i, centre, r2, plan, sum } = self;
+        let soa = s.soa;
+        let lane = |v: &[f32], k: usize| f32x4::new(v[k..k + LANES].try_into().expect("lane"));
+        let (zero, one, r2) = (f32x4::ZERO, f32x4::ONE, f32x4::splat(r2));
+        let (mut count, mut acting) = (zero, zero);
+        let (mut offset, mut velocity, mut heading, mut push) =
+            ([zero; 3], [zero; 3], [zero; 3], [zero; 3]);
+        let (ramp, me) = (i32x4::new([0, 1, 2, 3]), i32x4::splat(i as i32));
+        for &(a, b, shift) in runs {
+            // o = p + shift − centre, as p − (centre − shift)
+            let mut c = [zero; 3];
+            for (ax, c) in c.iter_mut().enumerate().take(V::DIM) {
+                *c = f32x4::splat(centre.axis(ax) - shift[ax]);
+            }
+            let end = i32x4::splat(b as i32);
+            let (mut k, b) = (a as usize, b as usize);
+            while k < b {
+                let at = i32x4::splat(k as i32) + ramp;
+                let valid: f32x4 = wide::bytemuck::cast(at.simd_lt(end) & !at.simd_eq(me));
+                let mut o = [zero; 3];
+                let mut d2 = zero;
+                for ax in 0..V::DIM {
+                    o[ax] = lane(&soa.position[ax], k) - c[ax];
+                    d2 += o[ax] * o[ax];
+                }
+                let within = d2.simd_le(r2) & valid;
+                count += within & one;
+                let radius = if L::RADII { lane(&soa.radius, k) } else { zero };
+                // most candidates are beyond separation's reach: skip its square root and
+                // divisions for four of them at once
+                if (law.near(d2, radius) & within).any() {
+                    let (acts, factor) = law.push(d2, radius);
+                    let acts = acts & within;
+                    acting += acts & one;
+                    for ax in 0..V::DIM {
+                        push[ax] += acts & (-o[ax] * factor);
+                    }
+                }
+                for ax in 0..V::DIM {
+                    offset[ax] += within & o[ax];
+                    if VEL {
+                        velocity[ax] += within & lane(&soa.velocity[ax], k);
+                    }
+                    if HEAD {
+                        heading[ax] += within & lane(&soa.unit[ax], k);
+                    }
+                }
+                k += LANES;
+            }
+        }
+        let total = |x: f32x4| x.to_array().iter().fold(0.0, |t, &v| t + v);
+        let vector = |x: &[f32x4; 3]| V::from_axes([total(x[0]), total(x[1]), total(x[2])]);
+        sum.count = total(count) as u32;
+        sum.offset = vector(&offset);
+        if VEL {
+            sum.velocity = vector(&velocity);
+        }
+        if HEAD {
+            sum.heading = vector(&heading);
+        }
+        if !plan.separations.is_empty() {
+            sum.separation[0] = SeparationSum::from_sum(vector(&push), total(acting) > 0.0);
+        }
     }
 }

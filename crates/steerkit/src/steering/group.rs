@@ -14,6 +14,7 @@ use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::Neighbour;
 use crate::steering::{Arrive, Seek, VelocityMatch};
+use wide::f32x4;
 
 /// How separation's repulsion falls off with distance `d` (m) inside the threshold.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -131,20 +132,19 @@ impl Separation {
             return;
         }
         let max = limits.max_acceleration();
-        let centre = centre_sq.sqrt();
-        let d = match self.radius_aware {
-            Some(buffer) => (centre - own_radius - other_radius - buffer).max(0.0),
-            None => centre,
-        };
-        if d >= self.threshold {
+        let (acts, d, factor) = push(
+            self.radius_aware,
+            self.falloff,
+            self.threshold,
+            centre_sq,
+            own_radius,
+            other_radius,
+            max,
+        );
+        if !acts {
             return;
         }
-        let strength = match self.falloff {
-            Falloff::InverseSquare(k) => clamp_signed(k / (d * d), max),
-            Falloff::Inverse(k) => clamp_signed(k / d, max),
-            Falloff::Linear => max * (self.threshold - d) / self.threshold,
-        };
-        let push = away * (strength / centre);
+        let push = away * factor;
         sum.any = true;
         match self.gather {
             Gather::Sum => sum.sum += push,
@@ -154,6 +154,32 @@ impl Separation {
                 }
             }
         }
+    }
+
+    /// The law for the crowd's data-parallel scan (`None` for [`Gather::Nearest`], which keeps
+    /// one neighbour, not a sum): `visit` is called with a [`PushLaw`] whose radius-awareness
+    /// and falloff are part of its type, so the scan compiles one branch-free loop per law.
+    #[inline]
+    pub(crate) fn with_law<R>(
+        &self,
+        own_radius: f32,
+        limits: &Limits,
+        visit: impl LawVisitor<R>,
+    ) -> Option<R> {
+        if self.gather != Gather::Sum {
+            return None;
+        }
+        let (buffer, k) = (self.radius_aware.unwrap_or(0.0), self.falloff.coefficient());
+        let (threshold, max) = (self.threshold, limits.max_acceleration());
+        let base = Law { threshold, buffer, k, max, own: own_radius };
+        Some(match (self.radius_aware.is_some(), self.falloff) {
+            (false, Falloff::Linear) => visit.visit(base.as_law::<false, LINEAR>()),
+            (false, Falloff::InverseSquare(_)) => visit.visit(base.as_law::<false, INV_SQ>()),
+            (false, Falloff::Inverse(_)) => visit.visit(base.as_law::<false, INV>()),
+            (true, Falloff::Linear) => visit.visit(base.as_law::<true, LINEAR>()),
+            (true, Falloff::InverseSquare(_)) => visit.visit(base.as_law::<true, INV_SQ>()),
+            (true, Falloff::Inverse(_)) => visit.visit(base.as_law::<true, INV>()),
+        })
     }
 
     /// The steering of a running sum: `None` when no neighbour was in range.
@@ -182,13 +208,144 @@ pub(crate) struct SeparationSum<V: Vector> {
     any: bool,
 }
 
+impl<V: Vector> SeparationSum<V> {
+    /// A sum gathered elsewhere (the crowd's data-parallel scan): the summed pushes (m/s²) and
+    /// whether any neighbour was in range.
+    pub(crate) fn from_sum(sum: V, any: bool) -> Self {
+        SeparationSum { sum, nearest: None, any }
+    }
+}
+
 /// `x` limited to `±max`; a zero distance (∞ or NaN strength) gives the full `±max`.
-#[inline]
+#[inline(always)]
 fn clamp_signed(x: f32, max: f32) -> f32 {
+    // max/min rather than clamp: the same value for max ≥ 0, as the four-lane law computes it
     if x.is_nan() {
         max
     } else {
-        x.clamp(-max, max)
+        x.max(-max).min(max)
+    }
+}
+
+/// Separation's push on one neighbour whose centre is `√centre_sq` m away (the one formula
+/// of the scalar and the data-parallel scans): whether it acts (not exactly on the character,
+/// inside the threshold), the distance or gap `d` (m) and the factor (1/s²) that turns the
+/// away vector (m) into the acceleration (m/s²): `strength(d) / |away|`.
+#[inline(always)]
+fn push(
+    radius_aware: Option<f32>,
+    falloff: Falloff,
+    threshold: f32,
+    centre_sq: f32,
+    own_radius: f32,
+    other_radius: f32,
+    max: f32,
+) -> (bool, f32, f32) {
+    let centre = centre_sq.sqrt();
+    let d = match radius_aware {
+        Some(buffer) => (centre - own_radius - other_radius - buffer).max(0.0),
+        None => centre,
+    };
+    let strength = match falloff {
+        Falloff::InverseSquare(k) => clamp_signed(k / (d * d), max),
+        Falloff::Inverse(k) => clamp_signed(k / d, max),
+        Falloff::Linear => max * (threshold - d) / threshold,
+    };
+    let near = radius_aware.is_some() || centre_sq < threshold * threshold;
+    (centre_sq != 0.0 && near && d < threshold, d, strength / centre)
+}
+
+const LINEAR: u8 = 0;
+const INV_SQ: u8 = 1;
+const INV: u8 = 2;
+
+impl Falloff {
+    fn coefficient(self) -> f32 {
+        match self {
+            Falloff::InverseSquare(k) | Falloff::Inverse(k) => k,
+            Falloff::Linear => 0.0,
+        }
+    }
+}
+
+/// One separation's law with one agent's radius and limit, four neighbours at a time: the
+/// crowd's data-parallel scan.
+pub(crate) trait PushLaw: Copy {
+    /// The law reads the neighbours' radii (radius-aware).
+    const RADII: bool;
+    /// A cheap test before [`push`](Self::push): a mask that holds every neighbour the law
+    /// may push (centres close enough for the threshold), so a scan can skip the square root
+    /// and divisions when no lane holds one.
+    fn near(&self, centre_sq: f32x4, other_radius: f32x4) -> f32x4;
+    /// For four neighbours at squared centre distances `centre_sq` (m²) with radii
+    /// `other_radius` (m): a mask (all ones where the neighbour is pushed away) and the factor
+    /// (1/s²) of each away vector, lane for lane the value of [`push`].
+    fn push(&self, centre_sq: f32x4, other_radius: f32x4) -> (f32x4, f32x4);
+}
+
+/// What [`Separation::with_law`] calls with the law.
+pub(crate) trait LawVisitor<R> {
+    fn visit<L: PushLaw>(self, law: L) -> R;
+}
+
+/// A separation law; `RA` (radius-aware) and `F` (the falloff) are constants, so its
+/// [`PushLaw::push`] is one branch-free formula.
+#[derive(Clone, Copy)]
+struct Law<const RA: bool = false, const F: u8 = LINEAR> {
+    threshold: f32,
+    buffer: f32,
+    k: f32,
+    max: f32,
+    own: f32,
+}
+
+impl Law {
+    fn as_law<const RA: bool, const F: u8>(self) -> Law<RA, F> {
+        let Law { threshold, buffer, k, max, own } = self;
+        Law { threshold, buffer, k, max, own }
+    }
+}
+
+impl<const RA: bool, const F: u8> PushLaw for Law<RA, F> {
+    const RADII: bool = RA;
+
+    #[inline(always)]
+    fn near(&self, centre_sq: f32x4, other_radius: f32x4) -> f32x4 {
+        let s = f32x4::splat;
+        if RA {
+            // d < threshold needs |Δ| < threshold + own + other + buffer (a hair wider, so
+            // rounding never drops a lane the exact test keeps)
+            let reach = (s(self.threshold + self.own + self.buffer) + other_radius) * s(1.0001);
+            centre_sq.simd_lt(reach * reach)
+        } else {
+            centre_sq.simd_lt(s(self.threshold * self.threshold))
+        }
+    }
+
+    /// [`push`] on four lanes, operation for operation (IEEE square root and division, the
+    /// same order), so each lane equals the scalar value.
+    #[inline(always)]
+    fn push(&self, centre_sq: f32x4, other_radius: f32x4) -> (f32x4, f32x4) {
+        let s = f32x4::splat;
+        let (threshold, max) = (s(self.threshold), s(self.max));
+        let centre = centre_sq.sqrt();
+        let d = if RA {
+            (centre - s(self.own) - other_radius - s(self.buffer)).max(f32x4::ZERO)
+        } else {
+            centre
+        };
+        // the non-NaN lanes as `x.max(-max).min(max)`; NaN lanes get `max` (see clamp_signed)
+        let clamp = |x: f32x4| x.is_nan().select(max, x.fast_max(-max).fast_min(max));
+        let strength = match F {
+            LINEAR => max * (threshold - d) / threshold,
+            INV_SQ => clamp(s(self.k) / (d * d)),
+            _ => clamp(s(self.k) / d),
+        };
+        let mut acts = centre_sq.simd_ne(f32x4::ZERO) & d.simd_lt(threshold);
+        if !RA {
+            acts &= centre_sq.simd_lt(s(self.threshold * self.threshold));
+        }
+        (acts, strength / centre)
     }
 }
 
@@ -449,4 +606,84 @@ fn mean<V: Vector>(values: impl IntoIterator<Item = V>) -> Option<V> {
 /// Full acceleration along the unit vector `direction`; `None` when it is zero (no direction).
 fn full_acceleration<V: Vector>(direction: V, limits: &Limits) -> Option<SteeringOutput<V>> {
     (direction != V::ZERO).then(|| SteeringOutput::linear(direction * limits.max_acceleration()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Rng;
+
+    struct Check {
+        radius_aware: Option<f32>,
+        falloff: Falloff,
+        threshold: f32,
+        own: f32,
+        max: f32,
+    }
+
+    impl LawVisitor<()> for &Check {
+        fn visit<L: PushLaw>(self, law: L) {
+            let mut rng = Rng::new(7);
+            for _ in 0..2000 {
+                // distances from 0 to past the reach, exact zeros and touching bodies included
+                let mut c2 = [0.0f32; 4];
+                let mut other = [0.0f32; 4];
+                for l in 0..4 {
+                    let d = match rng.next_u32() % 5 {
+                        0 => 0.0,
+                        1 => self.own + 0.3,
+                        _ => rng.uniform() * 2.5 * self.threshold,
+                    };
+                    c2[l] = d * d;
+                    other[l] = rng.uniform() * 0.5;
+                }
+                let (mask, factor) = law.push(f32x4::new(c2), f32x4::new(other));
+                let near = law.near(f32x4::new(c2), f32x4::new(other)).to_array();
+                let (mask, factor) = (mask.to_array(), factor.to_array());
+                for l in 0..4 {
+                    let (acts, _, f) = push(
+                        self.radius_aware,
+                        self.falloff,
+                        self.threshold,
+                        c2[l],
+                        self.own,
+                        other[l],
+                        self.max,
+                    );
+                    assert_eq!(mask[l].to_bits() != 0, acts, "lane mask at {}", c2[l]);
+                    if acts {
+                        assert_eq!(factor[l].to_bits(), f.to_bits(), "factor at {}", c2[l]);
+                        assert!(near[l].to_bits() != 0, "near drops a pushed lane");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The four-lane law of the crowd's scan gives, lane for lane, exactly the scalar law's
+    /// mask and factor, and its cheap `near` test never drops a lane the law pushes.
+    #[test]
+    fn the_four_lane_law_equals_the_scalar_law_bit_for_bit() {
+        let limits = Limits::new(2.0, 3.0, 4.0, 20.0).unwrap();
+        for falloff in [Falloff::Linear, Falloff::InverseSquare(0.4), Falloff::Inverse(-0.7)] {
+            for aware in [None, Some(0.1)] {
+                let mut sep = Separation::new(0.8, falloff).unwrap();
+                if let Some(b) = aware {
+                    sep = sep.radius_aware(b).unwrap();
+                }
+                let check =
+                    Check { radius_aware: aware, falloff, threshold: 0.8, own: 0.25, max: 3.0 };
+                assert!(sep.with_law(0.25, &limits, &check).is_some());
+            }
+        }
+        let nearest = Separation::new(1.0, Falloff::Linear).unwrap().with_gather(Gather::Nearest);
+        let check = Check {
+            radius_aware: None,
+            falloff: Falloff::Linear,
+            threshold: 1.0,
+            own: 0.0,
+            max: 3.0,
+        };
+        assert!(nearest.with_law(0.0, &limits, &check).is_none(), "nearest keeps one, no sum");
+    }
 }

@@ -73,11 +73,11 @@ pub use avoid::{
 };
 pub use flock::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 pub use follow::FollowPath;
-pub(crate) use group::SeparationSum;
 pub use group::{
     closest_approach, Alignment, Cohesion, CollisionAvoidance, ConeCheck, Falloff, Gather,
     Separation,
 };
+pub(crate) use group::{LawVisitor, PushLaw, SeparationSum};
 pub use hide::Hide;
 pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
 pub use orca::{Orca, OrcaLine, OrcaPlane, OrcaScratch};
