@@ -138,6 +138,7 @@ struct Turret {
     metrics: TurretMetrics,
 }
 
+#[derive(Clone)]
 struct Live {
     turret: usize,
     position: Vec3,
@@ -334,20 +335,21 @@ impl Ballistics {
     /// lacks are dropped). The live playground rebuilds the world after an edit; its turrets
     /// carry on where they were. Then [`Ballistics::apply_hazards`] gives the new crowd the
     /// grenades' predicted blasts.
-    pub fn carry_over(&mut self, old: Ballistics) {
+    pub fn carry_over(&mut self, old: &Ballistics) {
         let to: Vec<Option<usize>> = old
             .turrets
             .iter()
             .map(|o| self.turrets.iter().position(|t| t.plan.name == o.plan.name))
             .collect();
-        for (o, &ni) in old.turrets.into_iter().zip(&to) {
+        for (o, &ni) in old.turrets.iter().zip(&to) {
             if let Some(t) = ni.and_then(|i| self.turrets.get_mut(i)) {
                 t.next_shot = o.next_shot;
-                t.metrics = o.metrics;
+                t.metrics = o.metrics.clone();
             }
         }
-        for mut l in old.live {
+        for l in &old.live {
             if let Some(ni) = to.get(l.turret).copied().flatten() {
+                let mut l = l.clone();
                 l.turret = ni;
                 l.record.turret = ni as u32;
                 self.live.push(l);
