@@ -35,7 +35,9 @@
     "#params .param .owner { color: var(--muted); }" +
     "#params .param input { width: 100%; margin: 2px 0 0; accent-color: var(--accent); }" +
     "#params .param .v { font: 12px var(--mono); }" +
-    "#params .none { color: var(--muted); }";
+    "#params .none { color: var(--muted); }" +
+    "#turret-counts div { font: 12px var(--mono); margin-bottom: 3px; }" +
+    "#turret-counts .sw { display: inline-block; width: 9px; height: 9px; margin-right: 5px; border: 1px solid #111; }";
   document.head.appendChild(css);
 
   var footer = document.querySelector("footer");
@@ -75,6 +77,12 @@
   paramSection.appendChild(paramBox);
   var aside = document.querySelector("aside");
   aside.insertBefore(paramSection, aside.children[1] || null);
+  // a world with turrets: each one's counts since the load, as metrics.json gives them
+  var turretSection = el("section", { id: "turrets-section", style: "display:none" });
+  turretSection.appendChild(el("h2", {}, "Turrets"));
+  var turretBox = el("div", { id: "turret-counts" });
+  turretSection.appendChild(turretBox);
+  aside.insertBefore(turretSection, paramSection);
   $("events-section").style.display = "none";
   R.hooks.title = "playground";
 
@@ -82,7 +90,7 @@
   var live = {
     connected: false, name: null, paused: false, step: 0, time: 0, frames: 0,
     handles: [], params: [], groups: [], lastError: null, lastSaved: null, lastFrame: null, errors: 0,
-    scenarios: []
+    scenarios: [], turrets: null, shots: null
   };
   window.steerkitLive = live;
   var tool = "move";
@@ -207,6 +215,7 @@
       case "target": return withPoint({ type: "move_target", path: h.path }, w);
       case "obstacle": return withPoint({ type: "move_obstacle", id: h.id }, w);
       case "wall_end": return withPoint({ type: "move_wall_end", id: h.id, end: h.end }, w);
+      case "turret": return withPoint({ type: "move_turret", id: h.id }, w);
     }
     return null;
   }
@@ -262,7 +271,7 @@
   };
   R.hooks.pick = function (k) { send({ type: "select", id: k >= 0 ? k : null }); };
 
-  var COLOURS = { goal: "#e8590c", target: "#14a098", obstacle: "#5b6475", wall_end: "#3b4350" };
+  var COLOURS = { goal: "#e8590c", target: "#14a098", obstacle: "#5b6475", wall_end: "#3b4350", turret: "#3b4350" };
   function drawHandles() {
     var r = overlay.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
     if (overlay.width !== Math.round(r.width * dpr) || overlay.height !== Math.round(r.height * dpr)) {
@@ -279,6 +288,7 @@
       g.lineWidth = 2;
       g.beginPath();
       if (h.kind === "obstacle") { g.rect(s.x - 5, s.y - 5, 10, 10); }
+      else if (h.kind === "turret") { g.moveTo(s.x, s.y - 10); g.lineTo(s.x + 10, s.y); g.lineTo(s.x, s.y + 10); g.lineTo(s.x - 10, s.y); g.closePath(); }
       else if (h.kind === "wall_end") { g.arc(s.x, s.y, 5, 0, Math.PI * 2); }
       else {
         g.arc(s.x, s.y, 8, 0, Math.PI * 2);
@@ -289,6 +299,28 @@
     });
   }
   (function loop() { drawHandles(); requestAnimationFrame(loop); })();
+
+  // ---------- turrets ----------
+  function showTurrets(list) {
+    live.turrets = list || null;
+    turretSection.style.display = list && list.length ? "" : "none";
+    if (!list || !list.length) return;
+    var shapes = live.turretShapes || [];
+    turretBox.textContent = "";
+    list.forEach(function (t, i) {
+      var row = el("div");
+      var sw = el("span", { class: "sw" });
+      sw.style.background = (shapes[i] || {}).colour || "#888";
+      row.appendChild(sw);
+      var parts = [t.shots + " fired"];
+      if (t.hits || t.misses) parts.push(t.hits + " hit (" + t.target_hits + " its target)", t.misses + " missed");
+      if (t.blasts) parts.push(t.blasts + " blasts", t.caught + " caught (" + t.target_caught + " its target)");
+      if (t.no_solution) parts.push(t.no_solution + " without a solution");
+      row.title = "shots since the load or the last reset, as metrics.json counts them";
+      row.appendChild(document.createTextNode(t.name + ": " + parts.join(", ")));
+      turretBox.appendChild(row);
+    });
+  }
 
   // ---------- toolbar ----------
   function setTool(t) {
@@ -358,6 +390,7 @@
           live.name = m.name;
           live.groups = m.groups;
           live.meta = m.recording.meta;
+          live.turretShapes = (m.recording.world && m.recording.world.turrets) || [];
           R.load(m.recording, same);
           if (!same) errorBox.style.display = "none";
           if (same) updateParams(m.params); else buildParams(m.params);
@@ -373,6 +406,8 @@
           live.lastFrame = m.frame;
           if (!drag) live.handles = m.handles;
           setPaused(m.paused);
+          if (m.shots) { live.shots = m.shots; R.setShots(m.shots); }
+          showTurrets(m.turrets);
           R.push(m.frame, KEEP_FRAMES);
           status.textContent = "t = " + m.time.toFixed(2) + " s · step " + m.step + (m.paused ? " · paused" : "");
           // the player's header counts a recording's length; live, it shows the running state

@@ -6,7 +6,9 @@
 // the server. Then opens flock3d: the page is in the 3D view, the picture changes as the birds
 // fly, a sphere dragged in perspective moves on its horizontal plane (x, z; its height kept),
 // a second screenshot is saved next to the first as serve3d.png, and the saved 3D state plays
-// with `steerkit run`. Last, the side view `platforms` runs.
+// with `steerkit run`. Then the side view `platforms` runs. Last, turret_lead: its turrets are
+// handles, the leading gun's shells hit (counted in the side panel as `steerkit run` counts them),
+// a shell in the air is drawn where the frame puts it, and serve-turrets.png is saved.
 //
 //   node tests/browser/serve.mjs [SCREENSHOT_PNG]
 //
@@ -271,6 +273,44 @@ try {
   await sleep(1500);
   const side = await page.evaluate(() => ({ x: steerkitLive.lastFrame.position[0], view: steerkitReplay.view, t: steerkitLive.time }));
   check(side.view === "2d" && side.x > s0.x + 1 && side.t > s0.t + 1, `platforms runs live: the first athlete ran from x = ${s0.x.toFixed(2)} m (t = ${s0.t.toFixed(2)} s) to ${side.x.toFixed(2)} m (t = ${side.t.toFixed(2)} s)`);
+
+  // ---- turrets: turret_lead fires, its shells fly and hit (steerkit run's own turret code) ----
+  await page.selectOption("#live-scenario", "turret_lead");
+  await page.waitForFunction(() => steerkitLive.name === "turret_lead" && steerkitLive.frames > 0 && steerkitLive.time < 1, null, { timeout: 5000 });
+  const guns = await page.evaluate(() => steerkitLive.handles.filter((h) => h.kind === "turret").length);
+  check(guns === 2, `turret_lead's two turrets are handles (${guns})`);
+  await page.waitForFunction(() => steerkitLive.turrets && steerkitLive.turrets[1].target_hits >= 1, null, { timeout: 15000 });
+  const counts = await page.evaluate(() => ({ t: steerkitLive.time, turrets: steerkitLive.turrets, text: document.getElementById("turret-counts").innerText }));
+  const [direct, leading] = counts.turrets;
+  check(direct.shots >= 1 && leading.shots >= 1 && counts.text.includes("leading: ") && counts.text.includes("hit"),
+    `by t = ${counts.t.toFixed(2)} s the guns fired ${direct.shots} and ${leading.shots} shells, the leading one hit ${leading.target_hits} (side panel: "${counts.text.replace(/\n/g, " | ")}")`);
+  // pause with a shell in the air (stepping until one is), then look for it on the canvas
+  await page.click("#live-play");
+  await sleep(300);
+  for (let k = 0; k < 200; k++) {
+    const flying = await page.evaluate(() => (steerkitLive.shots || []).some((s) => s.outcome === "flying" && s.path.length > 5));
+    if (flying) break;
+    await page.click("#live-step");
+    await sleep(30);
+  }
+  await sleep(400);
+  const drawn = await page.evaluate(() => {
+    const sh = steerkitLive.shots.filter((s) => s.outcome === "flying" && s.path.length > 5)[0];
+    if (!sh) return null;
+    const at = steerkitReplay.toScreen3(sh.impact[0], sh.impact[1], sh.impact[2]);
+    const hex = steerkitLive.turretShapes[sh.turret].colour.replace("#", "");
+    const want = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const c = document.getElementById("view"), g = c.getContext("2d"), k = c.width / c.clientWidth;
+    const r = 5, img = g.getImageData(Math.round((at.x - r) * k), Math.round((at.y - r) * k), Math.round(2 * r * k), Math.round(2 * r * k)).data;
+    let best = 1e9;
+    for (let i = 0; i < img.length; i += 4) best = Math.min(best, Math.abs(img[i] - want[0]) + Math.abs(img[i + 1] - want[1]) + Math.abs(img[i + 2] - want[2]));
+    return { turret: sh.turret, fired: sh.step, step: sh.end, at: sh.impact, predicted: sh.predicted.length, best };
+  });
+  check(drawn && drawn.predicted >= 2 && drawn.best < 40,
+    drawn ? `a shell of turret ${drawn.turret} in the air (fired at step ${drawn.fired}, now ${drawn.step}) is drawn in its turret's colour where the frame puts it (${drawn.at.map((v) => v.toFixed(1)).join(", ")}; colour distance ${drawn.best}), with its predicted arc (${drawn.predicted} points)` : "a shell in the air");
+  const shotT = join(dirname(shotPath), "serve-turrets.png");
+  await page.screenshot({ path: shotT });
+  check(existsSync(shotT), "turret screenshot saved to " + shotT);
 
   check(foreign.length === 0, "no request left the server (" + (foreign[0] || "none") + ")");
   check(problems.length === 0, "no page errors" + (problems.length ? ": " + problems.join("; ") : ""));

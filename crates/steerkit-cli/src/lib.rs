@@ -11,7 +11,7 @@
 //! - [`ptsp`]: `steerkit ptsp`, the course project's race (score, trajectory, replay).
 #![warn(missing_docs)]
 
-pub mod ballistics;
+pub use steerkit_scenario::ballistics;
 pub mod gallery;
 pub use steerkit_scenario::platform;
 pub mod ptsp;

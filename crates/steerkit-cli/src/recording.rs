@@ -164,47 +164,9 @@ pub struct Recording {
 /// Shots a recording keeps (each holds its predicted and actual flight).
 pub const MAX_SHOTS: usize = 4000;
 
-/// A turret of a 3D world.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TurretShape {
-    /// Name.
-    pub name: String,
-    /// `#rrggbb`.
-    pub colour: String,
-    /// Muzzle position (m).
-    pub position: [f32; 3],
-}
-
-/// One projectile's flight: what was aimed, what happened.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Shot {
-    /// Index of the turret in `world.turrets`.
-    pub turret: u32,
-    /// Step it was fired at.
-    pub step: u32,
-    /// Step its flight ended (hit, landing, blast).
-    pub end: u32,
-    /// The agent aimed at.
-    pub target: u32,
-    /// `low` or `high`.
-    pub arc: String,
-    /// The flight the aim assumed (m).
-    pub predicted: Vec<[f32; 3]>,
-    /// The actual flight: `[step, x, y, z]` samples (m).
-    pub path: Vec<[f32; 4]>,
-    /// `hit`, `miss` or `blast`.
-    pub outcome: String,
-    /// Where it ended (m).
-    pub impact: [f32; 3],
-    /// The agent hit, if any.
-    #[serde(default)]
-    pub hit: Option<u32>,
-    /// A grenade's blast radius (m).
-    #[serde(default)]
-    pub blast_radius: Option<f32>,
-}
+// The turret and shot shapes are written by the turrets' runner, which `steerkit serve` runs too:
+// they live beside it, in `steerkit_scenario::ballistics`.
+pub use steerkit_scenario::ballistics::{Shot, TurretShape};
 
 fn is_zero(v: &u64) -> bool {
     *v == 0

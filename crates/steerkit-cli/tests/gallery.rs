@@ -1177,6 +1177,41 @@ fn the_walker_who_flees_the_predicted_blast_is_never_caught() {
     assert_eq!(walker.target_caught, walker.blasts, "the walker is caught by every one");
 }
 
+/// The live playground (`steerkit serve`) plays the turret scenarios with the runner's own
+/// turret code: after the same 12 s, its agents stand where the run's do, its counts are the
+/// run's `metrics.json` counts, bit for bit, and every shot it draws as ended is one the
+/// recording holds, ended at the same step the same way.
+#[test]
+fn the_playground_fires_and_hits_as_steerkit_run_does() {
+    for name in ["turret_lead", "turret_drag", "grenade_dodge"] {
+        let steps = 600;
+        let options = RunOptions { steps: Some(steps), ..RunOptions::default() };
+        let o = run_in::<Vec3>(&scenario(name), &options).expect("runs");
+        let text = gallery::source(name).expect("a built-in");
+        let mut s = steerkit_serve::session::Session3::from_toml(text, name).expect("loads live");
+        for _ in 0..steps {
+            s.step().expect("steps");
+        }
+        assert_eq!(s.turret_metrics(), o.metrics.turrets, "{name}");
+        assert!(o.metrics.turrets.iter().all(|t| t.shots >= 3), "{name}: {:?}", o.metrics.turrets);
+        let ran = o.world.groups.iter().flat_map(|g| &g.agents);
+        let live = s.world().groups.iter().flat_map(|g| &g.agents);
+        for (&a, &b) in ran.zip(live) {
+            let (p, q) =
+                (o.world.crowd.kinematic(a).unwrap(), s.world().crowd.kinematic(b).unwrap());
+            assert_eq!((p.position, p.velocity), (q.position, q.velocity), "{name}");
+        }
+        for sh in s.shots().iter().filter(|sh| sh.outcome != "flying") {
+            let r = o.recording.shots.iter().find(|r| (r.step, r.turret) == (sh.step, sh.turret));
+            let r = r.unwrap_or_else(|| panic!("{name}: a shot the run does not hold"));
+            assert_eq!(
+                (r.end, &r.outcome, r.hit, r.target),
+                (sh.end, &sh.outcome, sh.hit, sh.target)
+            );
+        }
+    }
+}
+
 #[test]
 fn each_character_jumps_the_gaps_its_jump_allows_and_stops_at_the_first_it_cannot() {
     let o = outcome("platforms");

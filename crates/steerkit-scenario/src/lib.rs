@@ -37,6 +37,7 @@
 //! to `[a-z0-9_-]`.
 #![warn(missing_docs)]
 
+pub mod ballistics;
 mod check;
 mod dim;
 mod error;

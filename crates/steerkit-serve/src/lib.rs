@@ -1,10 +1,10 @@
 //! `steerkit serve`: the live playground. A local web server (axum on tokio, bound to
 //! 127.0.0.1) serves one page; each tab opens a WebSocket and gets its own simulation (2D or
-//! 3D; side views and turrets stay `steerkit run`'s), which
-//! runs in the server at real time while the page pauses, steps, resets, changes speed, loads
-//! built-in or uploaded scenarios, drags targets, goals, obstacles and wall ends, adds and
-//! removes agents, moves sliders generated from the recipes' parameters, and saves the state
-//! as a scenario file.
+//! 3D; side views and turrets run with `steerkit run`'s own code), which runs in the server at
+//! real time while the page pauses, steps, resets, changes speed, loads built-in or uploaded
+//! scenarios, drags targets, goals, obstacles, wall ends and turrets, adds and removes agents,
+//! moves sliders generated from the recipes' parameters, and saves the state as a scenario
+//! file.
 //!
 //! - [`session`]: one simulation kept as a scenario document and the crowd built from it;
 //! - [`protocol`]: the JSON messages and their handling (no I/O);

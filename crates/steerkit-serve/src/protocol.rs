@@ -2,12 +2,14 @@
 //!
 //! Client → server: `load {name}` or `load {toml, file?}`, `pause`, `play`, `step`, `reset`,
 //! `speed {factor}`, `move_goal {agent | group, x, y}`, `move_target {path, x, y}`,
-//! `move_obstacle {id, x, y}`, `move_wall_end {id, end, x, y}`, `add_agent {group, x, y}`,
+//! `move_obstacle {id, x, y}`, `move_wall_end {id, end, x, y}`, `move_turret {id, x, y, z}`,
+//! `add_agent {group, x, y}`,
 //! `remove_agent {id}`, `select {id | null}`, `set_param {path, value}`, `save`.
 //!
 //! Server → client: `hello {scenarios, limits}` (on connecting), `scenario {name, recording,
 //! params, paused, speed}` (after a load, a reset or an edit that changes the world or the
-//! agents), `frame {step, time, paused, frame, handles}` (at most [`FRAME_HZ`] a second while
+//! agents), `frame {step, time, paused, frame, handles, shots?, turrets?}` (at most
+//! [`FRAME_HZ`] a second while
 //! running, and after each change while paused), `params {params}` (after a `set_param`: the
 //! sliders' values; the world and agents are unchanged), `error {message}`, `saved {name, toml}`.
 //!
@@ -106,6 +108,17 @@ pub enum ClientMessage {
         /// m (3D scenarios only, where it is required; y is up)
         z: Option<f64>,
     },
+    /// Move a turret's muzzle.
+    MoveTurret {
+        /// Index in the scenario's `turrets`.
+        id: u64,
+        /// m
+        x: f64,
+        /// m
+        y: f64,
+        /// m (3D scenarios only, where it is required; y is up)
+        z: Option<f64>,
+    },
     /// Add an agent.
     AddAgent {
         /// The group's name.
@@ -140,8 +153,8 @@ pub enum ClientMessage {
 
 /// The message types, for error messages.
 pub const TYPES: &str = "load, pause, play, step, reset, speed, move_goal, move_target, \
-                         move_obstacle, move_wall_end, add_agent, remove_agent, select, \
-                         set_param, save";
+                         move_obstacle, move_wall_end, move_turret, add_agent, remove_agent, \
+                         select, set_param, save";
 
 /// A built-in scenario the page can open.
 #[derive(Clone, Debug)]
@@ -369,6 +382,11 @@ impl Live {
                 s.move_wall_end(id, end, p).map_err(fail)?;
                 scenario
             }
+            ClientMessage::MoveTurret { id, x, y, z } => {
+                let p = at(&kind, s.dims(), x, y, z)?;
+                s.move_turret(id, p).map_err(fail)?;
+                scenario
+            }
             ClientMessage::AddAgent { group, x, y, z } => {
                 let p = at(&kind, s.dims(), x, y, z)?;
                 s.add_agent(&group, p).map_err(fail)?;
@@ -420,14 +438,25 @@ impl Live {
         Some(json!({"type": "params", "params": s.params()}).to_string())
     }
 
-    /// The `frame` message for the loaded session.
+    /// The `frame` message for the loaded session; with turrets, also `shots` (the recording's
+    /// shape: those in the air and those just ended) and `turrets` (each one's counts, as
+    /// `metrics.json` gives them).
     #[must_use]
     pub fn frame_message(&self) -> Option<String> {
         let s = self.session.as_ref()?;
         let handles = serde_json::to_string(&s.handles()).unwrap_or_else(|_| "[]".into());
         let time = s.step_count() as f64 * f64::from(s.dt());
+        let turrets = if s.has_turrets() {
+            format!(
+                r#","shots":{},"turrets":{}"#,
+                serde_json::to_string(&s.shots()).unwrap_or_else(|_| "[]".into()),
+                serde_json::to_string(&s.turret_metrics()).unwrap_or_else(|_| "[]".into())
+            )
+        } else {
+            String::new()
+        };
         Some(format!(
-            r#"{{"type":"frame","step":{},"time":{},"paused":{},"speed":{},"selected":{},"handles":{handles},"frame":{}}}"#,
+            r#"{{"type":"frame","step":{},"time":{},"paused":{},"speed":{},"selected":{},"handles":{handles}{turrets},"frame":{}}}"#,
             s.step_count(),
             time,
             self.paused,

@@ -20,6 +20,11 @@
 //! frames carry three components per agent and each body's attitude quaternion, as 3D
 //! recordings do.
 //!
+//! Turrets (`[[turrets]]`, 3D) run with `steerkit run`'s own code
+//! ([`steerkit_scenario::ballistics::Ballistics`]), stepped after the crowd as the runner steps
+//! them; frames carry the shots in the air and those just ended in the recording's `shots`
+//! shape, and each turret's counts as `metrics.json` gives them.
+//!
 //! The session is deterministic: no clock and no global random numbers. The same document and
 //! the same edits at the same steps give the same states (the crowd's step is deterministic and
 //! a rebuild is a pure function of the document).
@@ -30,6 +35,7 @@ use steerkit::crowd::{AgentHandle, Crowd, FormationId, Recipe};
 use steerkit::geometry::{CollisionDetector, Obstacle3};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
+use steerkit_scenario::ballistics::{Ballistics, Shot, TurretMetrics};
 use steerkit_scenario::platform::{JumperGroup, SideViewRun};
 use steerkit_scenario::{Bounds, Dim, Scenario, World};
 
@@ -41,6 +47,10 @@ pub type Point = [f64; 3];
 pub trait Space: Dim {
     /// The components, `z = 0` in 2D.
     fn components(v: Self) -> [f32; 3];
+    /// A point as the 3D world of the turrets sees it (`(x, y, 0)` in 2D, as `steerkit run`).
+    fn lift(v: Self) -> Vec3;
+    /// The inverse of [`Space::lift`].
+    fn lower(v: Vec3) -> Self;
     /// The heading a recording's `orientation` carries (rad; in 3D the yaw on the ground).
     fn heading_of(o: Self::Orientation) -> f32;
     /// The full attitude (x, y, z, w) a 3D frame carries; `None` in 2D.
@@ -120,6 +130,12 @@ fn paths_json<V: Space>(w: &World<V>) -> Value {
 impl Space for Vec2 {
     fn components(v: Vec2) -> [f32; 3] {
         [v.x, v.y, 0.0]
+    }
+    fn lift(v: Vec2) -> Vec3 {
+        v.extend(0.0)
+    }
+    fn lower(v: Vec3) -> Vec2 {
+        v.truncate()
     }
     fn heading_of(o: f32) -> f32 {
         o
@@ -217,6 +233,12 @@ impl Space for Vec3 {
     fn components(v: Vec3) -> [f32; 3] {
         [v.x, v.y, v.z]
     }
+    fn lift(v: Vec3) -> Vec3 {
+        v
+    }
+    fn lower(v: Vec3) -> Vec3 {
+        v
+    }
     fn heading_of(o: Quat) -> f32 {
         steerkit::math::ground::quat_to_heading(o)
     }
@@ -283,6 +305,12 @@ pub const RAY_AGENTS: usize = 8;
 pub const GOAL_HANDLES: usize = 24;
 /// Coordinates a page may send (m): `|x|, |y|` at most this.
 pub const MAX_COORDINATE: f64 = 1.0e5;
+/// A shot that ended is sent this long after (s): the player draws its impact as long.
+pub const SHOT_LINGER: f32 = 1.5;
+/// Shots a frame carries at most (the latest fired).
+pub const SHOTS_SENT: usize = 48;
+/// Samples of a shot's flight a frame carries at most (evenly thinned beyond).
+pub const SHOT_SAMPLES: usize = 100;
 
 /// The colours of groups that name none (the replay's palette, Okabe–Ito first).
 const PALETTE: [&str; 10] = [
@@ -378,6 +406,18 @@ pub enum Handle {
         #[serde(skip_serializing_if = "Option::is_none")]
         z: Option<f64>,
     },
+    /// A turret's muzzle.
+    Turret {
+        /// Index in `turrets`.
+        id: usize,
+        /// Where it is (m).
+        x: f64,
+        /// Where it is (m).
+        y: f64,
+        /// Where it is (m), 3D only.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        z: Option<f64>,
+    },
     /// One end of a wall.
     WallEnd {
         /// Index in `walls`.
@@ -409,6 +449,11 @@ pub struct Sim<V: Space> {
     world: World<V>,
     /// The side view's jumpers (2D side views only), moved after each crowd step.
     side_view: Option<SideViewRun>,
+    /// The turrets and their projectiles in the air (none without `[[turrets]]`), moved after
+    /// each crowd step.
+    ballistics: Ballistics,
+    /// Shots that ended in the last [`SHOT_LINGER`] seconds, in the order they ended.
+    ended: Vec<Shot>,
     step: u64,
     params: Vec<Param>,
     /// Each group's first obstacle-avoidance leaf, whose rays frames carry.
@@ -456,15 +501,6 @@ fn handle_z(p: Point, dims: usize) -> Option<f64> {
     (dims == 3).then_some(p[2])
 }
 
-/// `true` when the object has a non-empty array or a table at `key`.
-fn has(v: &Value, key: &str) -> bool {
-    match v.get(key) {
-        None | Some(Value::Null) => false,
-        Some(Value::Array(a)) => !a.is_empty(),
-        Some(_) => true,
-    }
-}
-
 /// The value at a document path like `groups[0].behaviour.members[1].threshold`.
 fn lookup_mut<'a>(doc: &'a mut Value, path: &str) -> Option<&'a mut Value> {
     let mut at = doc;
@@ -487,8 +523,8 @@ impl<V: Space> Sim<V> {
     /// column), then built.
     ///
     /// # Errors
-    /// The scenario's error; a scenario of the other space (see [`AnySession::from_toml`]); a
-    /// side view or turrets (only `steerkit run` plays those); more than [`MAX_AGENTS`] agents.
+    /// The scenario's error; a scenario of the other space (see [`AnySession::from_toml`]);
+    /// more than [`MAX_AGENTS`] agents.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, String> {
         let scenario = Scenario::from_toml_str(text, origin).map_err(err)?;
         Self::from_scenario(&scenario, text, origin)
@@ -510,12 +546,6 @@ impl<V: Space> Sim<V> {
             ));
         }
         let mut doc: Value = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
-        if has(&doc, "turrets") {
-            return Err(format!(
-                "{origin}: turrets: the playground runs crowds in 2D and 3D and side views; \
-                 turrets only `steerkit run` plays"
-            ));
-        }
         let Some(plan) = scenario.plan::<V>() else {
             return Err(format!("{origin}: dimensions: not a {}D scenario", V::DIMS));
         };
@@ -550,6 +580,7 @@ impl<V: Space> Sim<V> {
         }
         let (checked, world) = build_scenario::<V>(&doc, origin)?;
         let side_view = V::side_view(&checked, &world)?;
+        let ballistics = ballistics_of(&checked, &world)?;
         let mut s = Sim {
             name: scenario.name().to_owned(),
             description: scenario.description().trim().to_owned(),
@@ -557,6 +588,8 @@ impl<V: Space> Sim<V> {
             doc,
             world,
             side_view,
+            ballistics,
+            ended: Vec::new(),
             step: 0,
             params: Vec::new(),
             avoiders: Vec::new(),
@@ -676,12 +709,72 @@ impl<V: Space> Sim<V> {
     pub fn step(&mut self) -> Result<(), String> {
         let dt = self.world.settings.dt;
         self.world.crowd.step(dt).map_err(|e| format!("step {}: {e}", self.step + 1))?;
+        if !self.ballistics.is_empty() {
+            self.fly(dt).map_err(|e| format!("step {}: {e}", self.step + 1))?;
+        }
         if let Some(sv) = self.side_view.as_mut() {
             V::step_side_view(sv, dt, &mut self.world.crowd)
                 .map_err(|e| format!("step {}: {e}", self.step + 1))?;
         }
         self.step += 1;
         Ok(())
+    }
+
+    /// The turrets' step after the crowd's, as `steerkit run` takes it: projectiles move, hit,
+    /// land or go off, turrets fire what is due, grenades' predicted blasts become the crowd's
+    /// hazards.
+    fn fly(&mut self, dt: f32) -> Result<(), String> {
+        let step = u32::try_from(self.step + 1).unwrap_or(u32::MAX);
+        let numbers = self.numbers();
+        let crowd = &self.world.crowd;
+        // storage order, each agent with its number, as the runner lists the bodies
+        let bodies: Vec<(u32, Vec3, f32)> = crowd
+            .handles()
+            .zip(crowd.positions())
+            .filter_map(|(h, &p)| {
+                let a = numbers.get(h.index as usize).copied().filter(|&a| a != u32::MAX)?;
+                Some((a, V::lift(p), crowd.radius(h)?))
+            })
+            .collect();
+        let out = self
+            .ballistics
+            .step(step, dt, &mut self.world.crowd, &bodies, V::lift, V::lower)
+            .map_err(err)?;
+        self.ended.extend(out.finished);
+        let linger = (SHOT_LINGER / dt).ceil() as u64;
+        self.ended.retain(|s| u64::from(s.end) + linger >= u64::from(step));
+        Ok(())
+    }
+
+    /// Agent numbers (groups first to last) by handle index; `u32::MAX` for none.
+    fn numbers(&self) -> Vec<u32> {
+        let handles = self.world.groups.iter().flat_map(|g| &g.agents);
+        let slots = handles.clone().map(|h| h.index as usize + 1).max().unwrap_or(0);
+        let mut numbers = vec![u32::MAX; slots];
+        for (a, h) in handles.enumerate() {
+            numbers[h.index as usize] = u32::try_from(a).unwrap_or(u32::MAX);
+        }
+        numbers
+    }
+
+    /// The shots a frame carries, in the recording's `shots` shape and in firing order: those
+    /// that ended in the last [`SHOT_LINGER`] seconds and those in the air (`outcome`
+    /// `"flying"`, `end` the current step, `impact` where each is now); the latest
+    /// [`SHOTS_SENT`], each flight thinned to [`SHOT_SAMPLES`] samples and rounded to 1 mm.
+    #[must_use]
+    pub fn shots(&self) -> Vec<Shot> {
+        let step = u32::try_from(self.step).unwrap_or(u32::MAX);
+        let mut all: Vec<Shot> = self.ended.clone();
+        all.extend(self.ballistics.flying(step));
+        all.sort_by_key(|s| (s.step, s.turret));
+        let skip = all.len().saturating_sub(SHOTS_SENT);
+        all.into_iter().skip(skip).map(rounded).collect()
+    }
+
+    /// Each turret's counts since the load (or the last reset), as `metrics.json` gives them.
+    #[must_use]
+    pub fn turret_metrics(&self) -> Vec<TurretMetrics> {
+        self.ballistics.metrics()
     }
 
     /// Back to the scenario as loaded, at step 0.
@@ -691,6 +784,8 @@ impl<V: Space> Sim<V> {
     pub fn reset(&mut self) -> Result<(), String> {
         let (checked, world) = build_scenario::<V>(&self.original, &self.name)?;
         self.side_view = V::side_view(&checked, &world)?;
+        self.ballistics = ballistics_of(&checked, &world)?;
+        self.ended.clear();
         self.world = world;
         self.doc = self.original.clone();
         self.step = 0;
@@ -838,6 +933,30 @@ impl<V: Space> Sim<V> {
             |doc| {
                 let w = lookup_mut(doc, &format!("walls[{i}].{key}")).ok_or("wall gone")?;
                 *w = point(p, V::DIMS);
+                Ok(())
+            },
+            identity,
+        )
+    }
+
+    /// Moves turret `id`'s muzzle to `p`; its shells in the air fly on, its next shot leaves
+    /// from there.
+    ///
+    /// # Errors
+    /// An unknown turret; the scenario's error.
+    pub fn move_turret(&mut self, id: u64, p: Point) -> Result<(), String> {
+        let count = self.doc.get("turrets").and_then(Value::as_array).map_or(0, Vec::len);
+        let i = usize::try_from(id).ok().filter(|&i| i < count).ok_or_else(|| {
+            if count == 0 {
+                format!("`id` = {id} names no turret; the scenario has none")
+            } else {
+                format!("`id` = {id} names no turret; the turrets are 0 to {}", count - 1)
+            }
+        })?;
+        self.edit(
+            |doc| {
+                let t = lookup_mut(doc, &format!("turrets[{i}].position")).ok_or("turret gone")?;
+                *t = point(p, V::DIMS);
                 Ok(())
             },
             identity,
@@ -999,9 +1118,15 @@ impl<V: Space> Sim<V> {
         }
         // a side view's jumpers are planned again from where they are now
         let side_view = V::side_view(&checked, &world)?;
+        // turrets carry on: shells in the air, counts, the time of each one's next shot, and
+        // the grenades' predicted blasts as the new crowd's hazards
+        let mut ballistics = ballistics_of(&checked, &world)?;
+        ballistics.carry_over(&self.ballistics);
+        ballistics.apply_hazards(&mut world.crowd, V::lower).map_err(err)?;
         self.doc = doc;
         self.world = world;
         self.side_view = side_view;
+        self.ballistics = ballistics;
         self.refresh();
         Ok(())
     }
@@ -1088,7 +1213,7 @@ impl<V: Space> Sim<V> {
     }
 
     /// The draggable points: behaviour and anchor targets, agents' goals (the first
-    /// [`GOAL_HANDLES`]), obstacle centres and wall ends.
+    /// [`GOAL_HANDLES`]), obstacle centres, turrets and wall ends.
     #[must_use]
     pub fn handles(&self) -> Vec<Handle> {
         let mut out = Vec::new();
@@ -1142,6 +1267,13 @@ impl<V: Space> Sim<V> {
                 }
             }
         }
+        if let Some(ts) = self.doc.get("turrets").and_then(Value::as_array) {
+            for (i, t) in ts.iter().enumerate() {
+                if let Some(p) = t.get("position").and_then(xyz) {
+                    out.push(Handle::Turret { id: i, x: p[0], y: p[1], z: handle_z(p, dims) });
+                }
+            }
+        }
         if let Some(ws) = self.doc.get("walls").and_then(Value::as_array) {
             for (i, w) in ws.iter().enumerate() {
                 for (end, key) in [(0u8, "from"), (1, "to")] {
@@ -1155,7 +1287,8 @@ impl<V: Space> Sim<V> {
     }
 
     /// The replay's recording without frames but one: what the page's renderer is loaded
-    /// with (see `crates/steerkit-cli/src/recording.rs` for the schema).
+    /// with (see `crates/steerkit-cli/src/recording.rs` for the schema), with the world's
+    /// turrets and the shots a frame would carry ([`Sim::shots`]).
     #[must_use]
     pub fn recording(&self) -> Value {
         let w = &self.world;
@@ -1197,8 +1330,16 @@ impl<V: Space> Sim<V> {
             .enumerate()
             .flat_map(|(gi, g)| std::iter::repeat_n(gi, g.agents.len()))
             .collect();
+        if !self.ballistics.is_empty() {
+            // as `steerkit run` records them: a turret without a colour takes the palette's
+            // next after the groups'
+            let shapes = self
+                .ballistics
+                .shapes(|i| PALETTE[(w.groups.len() + i) % PALETTE.len()].to_owned());
+            world.insert("turrets".into(), json!(shapes));
+        }
         let frame: Value = serde_json::from_str(&self.frame_json()).unwrap_or(Value::Null);
-        json!({
+        let mut recording = json!({
             "format": "steerkit-replay",
             "version": 1,
             "meta": {
@@ -1214,7 +1355,11 @@ impl<V: Space> Sim<V> {
             "groups": groups,
             "agent_groups": agent_groups,
             "frames": [frame],
-        })
+        });
+        if !self.ballistics.is_empty() {
+            recording["shots"] = json!(self.shots());
+        }
+        recording
     }
 
     /// The current frame in the recording's per-frame shape (positions, velocities, headings,
@@ -1480,6 +1625,13 @@ impl AnySession {
     pub fn move_wall_end(&mut self, id: u64, end: u64, p: Point) -> Result<(), String> {
         each!(self, s => s.move_wall_end(id, end, p))
     }
+    /// As [`Sim::move_turret`].
+    ///
+    /// # Errors
+    /// As [`Sim::move_turret`].
+    pub fn move_turret(&mut self, id: u64, p: Point) -> Result<(), String> {
+        each!(self, s => s.move_turret(id, p))
+    }
     /// As [`Sim::add_agent`].
     ///
     /// # Errors
@@ -1522,6 +1674,21 @@ impl AnySession {
     #[must_use]
     pub fn frame_json(&self) -> String {
         each!(self, s => s.frame_json())
+    }
+    /// True when the scenario has turrets.
+    #[must_use]
+    pub fn has_turrets(&self) -> bool {
+        each!(self, s => !s.ballistics.is_empty())
+    }
+    /// As [`Sim::shots`].
+    #[must_use]
+    pub fn shots(&self) -> Vec<Shot> {
+        each!(self, s => s.shots())
+    }
+    /// As [`Sim::turret_metrics`].
+    #[must_use]
+    pub fn turret_metrics(&self) -> Vec<TurretMetrics> {
+        each!(self, s => s.turret_metrics())
     }
 }
 
@@ -1608,6 +1775,55 @@ fn behaviour_group(path: &str) -> Option<usize> {
 
 fn identity(_: usize, k: usize) -> Option<usize> {
     Some(k)
+}
+
+/// The turrets of a checked scenario, aimed at the agents its plan names, as `steerkit run`
+/// builds them (the world box as their volume).
+fn ballistics_of<V: Space>(scenario: &Scenario, world: &World<V>) -> Result<Ballistics, String> {
+    let turrets = scenario.plan::<V>().map(|p| p.turrets.as_slice()).unwrap_or_default();
+    let volume = world.bounds.corners().map(|(lo, hi)| (V::lift(lo), V::lift(hi)));
+    Ballistics::new(
+        turrets,
+        |t| {
+            let first: usize =
+                world.groups.iter().take(t.target.group).map(|g| g.agents.len()).sum();
+            let h = *world.groups.get(t.target.group)?.agents.get(t.target.index)?;
+            Some((h, u32::try_from(first + t.target.index).ok()?))
+        },
+        volume,
+    )
+    .map_err(err)
+}
+
+/// A shot as a frame carries it: its flight thinned to [`SHOT_SAMPLES`] samples (the first and
+/// the last kept), every coordinate rounded to 1 mm.
+fn rounded(mut s: Shot) -> Shot {
+    let mm = |v: f32| {
+        let r = (v * 1000.0).round() / 1000.0;
+        if r.is_finite() {
+            r
+        } else {
+            v
+        }
+    };
+    let n = s.path.len();
+    if n > SHOT_SAMPLES {
+        s.path = (0..SHOT_SAMPLES).map(|i| s.path[i * (n - 1) / (SHOT_SAMPLES - 1)]).collect();
+    }
+    for p in &mut s.path {
+        for c in &mut p[1..] {
+            *c = mm(*c);
+        }
+    }
+    for p in &mut s.predicted {
+        for c in p.iter_mut() {
+            *c = mm(*c);
+        }
+    }
+    for c in &mut s.impact {
+        *c = mm(*c);
+    }
+    s
 }
 
 /// Checks and builds a document with the scenario crate.

@@ -38,7 +38,7 @@ fn every_demo_loads_and_runs() {
     assert_eq!(demo("flocking").agent_count(), 400, "the big crowd");
 }
 
-/// Every 2D gallery scenario without a side view or turrets loads, and its saved state parses,
+/// Every 2D gallery scenario loads, and its saved state parses,
 /// builds and keeps every agent where it was (to 1 mm).
 #[test]
 fn gallery_scenarios_load_and_save_round_trips() {
@@ -54,7 +54,7 @@ fn gallery_scenarios_load_and_save_round_trips() {
         // every 2D crowd loads (circle and orca_circle's `antipode` goal rule included)
         let mut s = match Session::from_toml(&text, &origin) {
             Ok(s) => s,
-            Err(e) if e.contains("turrets:") || e.contains("is 3D") => continue,
+            Err(e) if e.contains("is 3D") => continue,
             Err(e) => panic!("{origin}: {e}"),
         };
         for _ in 0..25 {
@@ -77,8 +77,8 @@ fn gallery_scenarios_load_and_save_round_trips() {
     assert!(loaded >= 36, "only {loaded} gallery scenarios loaded");
 }
 
-/// A 2D session refuses a 3D file (the connection's `AnySession` picks the space); turrets are
-/// refused with a message that says why.
+/// A 2D session refuses a 3D file (the connection's `AnySession` picks the space, turrets
+/// included); a 3D session refuses a 2D file; a crowd above the cap is refused.
 #[test]
 fn scenarios_the_playground_cannot_run_are_refused_clearly() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
@@ -86,8 +86,15 @@ fn scenarios_the_playground_cannot_run_are_refused_clearly() {
     let e = Session::from_toml(&text, "flock3d.toml").err().expect("refused");
     assert!(e.contains("runs 2D scenarios") && e.contains("3D"), "{e}");
     let text = std::fs::read_to_string(format!("{dir}/turret_lead.toml")).unwrap();
-    let e = AnySession::from_toml(&text, "turret_lead.toml").err().expect("refused");
-    assert!(e.contains("turrets:") && e.contains("steerkit run"), "{e}");
+    let e = Session::from_toml(&text, "turret_lead.toml").err().expect("refused");
+    assert!(e.contains("runs 2D scenarios") && e.contains("3D"), "{e}");
+    let any = AnySession::from_toml(&text, "turret_lead.toml").expect("turrets run live");
+    assert_eq!(any.dims(), 3);
+    let text = std::fs::read_to_string(format!("{dir}/seek_arrive.toml")).unwrap();
+    let e = steerkit_serve::session::Session3::from_toml(&text, "seek_arrive.toml")
+        .err()
+        .expect("refused");
+    assert!(e.contains("runs 3D scenarios") && e.contains("2D"), "{e}");
 }
 
 /// A bad file gets the scenario crate's own error: file, line, key and what is allowed.

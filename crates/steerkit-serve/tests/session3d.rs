@@ -1,6 +1,7 @@
-//! The live session in 3D: every 3D gallery scenario without turrets loads and steps, frames
-//! carry three components and attitudes, saving round-trips, sliders and goal drags take effect,
-//! bad 3D messages are answered with errors, and the session is deterministic.
+//! The live session in 3D: every 3D gallery scenario loads and steps (turrets as `steerkit run`
+//! runs them), frames carry three components and attitudes, saving round-trips, sliders and goal
+//! drags take effect, bad 3D messages are answered with errors, and the session is
+//! deterministic.
 
 use serde_json::{json, Value};
 use steerkit::Vec3;
@@ -31,8 +32,16 @@ fn length(v: [f64; 3]) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
 }
 
-/// The 3D scenarios of the gallery the playground runs live.
-const LIVE_3D: [&str; 4] = ["flock3d", "pursuit3d", "ring_course", "orca_sphere"];
+/// The 3D scenarios of the gallery (all of them run live).
+const LIVE_3D: [&str; 7] = [
+    "flock3d",
+    "pursuit3d",
+    "ring_course",
+    "orca_sphere",
+    "turret_lead",
+    "turret_drag",
+    "grenade_dodge",
+];
 
 /// Each loads in the 3D session, steps 2 s, and its frames and recording have the 3D shape:
 /// three components per agent, a unit attitude quaternion per agent, the world's volume and
@@ -76,13 +85,110 @@ fn every_3d_gallery_scenario_loads_live_and_steps() {
     assert!(frame(&load("flock3d"))["overlays"]["rays"]["from"].as_array().is_some());
 }
 
-/// The turret scenarios still need `steerkit run`, and say so.
+/// The turret scenarios run live with `steerkit run`'s own turret code (`Ballistics`, stepped
+/// after the crowd as the runner steps it): over 12 s the session's agents, its turrets' counts
+/// and the shots that ended are, bit for bit, those of a world built from the file and stepped
+/// the runner's way; shots are fired and hit (or blasts go off); frames and the recording carry
+/// the turrets, the shots in the air and those just ended in the recording's shape.
 #[test]
-fn turret_scenarios_are_refused_clearly() {
+fn turret_scenarios_run_live_as_steerkit_run_runs_them() {
+    use steerkit_scenario::ballistics::Ballistics;
     for name in ["turret_lead", "turret_drag", "grenade_dodge"] {
-        let e = AnySession::from_toml(&gallery(name), &format!("{name}.toml")).err().unwrap();
-        assert!(e.contains("turrets") && e.contains("steerkit run"), "{name}: {e}");
+        let text = gallery(name);
+        let mut s = Session3::from_toml(&text, name).unwrap();
+        assert!(AnySession::from_toml(&text, name).unwrap().has_turrets(), "{name}");
+        // the runner's way: build, number the agents, turrets stepped after the crowd
+        let scenario = Scenario::from_toml_str(&text, name).unwrap();
+        let plan = scenario.plan::<Vec3>().unwrap();
+        let mut world = scenario.build_in::<Vec3>().unwrap();
+        let handles: Vec<_> = world.groups.iter().flat_map(|g| g.agents.clone()).collect();
+        let number = |h| handles.iter().position(|x| *x == h).map(|i| i as u32);
+        let volume = world.bounds.corners();
+        let groups = world.groups.clone();
+        let mut b = Ballistics::new(
+            &plan.turrets,
+            |t| {
+                let h = groups[t.target.group].agents[t.target.index];
+                Some((h, number(h)?))
+            },
+            volume,
+        )
+        .unwrap();
+        let dt = world.settings.dt;
+        let steps = (12.0 / dt).round() as u32;
+        let mut finished = Vec::new();
+        let mut drawn_in_flight = 0;
+        for step in 1..=steps {
+            s.step().unwrap();
+            world.crowd.step(dt).unwrap();
+            let crowd = &world.crowd;
+            let bodies: Vec<(u32, Vec3, f32)> = crowd
+                .handles()
+                .zip(crowd.positions())
+                .filter_map(|(h, &p)| Some((number(h)?, p, crowd.radius(h)?)))
+                .collect();
+            let out = b.step(step, dt, &mut world.crowd, &bodies, |v| v, |v| v).unwrap();
+            finished.extend(out.finished);
+            let shots = s.shots();
+            drawn_in_flight += shots.iter().filter(|sh| sh.outcome == "flying").count();
+            // a shot just ended is the runner's, rounded to 1 mm
+            for sh in shots.iter().filter(|sh| sh.outcome != "flying") {
+                let r = finished
+                    .iter()
+                    .find(|f| f.step == sh.step && f.turret == sh.turret)
+                    .unwrap_or_else(|| panic!("{name}: a shot the runner did not end"));
+                assert_eq!((r.end, &r.outcome, r.hit), (sh.end, &sh.outcome, sh.hit), "{name}");
+                for (a, c) in r.impact.iter().zip(&sh.impact) {
+                    assert!((a - c).abs() <= 6e-4, "{name}: {:?} vs {:?}", r.impact, sh.impact);
+                }
+            }
+        }
+        for (&a, g) in handles.iter().zip(s.world().groups.iter().flat_map(|g| &g.agents)) {
+            let (p, q) =
+                (world.crowd.kinematic(a).unwrap(), s.world().crowd.kinematic(*g).unwrap());
+            assert_eq!((p.position, p.velocity), (q.position, q.velocity), "{name}");
+        }
+        let (live, run) = (s.turret_metrics(), b.metrics());
+        assert_eq!(live, run, "{name}");
+        let fired: u64 = live.iter().map(|t| t.shots).sum();
+        let ended: u64 = live.iter().map(|t| t.hits + t.misses + t.blasts).sum();
+        assert!(fired >= 6 && ended >= 4, "{name}: {live:?}");
+        assert!(drawn_in_flight > 0, "{name}: shots in the air are sent");
+        if name == "grenade_dodge" {
+            assert!(live[1].target_caught >= 2, "the walker is caught: {live:?}");
+            assert_eq!(live[0].target_caught, 0, "the dodger flees the predicted blast");
+        } else {
+            assert!(live[1].target_hits >= 4, "{name}: the leading gun hits: {live:?}");
+        }
+        // the page's view: turrets in the recording, shots and counts in the frame message
+        let rec = s.recording();
+        let turrets = rec["world"]["turrets"].as_array().unwrap();
+        assert_eq!(turrets.len(), 2, "{name}");
+        assert_eq!(turrets[0]["position"].as_array().unwrap().len(), 3, "{name}");
+        assert!(rec["shots"].is_array(), "{name}");
+        let cat = steerkit_serve::catalogue(&[(name, text.as_str())]);
+        let mut l = Live::default();
+        l.handle(&format!(r#"{{"type":"load","name":"{name}"}}"#), &cat);
+        for _ in 0..200 {
+            l.handle(r#"{"type":"step"}"#, &cat);
+        }
+        let f: Value = serde_json::from_str(&l.frame_message().unwrap()).unwrap();
+        assert_eq!(f["turrets"].as_array().unwrap().len(), 2, "{name}");
+        assert!(f["turrets"][0]["shots"].as_u64().unwrap() >= 1, "{name}");
+        let shots = f["shots"].as_array().unwrap();
+        assert!(!shots.is_empty(), "{name}: a shot in the air or just ended at 4 s");
+        for sh in shots {
+            assert!(sh["predicted"].as_array().unwrap().len() >= 2, "{name}");
+            assert!(sh["path"][0].as_array().unwrap().len() == 4, "{name}");
+            assert!(sh["step"].as_u64().unwrap() <= sh["end"].as_u64().unwrap(), "{name}");
+        }
     }
+    // a scenario without turrets sends neither
+    let cat = catalogue();
+    let mut l = Live::default();
+    l.handle(r#"{"type":"load","name":"flock3d"}"#, &cat);
+    let f: Value = serde_json::from_str(&l.frame_message().unwrap()).unwrap();
+    assert!(f.get("shots").is_none() && f.get("turrets").is_none());
 }
 
 /// A 3D save parses, builds in 3D and holds every agent where it was (1 mm) with its
@@ -240,6 +346,7 @@ fn bad_3d_messages_get_errors() {
         (r#"{"type":"move_obstacle","id":0,"x":1,"y":2,"z":1e9}"#, "`z` = 1e9 is out of range"),
         (r#"{"type":"move_obstacle","id":9,"x":1,"y":2,"z":3}"#, "the obstacles are 0 to 4"),
         (r#"{"type":"move_wall_end","id":0,"end":0,"x":1,"y":2,"z":3}"#, "the scenario has none"),
+        (r#"{"type":"move_turret","id":0,"x":1,"y":2,"z":3}"#, "no turret; the scenario has none"),
         (r#"{"type":"add_agent","group":"fish","x":1,"y":2,"z":3}"#, "`birds`"),
         (r#"{"type":"add_agent","group":"birds","x":0,"y":15,"z":0}"#, "inside a solid"),
         (r#"{"type":"move_goal","agent":0,"x":1,"y":2,"z":"up"}"#, "move_goal"),
@@ -280,5 +387,89 @@ fn sessions_in_3d_are_deterministic() {
     };
     let (a, b) = (run(), run());
     assert_eq!(a.len(), 200);
+    assert!(a == b);
+}
+
+/// Edits while shells fly: a dragged turret keeps its shells in the air and its counts, and its
+/// next shell leaves from where it now stands; a slider and an added agent keep them too; a
+/// grenade's predicted blast stays the crowd's hazard across a rebuild; bad `move_turret`
+/// messages get one-line errors and change nothing; a turret's only target cannot be removed.
+#[test]
+fn turret_edits_keep_the_shells_in_the_air_and_the_counts() {
+    let mut s = load("turret_lead");
+    // the first shells leave at 1 s and are in the air at 1.6 s
+    for _ in 0..80 {
+        s.step().unwrap();
+    }
+    let (counts, shots) = (s.turret_metrics(), s.shots());
+    assert!(shots.iter().filter(|sh| sh.outcome == "flying").count() == 2, "{shots:?}");
+    s.move_turret(0, [5.0, 1.5, 36.0]).unwrap();
+    assert_eq!((s.turret_metrics(), s.shots()), (counts.clone(), shots.clone()));
+    let at = s.handles().into_iter().find_map(|h| match h {
+        Handle::Turret { id: 0, x, y, z } => Some([x, y, z.unwrap()]),
+        _ => None,
+    });
+    assert_eq!(at, Some([5.0, 1.5, 36.0]));
+    assert_eq!(s.recording()["world"]["turrets"][0]["position"], json!([5.0, 1.5, 36.0]));
+    s.set_param("groups[0].limits.max_speed", 4.0).unwrap();
+    s.add_agent("runners", [0.0, 0.0, 0.0]).unwrap();
+    assert_eq!((s.turret_metrics(), s.shots()), (counts, shots));
+    // the next shell of the moved turret leaves from there
+    while s.turret_metrics()[0].shots < 2 {
+        s.step().unwrap();
+    }
+    let last = s.shots().into_iter().filter(|sh| sh.turret == 0).max_by_key(|sh| sh.step).unwrap();
+    assert_eq!(&last.path[0][1..], &[5.0, 1.5, 36.0]);
+    assert_eq!(last.predicted[0], [5.0, 1.5, 36.0]);
+    // bad messages
+    let text = gallery("turret_lead");
+    let cat = steerkit_serve::catalogue(&[("turret_lead", text.as_str())]);
+    let mut live = Live::default();
+    live.handle(r#"{"type":"load","name":"turret_lead"}"#, &cat);
+    let m = error_of(&mut live, &cat, r#"{"type":"move_turret","id":2,"x":0,"y":1,"z":0}"#);
+    assert!(m.starts_with("move_turret: `id` = 2 names no turret; the turrets are 0 to 1"), "{m}");
+    let m = error_of(&mut live, &cat, r#"{"type":"move_turret","id":0,"x":0,"y":1}"#);
+    assert!(m.contains("`z` is missing"), "{m}");
+    let m = error_of(&mut live, &cat, r#"{"type":"move_turret","id":0,"x":0,"y":1,"z":1e9}"#);
+    assert!(m.contains("`z` = 1e9 is out of range"), "{m}");
+    let m = error_of(&mut live, &cat, r#"{"type":"remove_agent","id":0}"#);
+    assert!(m.contains("groups[0].agents") && m.contains("no agents"), "{m}");
+    assert_eq!(live.session.as_ref().unwrap().agent_count(), 2);
+    // a grenade in the air: its predicted blast is the crowd's hazard before and after an edit
+    let mut s = load("grenade_dodge");
+    for _ in 0..170 {
+        s.step().unwrap();
+    }
+    let hazards = s.world().crowd.hazards().to_vec();
+    assert_eq!(hazards.len(), 2, "two grenades in the air");
+    s.move_turret(1, [3.0, 1.5, -30.0]).unwrap();
+    assert_eq!(s.world().crowd.hazards(), &hazards[..]);
+}
+
+/// The same turret scenario and the same messages at the same steps give the same frames,
+/// shots and counts included.
+#[test]
+fn turret_sessions_are_deterministic() {
+    let text = gallery("grenade_dodge");
+    let run = || {
+        let cat = steerkit_serve::catalogue(&[("grenade_dodge", text.as_str())]);
+        let mut live = Live::default();
+        live.handle(r#"{"type":"load","name":"grenade_dodge"}"#, &cat);
+        let mut frames = Vec::new();
+        for step in 0..400 {
+            let msg = match step {
+                160 => r#"{"type":"move_turret","id":1,"x":4,"y":1.5,"z":-30}"#,
+                200 => r#"{"type":"set_param","path":"groups[0].limits.max_speed","value":3.5}"#,
+                240 => r#"{"type":"add_agent","group":"walkers","x":-20,"y":0,"z":-10}"#,
+                _ => r#"{"type":"step"}"#,
+            };
+            let (replies, _) = live.handle(msg, &cat);
+            assert!(replies.is_empty(), "{msg}: {replies:?}");
+            frames.push(live.frame_message().unwrap());
+        }
+        frames
+    };
+    let (a, b) = (run(), run());
+    assert!(a.iter().any(|f| f.contains(r#""outcome":"blast""#)), "a grenade went off");
     assert!(a == b);
 }

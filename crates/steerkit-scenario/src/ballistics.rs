@@ -11,9 +11,15 @@
 //! target's current position and velocity. Last, each grenade's predicted blast
 //! ([`Grenade::blast`]) becomes a [`Hazard`] for the crowd's `flee_hazards` leaves. Cost: a live
 //! shell tests every agent each step (a turret scenario has tens of agents, not thousands).
+//!
+//! `steerkit run` (re-exported as `steerkit_cli::ballistics`) and the live playground
+//! (`steerkit serve`) both step turrets with this code, so a turret scenario plays the same in
+//! both. [`Shot`] and [`TurretShape`] are the replay recording's shapes; the playground streams
+//! shots still in the air ([`Ballistics::flying`]) in the same shape, and carries shots, counts
+//! and firing times across an edit that rebuilds the world ([`Ballistics::carry_over`]).
 
-use crate::recording::{Shot, TurretShape};
-use serde::Serialize;
+use crate::{Aim, Drag, Solver, TurretPlan};
+use serde::{Deserialize, Serialize};
 use steerkit::crowd::{AgentHandle, Crowd, CrowdVector, Hazard};
 use steerkit::predict::{
     aim_at_moving_target, firing_solution, lead_target, refine_targeting, AimError, BallisticArc,
@@ -21,7 +27,6 @@ use steerkit::predict::{
     TargetingOptions,
 };
 use steerkit::Vec3;
-use steerkit_scenario::{Aim, Drag, Solver, TurretPlan};
 
 /// Longest flight (s) before a projectile counts as a miss.
 pub const MAX_FLIGHT: f32 = 30.0;
@@ -29,6 +34,48 @@ pub const MAX_FLIGHT: f32 = 30.0;
 const PREDICTED_POINTS: usize = 32;
 /// Samples of a shot's actual flight kept for the replay.
 const PATH_POINTS: usize = 400;
+
+/// A turret of a 3D world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurretShape {
+    /// Name.
+    pub name: String,
+    /// `#rrggbb`.
+    pub colour: String,
+    /// Muzzle position (m).
+    pub position: [f32; 3],
+}
+
+/// One projectile's flight: what was aimed, what happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shot {
+    /// Index of the turret in `world.turrets`.
+    pub turret: u32,
+    /// Step it was fired at.
+    pub step: u32,
+    /// Step its flight ended (hit, landing, blast).
+    pub end: u32,
+    /// The agent aimed at.
+    pub target: u32,
+    /// `low` or `high`.
+    pub arc: String,
+    /// The flight the aim assumed (m).
+    pub predicted: Vec<[f32; 3]>,
+    /// The actual flight: `[step, x, y, z]` samples (m).
+    pub path: Vec<[f32; 4]>,
+    /// `hit`, `miss` or `blast`.
+    pub outcome: String,
+    /// Where it ended (m).
+    pub impact: [f32; 3],
+    /// The agent hit, if any.
+    #[serde(default)]
+    pub hit: Option<u32>,
+    /// A grenade's blast radius (m).
+    #[serde(default)]
+    pub blast_radius: Option<f32>,
+}
 
 /// A turret's counts in `metrics.json`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -91,6 +138,7 @@ struct Turret {
     metrics: TurretMetrics,
 }
 
+#[derive(Clone)]
 struct Live {
     turret: usize,
     position: Vec3,
@@ -215,6 +263,13 @@ impl Ballistics {
         let mut out = Outcomes::default();
         self.fly(step, dt, bodies, &mut out);
         self.fire(step, dt, crowd, &lift, &mut out);
+        self.predict_blasts();
+        self.apply_hazards(crowd, lower)?;
+        Ok(out)
+    }
+
+    /// Each grenade in the air's predicted blast, as a hazard.
+    fn predict_blasts(&mut self) {
         self.hazards.clear();
         for l in &self.live {
             let t = &self.turrets[l.turret];
@@ -231,6 +286,19 @@ impl Ballistics {
                 }
             }
         }
+    }
+
+    /// Hands the predicted blasts of the grenades in the air to `crowd` as its hazards (done by
+    /// [`Ballistics::step`]; a crowd built afresh needs it once, after
+    /// [`Ballistics::carry_over`]).
+    ///
+    /// # Errors
+    /// A hazard the crowd refuses (never: blasts are finite).
+    pub fn apply_hazards<V: CrowdVector>(
+        &self,
+        crowd: &mut Crowd<V>,
+        lower: impl Fn(Vec3) -> V,
+    ) -> Result<(), steerkit::crowd::CrowdError> {
         if !self.hazards.is_empty() || !crowd.hazards().is_empty() {
             let hazards: Vec<Hazard<V>> = self
                 .hazards
@@ -239,7 +307,55 @@ impl Ballistics {
                 .collect();
             crowd.set_hazards(&hazards)?;
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// The shots in the air, in firing order, each in the recording's shape with its flight so
+    /// far: `end` is `step` (the step just taken), `outcome` is `"flying"` and `impact` is
+    /// where it is now. What the live playground draws between a shot's firing and its end.
+    #[must_use]
+    pub fn flying(&self, step: u32) -> Vec<Shot> {
+        let mut out: Vec<Shot> = self
+            .live
+            .iter()
+            .map(|l| {
+                let mut s = l.record.clone();
+                s.end = step;
+                s.outcome = "flying".to_owned();
+                s.impact = l.position.to_array();
+                s
+            })
+            .collect();
+        out.sort_by_key(|s| (s.step, s.turret));
+        out
+    }
+
+    /// Takes over `old`'s projectiles in the air, counts and firing times, turret by turret
+    /// (matched by name: a turret `old` lacks starts afresh, and the shots of a turret this one
+    /// lacks are dropped). The live playground rebuilds the world after an edit; its turrets
+    /// carry on where they were. Then [`Ballistics::apply_hazards`] gives the new crowd the
+    /// grenades' predicted blasts.
+    pub fn carry_over(&mut self, old: &Ballistics) {
+        let to: Vec<Option<usize>> = old
+            .turrets
+            .iter()
+            .map(|o| self.turrets.iter().position(|t| t.plan.name == o.plan.name))
+            .collect();
+        for (o, &ni) in old.turrets.iter().zip(&to) {
+            if let Some(t) = ni.and_then(|i| self.turrets.get_mut(i)) {
+                t.next_shot = o.next_shot;
+                t.metrics = o.metrics.clone();
+            }
+        }
+        for l in &old.live {
+            if let Some(ni) = to.get(l.turret).copied().flatten() {
+                let mut l = l.clone();
+                l.turret = ni;
+                l.record.turret = ni as u32;
+                self.live.push(l);
+            }
+        }
+        self.predict_blasts();
     }
 
     /// Moves every live projectile one step and ends the ones that hit, land, go off or leave.
