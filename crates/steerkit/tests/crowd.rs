@@ -854,11 +854,16 @@ mod invariants {
 /// brute-force mean of minimum-image offsets.
 #[test]
 fn the_single_neighbour_pass_sees_what_brute_force_sees() {
-    for (seed, bounds) in [
-        (1u64, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }),
-        (2, WorldBounds::Toroidal { min: Vec2::new(-2.0, 0.0), max: Vec2::new(30.0, 3.3) }),
-        (3, WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) }),
-        (4, WorldBounds::Unbounded),
+    // 500 agents: cells of the neighbour radius; 3000: dense enough for half cells (a 5×5
+    // block, wrapped on the torus, and a torus too short for it that takes the minimum image)
+    for (seed, bounds, n) in [
+        (1u64, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }, 500),
+        (2, WorldBounds::Toroidal { min: Vec2::new(-2.0, 0.0), max: Vec2::new(30.0, 3.3) }, 500),
+        (3, WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) }, 500),
+        (4, WorldBounds::Unbounded, 500),
+        (5, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }, 3000),
+        (6, WorldBounds::Toroidal { min: Vec2::new(-2.0, 0.0), max: Vec2::new(30.0, 2.3) }, 3000),
+        (7, WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) }, 3000),
     ] {
         let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
         let g = crowd.add_group(Group::new(Recipe::Cohesion(Cohesion::Seek(Seek::new())))).unwrap();
@@ -869,7 +874,7 @@ fn the_single_neighbour_pass_sees_what_brute_force_sees() {
             }
             WorldBounds::Unbounded => (Vec2::ZERO, Vec2::new(10.0, 10.0)),
         };
-        for _ in 0..500 {
+        for _ in 0..n {
             let p = Vec2::new(
                 on_borders(&mut rng, lo.x, size.x - 0.5),
                 on_borders(&mut rng, lo.y, size.y - 0.5),

@@ -18,6 +18,9 @@ use core::ops::Range;
 /// neighbour radius when agents are spread over a huge area, keeping memory O(n)).
 const CELLS_PER_AGENT: usize = 4;
 
+/// Agents per radius-sized cell above which the grid uses half cells (see [`Grid::layout`]).
+const DENSE: f64 = 12.0;
+
 /// `⌊x⌋` as an integer without a libm call (the default x86-64 target has no SSE4.1
 /// rounding); NaN gives 0 and huge values saturate.
 #[inline(always)]
@@ -54,6 +57,9 @@ pub(crate) struct Grid {
     /// Torus size per axis (0 when not toroidal).
     pub size: [f32; 3],
     pub toroidal: bool,
+    /// Cells on each side of a cell that hold every agent within the neighbour radius of it
+    /// (1, or 2 for half cells).
+    pub reach: usize,
     /// `cell_start[c]..cell_start[c + 1]` are the agents of cell `c`; agents after
     /// `cell_start[cells]` (quarantined) are in no cell.
     pub cell_start: Vec<u32>,
@@ -78,17 +84,30 @@ struct AxisRuns {
 }
 
 impl Grid {
-    /// Lays the grid out for this step. `lo`/`hi` are the agents' bounding box (ignored for a
-    /// torus). `cell` is the wanted cell edge (the neighbour radius).
+    /// Lays out the grid for this step. `lo`/`hi` are the agents' bounding box (ignored for a
+    /// torus). `radius` is the neighbour radius: the cell edge, or half of it in a crowd dense
+    /// enough ([`DENSE`] agents per radius-sized cell) that a 5×5(×5) block of half cells,
+    /// which holds 31 % (42 % in 3D) fewer agents than the 3×3(×3) block of whole ones, pays
+    /// for its shorter runs.
     pub fn layout<V: CrowdVector>(
         &mut self,
         bounds: &WorldBounds<V>,
-        cell: f32,
+        radius: f32,
         lo: [f32; 3],
         hi: [f32; 3],
         agents: usize,
     ) {
-        let mut cell = cell.max(1e-3);
+        let radius = radius.max(1e-3);
+        let mut volume = 1.0f64;
+        for i in 0..V::DIM {
+            let extent = match *bounds {
+                WorldBounds::Toroidal { min, max } => max.axis(i) - min.axis(i),
+                _ => hi[i] - lo[i],
+            };
+            volume *= f64::from(extent.max(radius));
+        }
+        let per_cell = agents as f64 * f64::from(radius).powi(V::DIM as i32) / volume;
+        let mut cell = if per_cell > DENSE { radius / 2.0 } else { radius };
         self.dims = [1; 3];
         self.size = [0.0; 3];
         match *bounds {
@@ -140,6 +159,8 @@ impl Grid {
                 self.inv_cell = [1.0 / cell; 3];
             }
         }
+        // cells a block spans on each side of its own to hold the whole radius
+        self.reach = if self.cell >= radius { 1 } else { (radius / self.cell).ceil() as usize };
     }
 
     /// Number of cells.

@@ -35,7 +35,7 @@ pub(crate) struct Storage<'a, V: CrowdVector> {
     pub soa: &'a Soa,
 }
 
-/// The candidates of one cell's 3×3(×3) block, gathered once and shared by every agent of the
+/// The candidates of one cell's block (3×3(×3) cells, 5×5(×5) half cells), gathered once and shared by every agent of the
 /// cell (agents are sorted by cell, so consecutive agents reuse it): positions already moved
 /// to the image nearest the cell, so the per-agent scan is one subtraction per candidate.
 #[derive(Clone, Debug, Default)]
@@ -74,23 +74,24 @@ struct BlockAxis {
 }
 
 impl BlockAxis {
-    /// Cell `c` and its neighbours on an axis of `dims` cells, `None` when a torus axis is too
-    /// short for distinct images (fewer than four cells).
+    /// Cell `c` and the `reach` cells on each side on an axis of `dims` cells, `None` when a
+    /// torus axis is too short for distinct images (fewer than `2·reach + 2` cells).
     #[inline]
-    fn new(c: usize, dims: usize, size: f32, toroidal: bool) -> Option<Self> {
+    fn new(c: usize, reach: usize, dims: usize, size: f32, toroidal: bool) -> Option<Self> {
         let one = |lo, hi| BlockAxis { runs: [(lo, hi, 0.0), (0, 0, 0.0)], n: 1 };
         if !toroidal {
-            return Some(one(c.saturating_sub(1), (c + 1).min(dims - 1)));
+            return Some(one(c.saturating_sub(reach), (c + reach).min(dims - 1)));
         }
-        if dims < 4 {
+        if dims < 2 * reach + 2 {
             return None;
         }
-        Some(if c == 0 {
-            BlockAxis { runs: [(dims - 1, dims - 1, -size), (0, 1, 0.0)], n: 2 }
-        } else if c == dims - 1 {
-            BlockAxis { runs: [(dims - 2, dims - 1, 0.0), (0, 0, size)], n: 2 }
+        Some(if c < reach {
+            // the low end wraps to the top of the axis, one period down
+            BlockAxis { runs: [(dims + c - reach, dims - 1, -size), (0, c + reach, 0.0)], n: 2 }
+        } else if c + reach >= dims {
+            BlockAxis { runs: [(c - reach, dims - 1, 0.0), (0, c + reach - dims, size)], n: 2 }
         } else {
-            one(c - 1, c + 1)
+            one(c - reach, c + reach)
         })
     }
 }
@@ -124,7 +125,7 @@ impl<V: CrowdVector> Block<V> {
         self.gathered = false;
         let mut axes = [BlockAxis { runs: [(0, 0, 0.0); 2], n: 1 }; 3];
         for a in 0..V::DIM {
-            match BlockAxis::new(at[a], g.dims[a], g.size[a], g.toroidal) {
+            match BlockAxis::new(at[a], g.reach, g.dims[a], g.size[a], g.toroidal) {
                 Some(axis) => axes[a] = axis,
                 None => {
                     self.min_image = true;
@@ -563,17 +564,23 @@ impl<V: CrowdVector> Lanes<'_, V> {
                 *c = f32x4::splat(centre.axis(ax) - shift[ax]);
             }
             let end = i32x4::splat(b as i32);
-            let (mut k, b) = (a as usize, b as usize);
-            while k < b {
+            // lanes past the run's end and agent i's own lane are masked off; the other
+            // chunks need no mask
+            let valid = |k: usize| -> f32x4 {
                 let at = i32x4::splat(k as i32) + ramp;
-                let valid: f32x4 = wide::bytemuck::cast(at.simd_lt(end) & !at.simd_eq(me));
+                wide::bytemuck::cast(at.simd_lt(end) & !at.simd_eq(me))
+            };
+            let mut chunk = |k: usize, valid: Option<f32x4>| {
                 let mut o = [zero; 3];
                 let mut d2 = zero;
                 for ax in 0..V::DIM {
                     o[ax] = lane(&soa.position[ax], k) - c[ax];
                     d2 += o[ax] * o[ax];
                 }
-                let within = d2.simd_le(r2) & valid;
+                let within = match valid {
+                    Some(v) => d2.simd_le(r2) & v,
+                    None => d2.simd_le(r2),
+                };
                 count += within & one;
                 let radius = if L::RADII { lane(&soa.radius, k) } else { zero };
                 // most candidates are beyond separation's reach: skip its square root and
@@ -595,7 +602,18 @@ impl<V: CrowdVector> Lanes<'_, V> {
                         heading[ax] += within & lane(&soa.unit[ax], k);
                     }
                 }
+            };
+            let (mut k, b) = (a as usize, b as usize);
+            while k + LANES <= b {
+                if k <= i && i < k + LANES {
+                    chunk(k, Some(valid(k)));
+                } else {
+                    chunk(k, None);
+                }
                 k += LANES;
+            }
+            if k < b {
+                chunk(k, Some(valid(k)));
             }
         }
         let total = |x: f32x4| x.to_array().iter().fold(0.0, |t, &v| t + v);
