@@ -38,7 +38,6 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent};
-use steerkit::geometry::CollisionDetector;
 use steerkit::geometry::{Obstacle, Obstacle3};
 use steerkit::kinematic::Kinematic3;
 use steerkit::math::Vector;
@@ -72,14 +71,6 @@ pub trait RunSpace: Dim {
     fn recording_world(world: &steerkit_scenario::World<Self>) -> World;
     /// An agent's formation slot, if it has one.
     fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
-    /// Calls `f(from, to, hit)` for each ray agent `i` casts with `avoid` (its own fan state)
-    /// against the crowd's obstacles, `hit` the fraction of the ray to the first hit.
-    fn rays(
-        crowd: &Crowd<Self>,
-        i: usize,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Self, Self, Option<f32>),
-    );
     /// A point as the 3D world of the turrets sees it (2D has no turrets: `(x, y, 0)`).
     fn lift(v: Self) -> Vec3;
     /// The inverse of [`RunSpace::lift`].
@@ -88,13 +79,23 @@ pub trait RunSpace: Dim {
     fn planar_crowd(crowd: &mut Crowd<Self>) -> Option<&mut Crowd<Vec2>>;
 }
 
-/// The ray's first hit as a fraction of its length.
-fn hit_fraction(distance: f32, length: f32) -> f32 {
-    if length > 0.0 {
-        distance / length
-    } else {
-        0.0
-    }
+/// Calls `f(from, to, hit)` for each ray agent `i` casts with `avoid` (its own fan state)
+/// against the crowd's obstacles, `hit` the fraction of the ray to the first hit.
+fn rays<V: RunSpace>(
+    crowd: &Crowd<V>,
+    i: usize,
+    avoid: &ObstacleAvoidance,
+    mut f: impl FnMut(V, V, Option<f32>),
+) {
+    let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
+    else {
+        return;
+    };
+    avoid.cast_rays(&k, obstacles, |ray, hit| {
+        let length = ray.max_distance();
+        let hit = hit.map(|c| if length > 0.0 { c.distance / length } else { 0.0 });
+        f(ray.origin(), ray.end(), hit);
+    });
 }
 
 impl RunSpace for Vec2 {
@@ -138,22 +139,6 @@ impl RunSpace for Vec2 {
     }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|t| t.position)
-    }
-    fn rays(
-        crowd: &Crowd<Vec2>,
-        i: usize,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec2, Vec2, Option<f32>),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
-        else {
-            return;
-        };
-        avoid.for_each_ray(&k, |ray, _| {
-            let hit =
-                obstacles.cast_ray(&ray).map(|c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
     }
 }
 
@@ -218,22 +203,6 @@ impl RunSpace for Vec3 {
     }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
-    }
-    fn rays(
-        crowd: &Crowd<Vec3>,
-        i: usize,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec3, Vec3, Option<f32>),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
-        else {
-            return;
-        };
-        avoid.for_each_ray_3d(&k, |ray, _| {
-            let hit =
-                obstacles.cast_ray(&ray).map(|c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
     }
 }
 
@@ -950,7 +919,7 @@ impl<V: RunSpace> Simulation<V> {
             if let (true, Some(avoid)) = (drawn, &self.avoiders[group]) {
                 let h = crowd.handle_at(i);
                 let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-                V::rays(crowd, i, &leaf, &mut |from, to, hit| frame.ray(a32, from, to, hit));
+                rays(crowd, i, &leaf, |from, to, hit| frame.ray(a32, from, to, hit));
             }
         }
         frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });

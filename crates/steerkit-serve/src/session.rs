@@ -27,7 +27,7 @@
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 use steerkit::crowd::{AgentHandle, Crowd, FormationId, Recipe};
-use steerkit::geometry::{CollisionDetector, Obstacle3};
+use steerkit::geometry::Obstacle3;
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
 use steerkit_scenario::platform::{JumperGroup, SideViewRun};
@@ -48,14 +48,6 @@ pub trait Space: Dim {
     /// The replay's static world: bounds, obstacles, walls and paths (and in 3D the volume,
     /// spheres and cuboids).
     fn world_json(w: &World<Self>) -> Map<String, Value>;
-    /// Calls `f(from, to, hit)` for each feeler agent `h` casts with `avoid` (its own fan
-    /// state), `hit` the fraction of the ray to the first hit or −1.
-    fn rays(
-        crowd: &Crowd<Self>,
-        h: AgentHandle,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Self, Self, f32),
-    );
     /// Agent `h`'s formation slot, if it has one (2D only).
     fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
     /// A formation anchor's position and heading (2D only).
@@ -74,12 +66,21 @@ pub trait Space: Dim {
         -> Result<(), String>;
 }
 
-fn hit_fraction(distance: f32, length: f32) -> f32 {
-    if length > 0.0 {
-        distance / length
-    } else {
-        0.0
-    }
+/// Calls `f(from, to, hit)` for each feeler agent `h` casts with `avoid` (its own fan state),
+/// `hit` the fraction of the ray to the first hit or −1.
+fn rays<V: Space>(
+    crowd: &Crowd<V>,
+    h: AgentHandle,
+    avoid: &ObstacleAvoidance,
+    mut f: impl FnMut(V, V, f32),
+) {
+    let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
+    let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
+    leaf.cast_rays(&k, obstacles, |ray, hit| {
+        let length = ray.max_distance();
+        let hit = hit.map_or(-1.0, |c| if length > 0.0 { c.distance / length } else { 0.0 });
+        f(ray.origin(), ray.end(), hit);
+    });
 }
 
 fn bounds_json<V: Space>(b: &Bounds<V>, world: &mut Map<String, Value>) {
@@ -159,21 +160,6 @@ impl Space for Vec2 {
         world.insert("paths".into(), paths_json(w));
         world
     }
-    fn rays(
-        crowd: &Crowd<Vec2>,
-        h: AgentHandle,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec2, Vec2, f32),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
-        let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-        leaf.for_each_ray(&k, |ray, _| {
-            let hit = obstacles
-                .cast_ray(&ray)
-                .map_or(-1.0, |c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
-    }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|s| s.position)
     }
@@ -241,21 +227,6 @@ impl Space for Vec3 {
         world.insert("cuboids".into(), Value::Array(cuboids));
         world.insert("paths".into(), paths_json(w));
         world
-    }
-    fn rays(
-        crowd: &Crowd<Vec3>,
-        h: AgentHandle,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec3, Vec3, f32),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
-        let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-        leaf.for_each_ray_3d(&k, |ray, _| {
-            let hit = obstacles
-                .cast_ray(&ray)
-                .map_or(-1.0, |c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
     }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
@@ -1273,7 +1244,7 @@ impl<V: Space> Sim<V> {
                             if !chosen {
                                 rays_left -= 1;
                             }
-                            V::rays(crowd, h, avoid, &mut |a, b, hit| {
+                            rays(crowd, h, avoid, |a, b, hit| {
                                 let s = if ray_agent.is_empty() { "" } else { "," };
                                 let _ = write!(ray_agent, "{s}{id}");
                                 let _ = write!(ray_from, "{s}{}", Nums(a));
