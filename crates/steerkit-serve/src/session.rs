@@ -27,11 +27,11 @@
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 use steerkit::crowd::{AgentHandle, Crowd, FormationId, Recipe};
-use steerkit::geometry::Obstacle3;
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
 use steerkit_scenario::platform::{JumperGroup, SideViewRun};
-use steerkit_scenario::{Bounds, Dim, Scenario, World};
+use steerkit_scenario::recording::{PathPoint, PathShape, WallShape, PALETTE};
+use steerkit_scenario::{Dim, Scenario, World};
 
 /// A point as messages and the document carry it: `[x, y, z]` (m); `z` is 0 in 2D.
 pub type Point = [f64; 3];
@@ -45,9 +45,6 @@ pub trait Space: Dim {
     fn heading_of(o: Self::Orientation) -> f32;
     /// The full attitude (x, y, z, w) a 3D frame carries; `None` in 2D.
     fn attitude(o: Self::Orientation) -> Option<[f32; 4]>;
-    /// The replay's static world: bounds, obstacles, walls and paths (and in 3D the volume,
-    /// spheres and cuboids).
-    fn world_json(w: &World<Self>) -> Map<String, Value>;
     /// Agent `h`'s formation slot, if it has one (2D only).
     fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
     /// A formation anchor's position and heading (2D only).
@@ -83,41 +80,6 @@ fn rays<V: Space>(
     });
 }
 
-fn bounds_json<V: Space>(b: &Bounds<V>, world: &mut Map<String, Value>) {
-    match b {
-        Bounds::Unbounded => {}
-        Bounds::Bounded { min, max } | Bounds::Wrapping { min, max } => {
-            let (a, c) = (V::components(*min), V::components(*max));
-            world.insert("wrap".into(), json!(matches!(b, Bounds::Wrapping { .. })));
-            if V::DIMS == 2 {
-                world.insert("bounds".into(), json!({"min": [a[0], a[1]], "max": [c[0], c[1]]}));
-            } else {
-                // the 2D section is the ground seen from above: (x, z) → (x, −z)
-                world.insert("bounds".into(), json!({"min": [a[0], -c[2]], "max": [c[0], -a[2]]}));
-                world.insert("volume".into(), json!({"min": a, "max": c}));
-            }
-        }
-    }
-}
-
-fn paths_json<V: Space>(w: &World<V>) -> Value {
-    Value::Array(
-        w.paths
-            .iter()
-            .map(|p| {
-                let pts: Vec<Vec<f32>> = p
-                    .polyline
-                    .points()
-                    .iter()
-                    .map(|q| V::components(*q)[..V::DIMS].to_vec())
-                    .collect();
-                json!({"name": p.name, "points": pts,
-                       "looping": steerkit::path::Path::is_looping(&p.polyline)})
-            })
-            .collect(),
-    )
-}
-
 impl Space for Vec2 {
     fn components(v: Vec2) -> [f32; 3] {
         [v.x, v.y, 0.0]
@@ -127,38 +89,6 @@ impl Space for Vec2 {
     }
     fn attitude(_: f32) -> Option<[f32; 4]> {
         None
-    }
-    fn world_json(w: &World<Vec2>) -> Map<String, Value> {
-        let mut world = Map::new();
-        bounds_json(&w.bounds, &mut world);
-        let (mut circles, mut polygons, mut boxes, mut walls) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for o in &w.geometry.obstacles {
-            match o {
-                steerkit::geometry::Obstacle::Circle(c) => {
-                    circles.push(json!({"center": [c.center.x, c.center.y], "radius": c.radius}));
-                }
-                steerkit::geometry::Obstacle::Wall(s) => {
-                    walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
-                }
-                steerkit::geometry::Obstacle::Polygon(p) => {
-                    let pts: Vec<[f32; 2]> = p.points().iter().map(|q| [q.x, q.y]).collect();
-                    polygons.push(json!({ "points": pts }));
-                }
-                steerkit::geometry::Obstacle::Box(b) => {
-                    boxes.push(json!({"min": [b.min.x, b.min.y], "max": [b.max.x, b.max.y]}));
-                }
-            }
-        }
-        for s in &w.geometry.walls {
-            walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
-        }
-        world.insert("circles".into(), Value::Array(circles));
-        world.insert("polygons".into(), Value::Array(polygons));
-        world.insert("boxes".into(), Value::Array(boxes));
-        world.insert("walls".into(), Value::Array(walls));
-        world.insert("paths".into(), paths_json(w));
-        world
     }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|s| s.position)
@@ -209,25 +139,6 @@ impl Space for Vec3 {
     fn attitude(o: Quat) -> Option<[f32; 4]> {
         Some(o.to_array())
     }
-    fn world_json(w: &World<Vec3>) -> Map<String, Value> {
-        let mut world = Map::new();
-        bounds_json(&w.bounds, &mut world);
-        let (mut spheres, mut cuboids) = (Vec::new(), Vec::new());
-        for o in &w.geometry.obstacles3 {
-            match o {
-                Obstacle3::Sphere(s) => spheres.push(json!({
-                    "center": [s.center.x, s.center.y, s.center.z], "radius": s.radius
-                })),
-                Obstacle3::Box(b) => cuboids.push(json!({
-                    "min": [b.min.x, b.min.y, b.min.z], "max": [b.max.x, b.max.y, b.max.z]
-                })),
-            }
-        }
-        world.insert("spheres".into(), Value::Array(spheres));
-        world.insert("cuboids".into(), Value::Array(cuboids));
-        world.insert("paths".into(), paths_json(w));
-        world
-    }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
     }
@@ -254,12 +165,6 @@ pub const RAY_AGENTS: usize = 8;
 pub const GOAL_HANDLES: usize = 24;
 /// Coordinates a page may send (m): `|x|, |y|` at most this.
 pub const MAX_COORDINATE: f64 = 1.0e5;
-
-/// The colours of groups that name none (the replay's palette, Okabe–Ito first).
-const PALETTE: [&str; 10] = [
-    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d31", "#6a3d9a",
-    "#b8b000", "#444444",
-];
 
 /// A numeric parameter of a group's limits or behaviour tree, as a slider shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1126,25 +1031,21 @@ impl<V: Space> Sim<V> {
     }
 
     /// The replay's recording without frames but one: what the page's renderer is loaded
-    /// with (see `crates/steerkit-cli/src/recording.rs` for the schema).
+    /// with (see [`steerkit_scenario::recording`] for the schema).
     #[must_use]
     pub fn recording(&self) -> Value {
         let w = &self.world;
-        let mut world = V::world_json(w);
+        let mut world = V::recording_world(w);
         if let Some(sv) = &self.side_view {
             // as `steerkit run` records a side view: platform tops as walls, planned jumps as
             // paths
-            if let Some(Value::Array(walls)) = world.get_mut("walls") {
-                for (x0, x1, y) in sv.platforms() {
-                    walls.push(json!({"a": [x0, y], "b": [x1, y]}));
-                }
+            for (x0, x1, y) in sv.platforms() {
+                world.walls.push(WallShape { a: [x0, y], b: [x1, y] });
             }
-            if let Some(Value::Array(paths)) = world.get_mut("paths") {
-                for (name, points) in sv.arcs() {
-                    let pts: Vec<[f32; 2]> = points.iter().map(|p| [p.x, p.y]).collect();
-                    if pts.len() >= 2 {
-                        paths.push(json!({"name": name, "points": pts, "looping": false}));
-                    }
+            for (name, points) in sv.arcs() {
+                if points.len() >= 2 {
+                    let points = points.into_iter().map(PathPoint::from).collect();
+                    world.add_path(PathShape { name, points, looping: false });
                 }
             }
         }
