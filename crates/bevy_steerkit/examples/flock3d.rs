@@ -12,6 +12,8 @@
 //! y is up; each boid looks down its local +x axis (the crowd's convention), so its cone mesh
 //! is a child turned to point along +x.
 
+mod common;
+
 use bevy::prelude::*;
 use bevy_steerkit::debug::{SteerDebug, SteerkitDebugPlugin};
 use bevy_steerkit::{SteerAgent, SteerBehaviour, SteerCrowd, SteerObstacle, SteerkitPlugin3d};
@@ -49,7 +51,17 @@ fn main() {
             ..default()
         })
         .add_systems(Startup, setup)
-        .add_systems(Update, (orbit_camera, keys))
+        .add_systems(
+            Update,
+            (
+                orbit_camera,
+                common::keys([
+                    (KeyCode::KeyV, |d| &mut d.velocity),
+                    (KeyCode::KeyF, |d| &mut d.feelers),
+                    (KeyCode::KeyO, |d| &mut d.obstacles),
+                ]),
+            ),
+        )
         .run();
 }
 
@@ -140,28 +152,4 @@ fn orbit_camera(time: Res<Time>, mut camera: Single<&mut Transform, With<Camera3
     let a = time.elapsed_secs() * 0.08;
     **camera =
         Transform::from_xyz(80.0 * a.sin(), 25.0, 80.0 * a.cos()).looking_at(Vec3::ZERO, Vec3::Y);
-}
-
-fn keys(
-    input: Res<ButtonInput<KeyCode>>,
-    mut layers: ResMut<SteerDebug>,
-    mut time: ResMut<Time<Virtual>>,
-) {
-    let layers = &mut *layers;
-    for (key, layer) in [
-        (KeyCode::KeyV, &mut layers.velocity),
-        (KeyCode::KeyF, &mut layers.feelers),
-        (KeyCode::KeyO, &mut layers.obstacles),
-    ] {
-        if input.just_pressed(key) {
-            *layer = !*layer;
-        }
-    }
-    if input.just_pressed(KeyCode::Space) {
-        if time.is_paused() {
-            time.unpause();
-        } else {
-            time.pause();
-        }
-    }
 }

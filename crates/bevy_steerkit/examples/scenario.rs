@@ -9,6 +9,8 @@
 //! Keys: `V` velocity, `S` steering, `T` targets, `F` rays and feelers, `N` neighbour radius,
 //! `P` paths, `Space` pause.
 
+mod common;
+
 use bevy::color::Srgba;
 use bevy::prelude::*;
 use bevy_steerkit::debug::{SteerDebug, SteerkitDebugPlugin};
@@ -38,7 +40,17 @@ fn main() {
     }))
     .insert_resource(ClearColor(Color::srgb(0.96, 0.96, 0.94)))
     .insert_resource(SteerDebug { velocity: false, steering: false, targets: false, ..default() })
-    .add_systems(Update, keys);
+    .add_systems(
+        Update,
+        common::keys([
+            (KeyCode::KeyV, |d| &mut d.velocity),
+            (KeyCode::KeyS, |d| &mut d.steering),
+            (KeyCode::KeyT, |d| &mut d.targets),
+            (KeyCode::KeyF, |d| &mut d.feelers),
+            (KeyCode::KeyN, |d| &mut d.neighbour_radius),
+            (KeyCode::KeyP, |d| &mut d.paths),
+        ]),
+    );
     let three_d = file.dimensions() == 3;
     let spawned = if three_d {
         app.add_plugins((
@@ -117,31 +129,4 @@ fn main() {
         ));
     }
     app.run();
-}
-
-fn keys(
-    input: Res<ButtonInput<KeyCode>>,
-    mut layers: ResMut<SteerDebug>,
-    mut time: ResMut<Time<Virtual>>,
-) {
-    let layers = &mut *layers;
-    for (key, layer) in [
-        (KeyCode::KeyV, &mut layers.velocity),
-        (KeyCode::KeyS, &mut layers.steering),
-        (KeyCode::KeyT, &mut layers.targets),
-        (KeyCode::KeyF, &mut layers.feelers),
-        (KeyCode::KeyN, &mut layers.neighbour_radius),
-        (KeyCode::KeyP, &mut layers.paths),
-    ] {
-        if input.just_pressed(key) {
-            *layer = !*layer;
-        }
-    }
-    if input.just_pressed(KeyCode::Space) {
-        if time.is_paused() {
-            time.unpause();
-        } else {
-            time.pause();
-        }
-    }
 }

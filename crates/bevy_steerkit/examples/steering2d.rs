@@ -11,6 +11,8 @@
 //! The world is a 128 m × 72 m torus shown at 10 px per metre; every agent is a steerkit crowd
 //! agent stepped in `FixedUpdate` (64 Hz) and drawn interpolated.
 
+mod common;
+
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_steerkit::debug::{SteerDebug, SteerkitDebugPlugin};
@@ -61,7 +63,21 @@ fn main() {
             ..default()
         })
         .add_systems(Startup, setup)
-        .add_systems(Update, (follow_cursor, turn_walkers_round, keys))
+        .add_systems(
+            Update,
+            (
+                follow_cursor,
+                turn_walkers_round,
+                common::keys([
+                    (KeyCode::KeyV, |d| &mut d.velocity),
+                    (KeyCode::KeyS, |d| &mut d.steering),
+                    (KeyCode::KeyT, |d| &mut d.targets),
+                    (KeyCode::KeyF, |d| &mut d.feelers),
+                    (KeyCode::KeyN, |d| &mut d.neighbour_radius),
+                    (KeyCode::KeyO, |d| &mut d.obstacles),
+                ]),
+            ),
+        )
         .run();
 }
 
@@ -227,33 +243,6 @@ fn turn_walkers_round(
                 let here = t.translation.truncate();
                 *goal = SteerGoal::Point(Vec2::new(-here.x.signum() * 34.0, here.y));
             }
-        }
-    }
-}
-
-fn keys(
-    input: Res<ButtonInput<KeyCode>>,
-    mut layers: ResMut<SteerDebug>,
-    mut time: ResMut<Time<Virtual>>,
-) {
-    let layers = &mut *layers;
-    for (key, layer) in [
-        (KeyCode::KeyV, &mut layers.velocity),
-        (KeyCode::KeyS, &mut layers.steering),
-        (KeyCode::KeyT, &mut layers.targets),
-        (KeyCode::KeyF, &mut layers.feelers),
-        (KeyCode::KeyN, &mut layers.neighbour_radius),
-        (KeyCode::KeyO, &mut layers.obstacles),
-    ] {
-        if input.just_pressed(key) {
-            *layer = !*layer;
-        }
-    }
-    if input.just_pressed(KeyCode::Space) {
-        if time.is_paused() {
-            time.unpause();
-        } else {
-            time.pause();
         }
     }
 }

@@ -12,7 +12,7 @@ use bevy_color::Color;
 use bevy_ecs::prelude::*;
 use bevy_math::{Vec2, Vec3};
 use steerkit::crowd::{AgentHandle, Crowd, Recipe};
-use steerkit::geometry::{CollisionDetector, Obstacle, Obstacle3};
+use steerkit::geometry::{CollisionDetector, Obstacle, Obstacle3, ObstacleSet, ObstacleSet3};
 use steerkit::kinematic::Kinematic;
 use steerkit::steering::{DetectionBox, ObstacleAvoidance, Stateful, WallFeelers, WorldWander};
 
@@ -150,22 +150,23 @@ impl Draw for Vec2 {
         pen: &mut dyn Pen<Vec2>,
     ) {
         let (Some(k), Some(radius)) = (crowd.kinematic(h), crowd.radius(h)) else { return };
-        let obstacles = crowd.obstacles();
-        let cast =
-            |r: &steerkit::geometry::Ray| obstacles.and_then(|o| o.cast_ray(r)).map(|c| c.distance);
+        // without obstacles the rays are drawn whole
+        let empty = ObstacleSet::default();
+        let obstacles = crowd.obstacles().unwrap_or(&empty);
         match leaf {
             Recipe::ObstacleAvoidance(avoid) if layers.feelers => {
                 let avoid: ObstacleAvoidance =
                     crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-                avoid.for_each_ray(&k, |r, _| {
+                avoid.cast_rays(&k, obstacles, |r, hit| {
                     let cross = r.direction().perp() * 0.1;
-                    ray(pen, r.origin(), r.end(), cast(&r), cross);
+                    ray(pen, r.origin(), r.end(), hit.map(|c| c.distance), cross);
                 });
             }
             Recipe::WallFeelers(feelers) if layers.feelers => {
                 for r in WallFeelers::feelers(feelers, &k) {
                     let cross = r.direction().perp() * 0.1;
-                    ray(pen, r.origin(), r.end(), cast(&r), cross);
+                    let hit = obstacles.cast_ray(&r).map(|c| c.distance);
+                    ray(pen, r.origin(), r.end(), hit, cross);
                 }
             }
             Recipe::DetectionBox(b) if layers.boxes => {
@@ -235,13 +236,14 @@ impl Draw for Vec3 {
     ) {
         let Some(k) = crowd.kinematic(h) else { return };
         if let (Recipe::ObstacleAvoidance(avoid), true) = (leaf, layers.feelers) {
-            let obstacles = crowd.obstacles();
+            // without obstacles the rays are drawn whole
+            let empty = ObstacleSet3::default();
+            let obstacles = crowd.obstacles().unwrap_or(&empty);
             let avoid: ObstacleAvoidance =
                 crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-            avoid.for_each_ray_3d(&k, |r, _| {
-                let hit = obstacles.and_then(|o| o.cast_ray(&r)).map(|c| c.distance);
+            avoid.cast_rays(&k, obstacles, |r, hit| {
                 let cross = r.direction().any_orthonormal_vector() * 0.1;
-                ray(pen, r.origin(), r.end(), hit, cross);
+                ray(pen, r.origin(), r.end(), hit.map(|c| c.distance), cross);
             });
         }
     }

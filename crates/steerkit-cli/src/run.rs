@@ -29,7 +29,7 @@ use crate::ballistics::{Ballistics, TurretMetrics};
 use crate::platform::{GapMetrics, JumperGroup, SideViewRun};
 use crate::recording::{
     stride_for, FrameWriter, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder,
-    Recording, RecordingError, VehicleShape, World, PALETTE,
+    Recording, RecordingError, VehicleShape, PALETTE,
 };
 use serde::Serialize;
 use std::collections::HashSet;
@@ -38,17 +38,15 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent};
-use steerkit::geometry::CollisionDetector;
-use steerkit::geometry::{Obstacle, Obstacle3};
 use steerkit::kinematic::Kinematic3;
 use steerkit::math::Vector;
 use steerkit::neighbours::{NeighbourQuery, Neighbours};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
-use steerkit_scenario::{Bounds, Dim, Metric, MetricsPlan, Scenario, ScenarioError};
+use steerkit_scenario::{Dim, Metric, MetricsPlan, Scenario, ScenarioError};
 
 /// What the runner does differently in 2D and 3D: the CSV's columns, the replay's frames and
-/// world, and formation slots (2D only).
+/// formation slots (2D only); the replay's world is [`Dim::recording_world`].
 pub trait RunSpace: Dim {
     /// `trajectories.csv`'s header.
     const CSV_HEADER: &'static str;
@@ -68,18 +66,8 @@ pub trait RunSpace: Dim {
         step: u32,
         agents: impl Iterator<Item = (Self, Self, Self::Orientation)>,
     ) -> Result<FrameWriter<'r, Self>, RecordingError>;
-    /// The replay's static world (bounds, obstacles, walls, paths).
-    fn recording_world(world: &steerkit_scenario::World<Self>) -> World;
     /// An agent's formation slot, if it has one.
     fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
-    /// Calls `f(from, to, hit)` for each ray agent `i` casts with `avoid` (its own fan state)
-    /// against the crowd's obstacles, `hit` the fraction of the ray to the first hit.
-    fn rays(
-        crowd: &Crowd<Self>,
-        i: usize,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Self, Self, Option<f32>),
-    );
     /// A point as the 3D world of the turrets sees it (2D has no turrets: `(x, y, 0)`).
     fn lift(v: Self) -> Vec3;
     /// The inverse of [`RunSpace::lift`].
@@ -88,13 +76,23 @@ pub trait RunSpace: Dim {
     fn planar_crowd(crowd: &mut Crowd<Self>) -> Option<&mut Crowd<Vec2>>;
 }
 
-/// The ray's first hit as a fraction of its length.
-fn hit_fraction(distance: f32, length: f32) -> f32 {
-    if length > 0.0 {
-        distance / length
-    } else {
-        0.0
-    }
+/// Calls `f(from, to, hit)` for each ray agent `i` casts with `avoid` (its own fan state)
+/// against the crowd's obstacles, `hit` the fraction of the ray to the first hit.
+fn rays<V: RunSpace>(
+    crowd: &Crowd<V>,
+    i: usize,
+    avoid: &ObstacleAvoidance,
+    mut f: impl FnMut(V, V, Option<f32>),
+) {
+    let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
+    else {
+        return;
+    };
+    avoid.cast_rays(&k, obstacles, |ray, hit| {
+        let length = ray.max_distance();
+        let hit = hit.map(|c| if length > 0.0 { c.distance / length } else { 0.0 });
+        f(ray.origin(), ray.end(), hit);
+    });
 }
 
 impl RunSpace for Vec2 {
@@ -110,23 +108,6 @@ impl RunSpace for Vec2 {
     ) -> Result<FrameWriter<'r, Vec2>, RecordingError> {
         recorder.push_frame(step, agents)
     }
-    fn recording_world(world: &steerkit_scenario::World) -> World {
-        let mut out = match world.bounds {
-            Bounds::Unbounded => World::default(),
-            Bounds::Bounded { min, max } => World::bounded(min, max, false),
-            Bounds::Wrapping { min, max } => World::bounded(min, max, true),
-        };
-        for o in &world.geometry.obstacles {
-            out.add_obstacle(o);
-        }
-        for w in &world.geometry.walls {
-            out.add_obstacle(&Obstacle::Wall(*w));
-        }
-        for p in &world.paths {
-            out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
-        }
-        out
-    }
     fn lift(v: Vec2) -> Vec3 {
         v.extend(0.0)
     }
@@ -138,22 +119,6 @@ impl RunSpace for Vec2 {
     }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|t| t.position)
-    }
-    fn rays(
-        crowd: &Crowd<Vec2>,
-        i: usize,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec2, Vec2, Option<f32>),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
-        else {
-            return;
-        };
-        avoid.for_each_ray(&k, |ray, _| {
-            let hit =
-                obstacles.cast_ray(&ray).map(|c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
     }
 }
 
@@ -181,32 +146,6 @@ impl RunSpace for Vec3 {
             .collect();
         recorder.push_kinematics3(step, &kinematics)
     }
-    fn recording_world(world: &steerkit_scenario::World<Vec3>) -> World {
-        // the 2D world section is the ground plane seen from above: (x, z) → (x, −z)
-        let ground = |v: Vec3| Vec2::new(v.x, -v.z);
-        let (wrap, corners) = match world.bounds {
-            Bounds::Unbounded => (false, None),
-            Bounds::Bounded { min, max } => (false, Some((min, max))),
-            Bounds::Wrapping { min, max } => (true, Some((min, max))),
-        };
-        let mut out = match corners {
-            None => World::default(),
-            Some((min, max)) => {
-                World::bounded(ground(min).min(ground(max)), ground(min).max(ground(max)), wrap)
-                    .with_volume(min, max)
-            }
-        };
-        for o in &world.geometry.obstacles3 {
-            match o {
-                Obstacle3::Sphere(s) => out.add_sphere(s.center, s.radius),
-                Obstacle3::Box(b) => out.add_cuboid(b.min, b.max),
-            }
-        }
-        for p in &world.paths {
-            out.add_path(PathShape::from_polyline3(p.name.clone(), &p.polyline));
-        }
-        out
-    }
     fn lift(v: Vec3) -> Vec3 {
         v
     }
@@ -218,22 +157,6 @@ impl RunSpace for Vec3 {
     }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
-    }
-    fn rays(
-        crowd: &Crowd<Vec3>,
-        i: usize,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec3, Vec3, Option<f32>),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(crowd.handle_at(i)), crowd.obstacles())
-        else {
-            return;
-        };
-        avoid.for_each_ray_3d(&k, |ray, _| {
-            let hit =
-                obstacles.cast_ray(&ray).map(|c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
     }
 }
 
@@ -950,7 +873,7 @@ impl<V: RunSpace> Simulation<V> {
             if let (true, Some(avoid)) = (drawn, &self.avoiders[group]) {
                 let h = crowd.handle_at(i);
                 let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-                V::rays(crowd, i, &leaf, &mut |from, to, hit| frame.ray(a32, from, to, hit));
+                rays(crowd, i, &leaf, |from, to, hit| frame.ray(a32, from, to, hit));
             }
         }
         frame.metric("mean speed", "m/s", if n > 0 { (speed / n as f64) as f32 } else { 0.0 });

@@ -1,10 +1,13 @@
 //! What differs between a 2D and a 3D scenario: the vector type, the spawn regions' names and
-//! measures, headings, and the parts of the static world that exist only in 2D so far.
+//! measures, headings, the parts of the static world that exist only in 2D so far, and the
+//! static world a replay draws.
 
-use crate::model::{FormationPlan, Geometry};
+use crate::model::{Bounds, FormationPlan, Geometry};
+use crate::recording::{self, PathShape};
+use crate::World;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdError, CrowdVector, FormationId, Recipe};
 use steerkit::formation::{FormationManager, Pattern};
-use steerkit::geometry::{Circle, Obstacle, ObstacleSet, ObstacleSet3, Sphere};
+use steerkit::geometry::{Circle, Obstacle, Obstacle3, ObstacleSet, ObstacleSet3, Sphere};
 use steerkit::kinematic::Kinematic;
 use steerkit::{ParamError, Vec2, Vec3};
 
@@ -53,6 +56,11 @@ pub trait Dim: CrowdVector + sealed::Sealed {
         members: &[AgentHandle],
         anchor: Recipe<Vec2>,
     ) -> Result<FormationId, CrowdError>;
+    /// The static world a replay of `world` draws ([`recording::World`]): the bounds (in 3D
+    /// also the volume; the 2D bounds are then the ground plane seen from above,
+    /// `(x, z) → (x, −z)`), the obstacles and walls (2D) or spheres and cuboids (3D), and the
+    /// paths.
+    fn recording_world(world: &World<Self>) -> recording::World;
 }
 
 mod sealed {
@@ -115,6 +123,23 @@ impl Dim for Vec2 {
         let manager = FormationManager::new(Pattern::from(plan.pattern), start, plan.anchor_limits);
         crowd.add_formation(manager, members, anchor)
     }
+    fn recording_world(world: &World) -> recording::World {
+        let mut out = match world.bounds {
+            Bounds::Unbounded => recording::World::default(),
+            Bounds::Bounded { min, max } => recording::World::bounded(min, max, false),
+            Bounds::Wrapping { min, max } => recording::World::bounded(min, max, true),
+        };
+        for o in &world.geometry.obstacles {
+            out.add_obstacle(o);
+        }
+        for w in &world.geometry.walls {
+            out.add_obstacle(&Obstacle::Wall(*w));
+        }
+        for p in &world.paths {
+            out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
+        }
+        out
+    }
 }
 
 impl Dim for Vec3 {
@@ -163,5 +188,33 @@ impl Dim for Vec3 {
             name: "formation",
             expected: "a 2D scenario (formations are planar)",
         }))
+    }
+    fn recording_world(world: &World<Vec3>) -> recording::World {
+        // the 2D world section is the ground plane seen from above: (x, z) → (x, −z)
+        let ground = |v: Vec3| Vec2::new(v.x, -v.z);
+        let (wrap, corners) = match world.bounds {
+            Bounds::Unbounded => (false, None),
+            Bounds::Bounded { min, max } => (false, Some((min, max))),
+            Bounds::Wrapping { min, max } => (true, Some((min, max))),
+        };
+        let mut out = match corners {
+            None => recording::World::default(),
+            Some((min, max)) => recording::World::bounded(
+                ground(min).min(ground(max)),
+                ground(min).max(ground(max)),
+                wrap,
+            )
+            .with_volume(min, max),
+        };
+        for o in &world.geometry.obstacles3 {
+            match o {
+                Obstacle3::Sphere(s) => out.add_sphere(s.center, s.radius),
+                Obstacle3::Box(b) => out.add_cuboid(b.min, b.max),
+            }
+        }
+        for p in &world.paths {
+            out.add_path(PathShape::from_polyline3(p.name.clone(), &p.polyline));
+        }
+        out
     }
 }

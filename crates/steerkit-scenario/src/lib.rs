@@ -35,6 +35,10 @@
 //! (3D scenarios are future work). Nothing in a file can make the program read or write another
 //! file: there are no includes and no output paths, and [`Scenario::output_name`] is sanitised
 //! to `[a-z0-9_-]`.
+//!
+//! [`recording`] is the replay format of a run (its JSON schema, and the recorder that fills
+//! it), here so that `steerkit run`'s replays and the live playground's frames share it;
+//! [`Dim::recording_world`] gives a built world's part of it.
 #![warn(missing_docs)]
 
 pub mod ballistics;
@@ -43,6 +47,7 @@ mod dim;
 mod error;
 mod model;
 pub mod platform;
+pub mod recording;
 mod spec;
 mod world;
 

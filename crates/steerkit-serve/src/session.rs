@@ -32,12 +32,12 @@
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 use steerkit::crowd::{AgentHandle, Crowd, FormationId, Recipe};
-use steerkit::geometry::{CollisionDetector, Obstacle3};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
 use steerkit_scenario::ballistics::{Ballistics, Shot, TurretMetrics};
 use steerkit_scenario::platform::{JumperGroup, SideViewRun};
-use steerkit_scenario::{Bounds, Dim, Scenario, World};
+use steerkit_scenario::recording::{PathPoint, PathShape, WallShape, PALETTE};
+use steerkit_scenario::{Dim, Scenario, World};
 
 /// A point as messages and the document carry it: `[x, y, z]` (m); `z` is 0 in 2D.
 pub type Point = [f64; 3];
@@ -55,17 +55,6 @@ pub trait Space: Dim {
     fn heading_of(o: Self::Orientation) -> f32;
     /// The full attitude (x, y, z, w) a 3D frame carries; `None` in 2D.
     fn attitude(o: Self::Orientation) -> Option<[f32; 4]>;
-    /// The replay's static world: bounds, obstacles, walls and paths (and in 3D the volume,
-    /// spheres and cuboids).
-    fn world_json(w: &World<Self>) -> Map<String, Value>;
-    /// Calls `f(from, to, hit)` for each feeler agent `h` casts with `avoid` (its own fan
-    /// state), `hit` the fraction of the ray to the first hit or −1.
-    fn rays(
-        crowd: &Crowd<Self>,
-        h: AgentHandle,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Self, Self, f32),
-    );
     /// Agent `h`'s formation slot, if it has one (2D only).
     fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
     /// A formation anchor's position and heading (2D only).
@@ -84,47 +73,21 @@ pub trait Space: Dim {
         -> Result<(), String>;
 }
 
-fn hit_fraction(distance: f32, length: f32) -> f32 {
-    if length > 0.0 {
-        distance / length
-    } else {
-        0.0
-    }
-}
-
-fn bounds_json<V: Space>(b: &Bounds<V>, world: &mut Map<String, Value>) {
-    match b {
-        Bounds::Unbounded => {}
-        Bounds::Bounded { min, max } | Bounds::Wrapping { min, max } => {
-            let (a, c) = (V::components(*min), V::components(*max));
-            world.insert("wrap".into(), json!(matches!(b, Bounds::Wrapping { .. })));
-            if V::DIMS == 2 {
-                world.insert("bounds".into(), json!({"min": [a[0], a[1]], "max": [c[0], c[1]]}));
-            } else {
-                // the 2D section is the ground seen from above: (x, z) → (x, −z)
-                world.insert("bounds".into(), json!({"min": [a[0], -c[2]], "max": [c[0], -a[2]]}));
-                world.insert("volume".into(), json!({"min": a, "max": c}));
-            }
-        }
-    }
-}
-
-fn paths_json<V: Space>(w: &World<V>) -> Value {
-    Value::Array(
-        w.paths
-            .iter()
-            .map(|p| {
-                let pts: Vec<Vec<f32>> = p
-                    .polyline
-                    .points()
-                    .iter()
-                    .map(|q| V::components(*q)[..V::DIMS].to_vec())
-                    .collect();
-                json!({"name": p.name, "points": pts,
-                       "looping": steerkit::path::Path::is_looping(&p.polyline)})
-            })
-            .collect(),
-    )
+/// Calls `f(from, to, hit)` for each feeler agent `h` casts with `avoid` (its own fan state),
+/// `hit` the fraction of the ray to the first hit or −1.
+fn rays<V: Space>(
+    crowd: &Crowd<V>,
+    h: AgentHandle,
+    avoid: &ObstacleAvoidance,
+    mut f: impl FnMut(V, V, f32),
+) {
+    let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
+    let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
+    leaf.cast_rays(&k, obstacles, |ray, hit| {
+        let length = ray.max_distance();
+        let hit = hit.map_or(-1.0, |c| if length > 0.0 { c.distance / length } else { 0.0 });
+        f(ray.origin(), ray.end(), hit);
+    });
 }
 
 impl Space for Vec2 {
@@ -142,53 +105,6 @@ impl Space for Vec2 {
     }
     fn attitude(_: f32) -> Option<[f32; 4]> {
         None
-    }
-    fn world_json(w: &World<Vec2>) -> Map<String, Value> {
-        let mut world = Map::new();
-        bounds_json(&w.bounds, &mut world);
-        let (mut circles, mut polygons, mut boxes, mut walls) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for o in &w.geometry.obstacles {
-            match o {
-                steerkit::geometry::Obstacle::Circle(c) => {
-                    circles.push(json!({"center": [c.center.x, c.center.y], "radius": c.radius}));
-                }
-                steerkit::geometry::Obstacle::Wall(s) => {
-                    walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
-                }
-                steerkit::geometry::Obstacle::Polygon(p) => {
-                    let pts: Vec<[f32; 2]> = p.points().iter().map(|q| [q.x, q.y]).collect();
-                    polygons.push(json!({ "points": pts }));
-                }
-                steerkit::geometry::Obstacle::Box(b) => {
-                    boxes.push(json!({"min": [b.min.x, b.min.y], "max": [b.max.x, b.max.y]}));
-                }
-            }
-        }
-        for s in &w.geometry.walls {
-            walls.push(json!({"a": [s.a.x, s.a.y], "b": [s.b.x, s.b.y]}));
-        }
-        world.insert("circles".into(), Value::Array(circles));
-        world.insert("polygons".into(), Value::Array(polygons));
-        world.insert("boxes".into(), Value::Array(boxes));
-        world.insert("walls".into(), Value::Array(walls));
-        world.insert("paths".into(), paths_json(w));
-        world
-    }
-    fn rays(
-        crowd: &Crowd<Vec2>,
-        h: AgentHandle,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec2, Vec2, f32),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
-        let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-        leaf.for_each_ray(&k, |ray, _| {
-            let hit = obstacles
-                .cast_ray(&ray)
-                .map_or(-1.0, |c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
     }
     fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
         crowd.slot_target(h).map(|s| s.position)
@@ -245,40 +161,6 @@ impl Space for Vec3 {
     fn attitude(o: Quat) -> Option<[f32; 4]> {
         Some(o.to_array())
     }
-    fn world_json(w: &World<Vec3>) -> Map<String, Value> {
-        let mut world = Map::new();
-        bounds_json(&w.bounds, &mut world);
-        let (mut spheres, mut cuboids) = (Vec::new(), Vec::new());
-        for o in &w.geometry.obstacles3 {
-            match o {
-                Obstacle3::Sphere(s) => spheres.push(json!({
-                    "center": [s.center.x, s.center.y, s.center.z], "radius": s.radius
-                })),
-                Obstacle3::Box(b) => cuboids.push(json!({
-                    "min": [b.min.x, b.min.y, b.min.z], "max": [b.max.x, b.max.y, b.max.z]
-                })),
-            }
-        }
-        world.insert("spheres".into(), Value::Array(spheres));
-        world.insert("cuboids".into(), Value::Array(cuboids));
-        world.insert("paths".into(), paths_json(w));
-        world
-    }
-    fn rays(
-        crowd: &Crowd<Vec3>,
-        h: AgentHandle,
-        avoid: &ObstacleAvoidance,
-        f: &mut dyn FnMut(Vec3, Vec3, f32),
-    ) {
-        let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
-        let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-        leaf.for_each_ray_3d(&k, |ray, _| {
-            let hit = obstacles
-                .cast_ray(&ray)
-                .map_or(-1.0, |c| hit_fraction(c.distance, ray.max_distance()));
-            f(ray.origin(), ray.end(), hit);
-        });
-    }
     fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
         None
     }
@@ -311,12 +193,6 @@ pub const SHOT_LINGER: f32 = 1.5;
 pub const SHOTS_SENT: usize = 48;
 /// Samples of a shot's flight a frame carries at most (evenly thinned beyond).
 pub const SHOT_SAMPLES: usize = 100;
-
-/// The colours of groups that name none (the replay's palette, Okabe–Ito first).
-const PALETTE: [&str; 10] = [
-    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d31", "#6a3d9a",
-    "#b8b000", "#444444",
-];
 
 /// A numeric parameter of a group's limits or behaviour tree, as a slider shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1287,26 +1163,22 @@ impl<V: Space> Sim<V> {
     }
 
     /// The replay's recording without frames but one: what the page's renderer is loaded
-    /// with (see `crates/steerkit-cli/src/recording.rs` for the schema), with the world's
-    /// turrets and the shots a frame would carry ([`Sim::shots`]).
+    /// with (see [`steerkit_scenario::recording`] for the schema), with the world's turrets
+    /// and the shots a frame would carry ([`Sim::shots`]).
     #[must_use]
     pub fn recording(&self) -> Value {
         let w = &self.world;
-        let mut world = V::world_json(w);
+        let mut world = V::recording_world(w);
         if let Some(sv) = &self.side_view {
             // as `steerkit run` records a side view: platform tops as walls, planned jumps as
             // paths
-            if let Some(Value::Array(walls)) = world.get_mut("walls") {
-                for (x0, x1, y) in sv.platforms() {
-                    walls.push(json!({"a": [x0, y], "b": [x1, y]}));
-                }
+            for (x0, x1, y) in sv.platforms() {
+                world.walls.push(WallShape { a: [x0, y], b: [x1, y] });
             }
-            if let Some(Value::Array(paths)) = world.get_mut("paths") {
-                for (name, points) in sv.arcs() {
-                    let pts: Vec<[f32; 2]> = points.iter().map(|p| [p.x, p.y]).collect();
-                    if pts.len() >= 2 {
-                        paths.push(json!({"name": name, "points": pts, "looping": false}));
-                    }
+            for (name, points) in sv.arcs() {
+                if points.len() >= 2 {
+                    let points = points.into_iter().map(PathPoint::from).collect();
+                    world.add_path(PathShape { name, points, looping: false });
                 }
             }
         }
@@ -1336,7 +1208,7 @@ impl<V: Space> Sim<V> {
             let shapes = self
                 .ballistics
                 .shapes(|i| PALETTE[(w.groups.len() + i) % PALETTE.len()].to_owned());
-            world.insert("turrets".into(), json!(shapes));
+            world.turrets = shapes;
         }
         let frame: Value = serde_json::from_str(&self.frame_json()).unwrap_or(Value::Null);
         let mut recording = json!({
@@ -1418,7 +1290,7 @@ impl<V: Space> Sim<V> {
                             if !chosen {
                                 rays_left -= 1;
                             }
-                            V::rays(crowd, h, avoid, &mut |a, b, hit| {
+                            rays(crowd, h, avoid, |a, b, hit| {
                                 let s = if ray_agent.is_empty() { "" } else { "," };
                                 let _ = write!(ray_agent, "{s}{id}");
                                 let _ = write!(ray_from, "{s}{}", Nums(a));

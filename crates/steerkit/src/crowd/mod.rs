@@ -768,8 +768,8 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     /// An agent's obstacle-avoidance state (its adaptive fan's half angle and committed side),
-    /// to draw the rays it casts: `leaf.with_state(state).for_each_ray(..)`. `None` when no group
-    /// avoids obstacles or the handle is stale.
+    /// to draw the rays it casts and their hits: `leaf.with_state(state).cast_rays(..)`. `None`
+    /// when no group avoids obstacles or the handle is stale.
     #[must_use]
     pub fn avoidance(&self, h: AgentHandle) -> Option<crate::steering::AvoidanceState> {
         self.avoid.get(self.index_of(h)?).copied()

@@ -126,6 +126,14 @@ mod sealed {
             limits: &Limits,
             dt: f32,
         ) -> Option<SteeringOutput<Self>>;
+        /// Calls `f` with each ray obstacle avoidance would cast now:
+        /// [`ObstacleAvoidance::for_each_ray`] in 2D, [`ObstacleAvoidance::for_each_ray_3d`]
+        /// in 3D.
+        fn avoidance_rays(
+            leaf: &ObstacleAvoidance,
+            me: &Kinematic<Self>,
+            f: impl FnMut(crate::geometry::Ray<Self>),
+        );
     }
 }
 
@@ -252,6 +260,13 @@ impl Space for Vec2 {
         dt: f32,
     ) -> Option<SteeringOutput> {
         leaf.steer(me, set, limits, dt)
+    }
+    fn avoidance_rays(
+        leaf: &ObstacleAvoidance,
+        me: &Kinematic,
+        mut f: impl FnMut(crate::geometry::Ray),
+    ) {
+        leaf.for_each_ray(me, |ray, _| f(ray));
     }
 }
 
@@ -501,6 +516,13 @@ impl Space for Vec3 {
         dt: f32,
     ) -> Option<SteeringOutput<Vec3>> {
         leaf.steer_3d(me, set, limits, dt)
+    }
+    fn avoidance_rays(
+        leaf: &ObstacleAvoidance,
+        me: &Kinematic<Vec3>,
+        mut f: impl FnMut(crate::geometry::Ray3),
+    ) {
+        leaf.for_each_ray_3d(me, |ray, _| f(ray));
     }
 }
 

@@ -17,6 +17,7 @@
 // `!(a < b)` is deliberate: NaN fails the comparison and takes the "nothing" branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use crate::crowd::CrowdVector;
 use crate::error::{non_negative, positive, ParamError};
 use crate::geometry::{Circle, Ray, Ray3};
 use crate::kinematic::{Kinematic, Kinematic3, Limits, SteeringOutput, SteeringOutput3};
@@ -572,6 +573,40 @@ impl ObstacleAvoidance {
         }
     }
 
+    /// Casts the rays the character would cast now against `detector` and calls `f` with each
+    /// ray and its first hit, for drawing the rays and what they meet, in 2D (`V = Vec2`) or 3D
+    /// (`V = Vec3`). The rays are those of [`for_each_ray`](Self::for_each_ray) in 2D and
+    /// [`for_each_ray_3d`](Self::for_each_ray_3d) in 3D, in the same order, and the hit is the
+    /// detector's [`cast_ray`](CollisionDetector::cast_ray): the nearest [`Collision`] within
+    /// the ray's length, its `distance` in metres from the ray's origin (so
+    /// `distance / ray.max_distance()` is the fraction of the ray up to the hit), or `None`
+    /// when the ray meets nothing. Nothing at rest. The state is not changed.
+    ///
+    /// ```
+    /// use steerkit::geometry::{Circle, ObstacleSet};
+    /// use steerkit::kinematic::Kinematic;
+    /// use steerkit::steering::{ObstacleAvoidance, RayLayout};
+    /// use steerkit::Vec2;
+    /// // one 10 m ray along +x, and a disc of radius 1 m whose near edge is 4 m ahead
+    /// let avoid = ObstacleAvoidance::new(RayLayout::Single, 1.0, 10.0)?;
+    /// let set = ObstacleSet::new([Circle::new(Vec2::new(5.0, 0.0), 1.0).into()])?;
+    /// let me = Kinematic { velocity: Vec2::new(2.0, 0.0), ..Kinematic::default() };
+    /// let mut seen = Vec::new();
+    /// avoid.cast_rays(&me, &set, |ray, hit| {
+    ///     seen.push((ray.max_distance(), hit.map(|c| c.distance)));
+    /// });
+    /// assert_eq!(seen, [(10.0, Some(4.0))]);
+    /// # Ok::<(), steerkit::ParamError>(())
+    /// ```
+    pub fn cast_rays<V: CrowdVector, D: CollisionDetector<V> + ?Sized>(
+        &self,
+        character: &Kinematic<V>,
+        detector: &D,
+        mut f: impl FnMut(Ray<V>, Option<Collision<V>>),
+    ) {
+        V::avoidance_rays(self, character, |ray| f(ray, detector.cast_ray(&ray)));
+    }
+
     /// 3D obstacle avoidance (see [In 3D](Self#in-3d)): casts the rays of
     /// [`for_each_ray_3d`](Self::for_each_ray_3d), updates the adaptive fan, and returns the
     /// acceleration toward the avoid target, or `None` when nothing is hit (or the character
@@ -1003,5 +1038,64 @@ impl RepelObstacle {
             }
         });
         any.then(|| SteeringOutput::linear(truncate(sum, max)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Sphere;
+    use crate::obstacle::Obstacle3;
+    use core::f32::consts::FRAC_PI_4;
+
+    /// Whiskers: a 10 m central ray and two 5 m whiskers at ±45°.
+    fn whiskers() -> ObstacleAvoidance {
+        let layout = RayLayout::Whiskers { half_angle: FRAC_PI_4, whisker_ratio: 0.5 };
+        ObstacleAvoidance::new(layout, 1.0, 10.0).unwrap()
+    }
+
+    #[test]
+    fn cast_rays_reports_each_ray_with_its_first_hit() {
+        // a disc of radius 1 m centred 5 m ahead: its near edge is 4 m along the central ray,
+        // and the whiskers (along y = ±x) pass it 3.5 m from its centre
+        let set = ObstacleSet::new([Circle::new(Vec2::new(5.0, 0.0), 1.0).into()]).unwrap();
+        let me = Kinematic { velocity: Vec2::new(2.0, 0.0), ..Kinematic::default() };
+        let mut seen = Vec::new();
+        whiskers().cast_rays(&me, &set, |ray, hit| seen.push((ray, hit)));
+        let mut rays = Vec::new();
+        whiskers().for_each_ray(&me, |ray, _| rays.push(ray));
+        assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), rays, "for_each_ray's rays");
+        assert_eq!(seen.len(), 3);
+        let (centre, hit) = seen[0];
+        assert_eq!(centre.max_distance(), 10.0);
+        let hit = hit.expect("the central ray meets the disc");
+        assert!((hit.distance - 4.0).abs() < 1e-5, "4 m: {hit:?}");
+        assert!((hit.distance / centre.max_distance() - 0.4).abs() < 1e-6, "0.4 of the ray");
+        assert!(hit.position.distance(Vec2::new(4.0, 0.0)) < 1e-5);
+        assert_eq!(hit.normal, Vec2::NEG_X);
+        assert!(seen[1].1.is_none() && seen[2].1.is_none(), "the whiskers miss: {seen:?}");
+        // at rest: no rays
+        let mut none = 0;
+        whiskers().cast_rays(&Kinematic::default(), &set, |_, _| none += 1);
+        assert_eq!(none, 0);
+    }
+
+    #[test]
+    fn cast_rays_in_3d_casts_for_each_ray_3d() {
+        // a ball of radius 1 m centred 5 m ahead along +x: the central ray hits it at 4 m; the
+        // four whiskers (left, right, up, down at 45°) pass it
+        let set =
+            ObstacleSet3::new([Obstacle3::Sphere(Sphere::new(Vec3::new(5.0, 0.0, 0.0), 1.0))])
+                .unwrap();
+        let me = Kinematic3 { velocity: Vec3::new(2.0, 0.0, 0.0), ..Kinematic3::default() };
+        let mut seen = Vec::new();
+        whiskers().cast_rays(&me, &set, |ray, hit| seen.push((ray, hit.map(|c| c.distance))));
+        let mut rays = Vec::new();
+        whiskers().for_each_ray_3d(&me, |ray, _| rays.push(ray));
+        assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), rays, "for_each_ray_3d's rays");
+        assert_eq!(seen.len(), 5);
+        let d = seen[0].1.expect("the central ray meets the ball");
+        assert!((d - 4.0).abs() < 1e-5, "4 m: {d}");
+        assert!(seen[1..].iter().all(|s| s.1.is_none()), "the whiskers miss: {seen:?}");
     }
 }

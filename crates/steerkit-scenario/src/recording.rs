@@ -1,4 +1,7 @@
-//! A recording of a run: what the replay player and the snapshot draw.
+//! A recording of a run: what the replay player and the snapshot draw. `steerkit run`
+//! (`steerkit-cli`, which re-exports this module as `steerkit_cli::recording`) writes it, and
+//! the live playground (`steerkit-serve`) sends its world and frames in the same shape; a built
+//! world's part is [`Dim::recording_world`](crate::Dim::recording_world).
 //!
 //! A [`Recorder`] collects frames while a simulation runs and [`Recorder::finish`] returns a
 //! [`Recording`], which serialises to JSON ([`Recording::to_json`]) and back
@@ -165,8 +168,8 @@ pub struct Recording {
 pub const MAX_SHOTS: usize = 4000;
 
 // The turret and shot shapes are written by the turrets' runner, which `steerkit serve` runs too:
-// they live beside it, in `steerkit_scenario::ballistics`.
-pub use steerkit_scenario::ballistics::{Shot, TurretShape};
+// they live beside it, in `crate::ballistics`.
+pub use crate::ballistics::{Shot, TurretShape};
 
 fn is_zero(v: &u64) -> bool {
     *v == 0
@@ -909,7 +912,8 @@ impl RecordOptions {
 
 /// Steps between kept frames so that `agents × kept frames` of a run of `steps` steps (frames
 /// `0..=steps`) stays within about `budget`: `ceil(agents · (steps + 1) / budget)`, at least 1.
-pub(crate) fn stride_for(agents: usize, steps: u32, budget: usize) -> u32 {
+#[must_use]
+pub fn stride_for(agents: usize, steps: u32, budget: usize) -> u32 {
     let total = agents.saturating_mul(steps as usize + 1);
     total.div_ceil(budget.max(1)).clamp(1, u32::MAX as usize) as u32
 }
@@ -919,7 +923,7 @@ pub(crate) fn stride_for(agents: usize, steps: u32, budget: usize) -> u32 {
 /// ```
 /// use steerkit::kinematic::Kinematic;
 /// use steerkit::Vec2;
-/// use steerkit_cli::recording::{Group, Meta, RecordOptions, Recorder, World};
+/// use steerkit_scenario::recording::{Group, Meta, RecordOptions, Recorder, World};
 /// let meta = Meta::new("demo", 7, 1.0 / 60.0, 2);
 /// let groups = vec![Group::new("walkers", "#0072b2", 0.3)];
 /// let mut rec =
@@ -935,7 +939,7 @@ pub(crate) fn stride_for(agents: usize, steps: u32, budget: usize) -> u32 {
 /// }
 /// let recording = rec.finish();
 /// assert_eq!(recording.frames.len(), 3);
-/// # Ok::<(), steerkit_cli::recording::RecordingError>(())
+/// # Ok::<(), steerkit_scenario::recording::RecordingError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct Recorder<V: Vector = Vec2> {
