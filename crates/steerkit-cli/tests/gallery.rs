@@ -245,9 +245,10 @@ fn flocking_aligns_without_bodies_overlapping() {
     let deepest = o.metrics.max_overlap.unwrap();
     eprintln!("flocking polarisation {p}, deepest overlap {deepest} m");
     assert!(p > 0.8, "polarisation {p}");
-    // without non-penetration the clusters packed boids 0.44 m into each other (198 overlaps)
+    // separation between centres without non-penetration packed boids 0.44 m into each other
+    // (210 overlaps); measured between bodies, 20 overlaps are left for the net to remove
     assert_eq!(o.metrics.agent_overlaps, Some(0), "no overlap beyond 5 cm");
-    assert!(deepest < 0.01, "deepest overlap {deepest} m (2 mm measured)");
+    assert!(deepest < 0.005, "deepest overlap {deepest} m (0.8 mm measured)");
 }
 
 #[test]
@@ -503,7 +504,8 @@ fn the_showcase_shows_each_scene_working() {
         let g = m.group(g).unwrap();
         assert_eq!(g.arrived, Some(g.agents), "{}", g.name);
     }
-    assert!(m.group("flock").unwrap().final_polarisation.unwrap() > 0.7);
+    // separation between bodies: 0.999 (0.899 with separation between centres)
+    assert!(m.group("flock").unwrap().final_polarisation.unwrap() > 0.9);
     assert!(m.group("squad").unwrap().slot_error_mean.unwrap() < 0.15);
     assert_eq!(m.wall_crossings, Some(0));
     // every body kept apart (the flock overlapped by 0.53 m and the squad by 0.3 m before
