@@ -1457,3 +1457,50 @@ fn the_data_parallel_scan_steers_as_the_scalar_scan() {
         }
     }
 }
+
+/// The topological neighbourhood in a dense crowd (where the scan looks first in a small
+/// radius) sums exactly the k nearest that brute force finds: cohesion's target is the mean of
+/// the 7 nearest offsets, for every agent of a packed torus and of a bounded world whose edges
+/// are sparse.
+#[test]
+fn the_k_nearest_in_a_dense_crowd_are_the_brute_force_k_nearest() {
+    for (seed, bounds, n) in [
+        (8u64, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }, 3000),
+        (9, WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) }, 2500),
+    ] {
+        let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+        let mut group = Group::new(Recipe::Cohesion(Cohesion::Seek(Seek::new())));
+        group.nearest = Some(7);
+        let g = crowd.add_group(group).unwrap();
+        let mut rng = Rng::new(seed);
+        for _ in 0..n {
+            // denser towards the low corner, so some agents have fewer than 7 close by
+            let p = Vec2::new(rng.uniform().powi(2) * 8.9, rng.uniform().powi(2) * 6.9);
+            crowd.spawn(AgentSpec::new(p, 0.05, limits(1.0, 1.0), g)).unwrap();
+        }
+        crowd.step(0.0).unwrap();
+        let p = crowd.positions().to_vec();
+        for i in 0..p.len() {
+            let mut near: Vec<(f32, usize, Vec2)> = p
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(j, &q)| {
+                    let o = bounds.offset(p[i], q);
+                    (o.length_squared(), j, o)
+                })
+                .filter(|x| x.0 <= 1.0)
+                .collect();
+            near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            near.truncate(7);
+            let target = crowd.debug_info()[i].target;
+            if near.is_empty() {
+                assert_eq!(target, None);
+                continue;
+            }
+            let mean = near.iter().map(|x| x.2).sum::<Vec2>() / near.len() as f32;
+            let got = target.unwrap() - p[i];
+            assert!((got - mean).length() < 1e-4, "agent {i} in {bounds:?}: {got} vs {mean}");
+        }
+    }
+}

@@ -242,6 +242,11 @@ pub(crate) fn summarise<V: CrowdVector>(
                 return;
             }
         }
+        if let Some(k) = plan.nearest {
+            if nearest_close(s, block, i, centre, radius, cone, k as usize, plan, limits, sum) {
+                return;
+            }
+        }
         block.gather(s);
         // the agent itself sits at `me` in the block: select around it
         let me = block.first_member + (i - block.members.start);
@@ -369,6 +374,58 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         let d2 = f32::from_bits((key >> 64) as u32);
         neighbour(j, position[a] - centre, d2)
     }));
+}
+
+/// The topological neighbourhood without the whole radius: in a dense crowd the `k` nearest lie
+/// well inside the neighbour radius, so look first within the radius `ρ` that holds about `2k`
+/// agents at the density of the agent's own cell (a ball of `ρ` holds `density·π·ρ²` agents,
+/// `density·4/3·π·ρ³` in 3D). When `k` agents (inside the cone) are within `ρ`, they are the
+/// `k` nearest within the radius, and the sums are folded from them: `true`. Otherwise nothing
+/// is summed and the caller scans the block (`false`).
+#[allow(clippy::too_many_arguments)]
+fn nearest_close<V: CrowdVector>(
+    s: &Storage<'_, V>,
+    block: &mut Block<V>,
+    i: usize,
+    centre: V,
+    radius: f32,
+    cone: Option<&ViewCone<V>>,
+    k: usize,
+    plan: &Plan,
+    limits: &Limits,
+    sum: &mut Summary<V>,
+) -> bool {
+    let members = block.members.len() as f32;
+    let density = members / s.grid.cell.powi(V::DIM as i32);
+    let ball = if V::DIM == 2 { core::f32::consts::PI } else { 4.0 / 3.0 * core::f32::consts::PI };
+    let rho = (2.0 * k as f32 / (density * ball)).powf(1.0 / V::DIM as f32);
+    // worth it only well inside the radius (NaN or ∞ from an empty cell fail the test)
+    let worth = rho < 0.5 * radius;
+    if !worth {
+        return false;
+    }
+    let r2 = rho * rho;
+    let mut ranked = core::mem::take(&mut block.ranked);
+    ranked.clear();
+    let mut whole = true;
+    s.grid.for_each_run(centre, rho, |run, shift, min_image| {
+        whole &= !min_image;
+        for j in run {
+            let o = (s.position[j] - centre) + shift;
+            let d2 = o.length_squared();
+            if j != i && d2 <= r2 && cone.is_none_or(|c| c.contains(o)) {
+                ranked.push((d2, j as u32, o));
+            }
+        }
+    });
+    let found = whole && ranked.len() >= k;
+    if found {
+        keep_nearest(&mut ranked, k);
+        let kept = ranked.iter().map(|&(_, j, o)| (o, j));
+        fold(s, kept, s.radius[i], None, plan, limits, sum);
+    }
+    block.ranked = ranked;
+    found
 }
 
 /// The `k` nearest of `candidates` (offset, storage index) inside `cone`, nearest first by
