@@ -1,11 +1,12 @@
 //! The single neighbour pass of the compute phase: one scan of the grid runs around an agent
 //! collects every sum the group leaves need (see `recipe::Summary`).
 //!
-//! The scan is split in two loops so the hot one stays tight: the first tests every candidate
-//! of the agent's cell block and appends the accepted ones' block positions to a list (a
-//! branch-free append, a handful of instructions per candidate); the second folds the list into
-//! the sums. A torus too small for distinct images scans the grid runs with the per-candidate
-//! minimum image instead, in on-stack batches.
+//! The common recipes take the data-parallel scan (`Lanes`): four candidates at a time
+//! straight from the storage's structure-of-arrays copy (`Soa`), the range test a mask. The
+//! others (a view cone, the k nearest, several separations) gather the block's candidates and
+//! take the scalar scan, split in two loops so the hot one stays tight: a branch-free append
+//! of the accepted candidates, then the fold. A torus too small for distinct images scans the
+//! grid runs with the per-candidate minimum image instead, in on-stack batches.
 
 use super::grid::Grid;
 use super::recipe::{Plan, Summary};
@@ -35,9 +36,10 @@ pub(crate) struct Storage<'a, V: CrowdVector> {
     pub soa: &'a Soa,
 }
 
-/// The candidates of one cell's block (3×3(×3) cells, 5×5(×5) half cells), gathered once and shared by every agent of the
-/// cell (agents are sorted by cell, so consecutive agents reuse it): positions already moved
-/// to the image nearest the cell, so the per-agent scan is one subtraction per candidate.
+/// The block of one cell (3×3(×3) cells, or 5×5(×5) half cells), worked out once and shared
+/// by every agent of the cell (agents are sorted by cell, so consecutive agents reuse it): its
+/// runs of storage, and for the scalar scans its candidates gathered with their positions
+/// moved to the image nearest the cell, so the per-agent scan is one subtraction each.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Block<V: CrowdVector> {
     cell: Option<u32>,
