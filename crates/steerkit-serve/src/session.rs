@@ -763,19 +763,25 @@ impl<V: Space> Sim<V> {
         }
     }
 
+    /// Checks that `id` names an entry of the document's list `key` (one `noun` each) and
+    /// returns its index.
+    fn entry(&self, key: &str, noun: &str, id: u64) -> Result<usize, String> {
+        let count = self.doc.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+        usize::try_from(id).ok().filter(|&i| i < count).ok_or_else(|| {
+            if count == 0 {
+                format!("`id` = {id} names no {noun}; the scenario has none")
+            } else {
+                format!("`id` = {id} names no {noun}; the {key} are 0 to {}", count - 1)
+            }
+        })
+    }
+
     /// Moves obstacle `id` so that its centre is at `p`.
     ///
     /// # Errors
     /// An unknown obstacle; the scenario's error.
     pub fn move_obstacle(&mut self, id: u64, p: Point) -> Result<(), String> {
-        let count = self.doc.get("obstacles").and_then(Value::as_array).map_or(0, Vec::len);
-        let i = usize::try_from(id).ok().filter(|&i| i < count).ok_or_else(|| {
-            if count == 0 {
-                format!("`id` = {id} names no obstacle; the scenario has none")
-            } else {
-                format!("`id` = {id} names no obstacle; the obstacles are 0 to {}", count - 1)
-            }
-        })?;
+        let i = self.entry("obstacles", "obstacle", id)?;
         self.edit(
             |doc| {
                 let o = lookup_mut(doc, &format!("obstacles[{i}]")).ok_or("obstacle gone")?;
@@ -792,14 +798,7 @@ impl<V: Space> Sim<V> {
     /// # Errors
     /// An unknown wall or end; the scenario's error.
     pub fn move_wall_end(&mut self, id: u64, end: u64, p: Point) -> Result<(), String> {
-        let count = self.doc.get("walls").and_then(Value::as_array).map_or(0, Vec::len);
-        let i = usize::try_from(id).ok().filter(|&i| i < count).ok_or_else(|| {
-            if count == 0 {
-                format!("`id` = {id} names no wall; the scenario has none")
-            } else {
-                format!("`id` = {id} names no wall; the walls are 0 to {}", count - 1)
-            }
-        })?;
+        let i = self.entry("walls", "wall", id)?;
         let key = match end {
             0 => "from",
             1 => "to",
@@ -821,14 +820,7 @@ impl<V: Space> Sim<V> {
     /// # Errors
     /// An unknown turret; the scenario's error.
     pub fn move_turret(&mut self, id: u64, p: Point) -> Result<(), String> {
-        let count = self.doc.get("turrets").and_then(Value::as_array).map_or(0, Vec::len);
-        let i = usize::try_from(id).ok().filter(|&i| i < count).ok_or_else(|| {
-            if count == 0 {
-                format!("`id` = {id} names no turret; the scenario has none")
-            } else {
-                format!("`id` = {id} names no turret; the turrets are 0 to {}", count - 1)
-            }
-        })?;
+        let i = self.entry("turrets", "turret", id)?;
         self.edit(
             |doc| {
                 let t = lookup_mut(doc, &format!("turrets[{i}].position")).ok_or("turret gone")?;
