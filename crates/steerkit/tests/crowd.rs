@@ -152,6 +152,26 @@ fn grid_queries_equal_brute_force_in_bounded_unbounded_and_toroidal_worlds() {
             |r| Vec3::new(on_borders(r, 0.0, 6.0), r.uniform() * 5.0, on_borders(r, -2.0, 4.0)),
             seed + 50,
         );
+        // clusters far apart: more cells in the bounding box than the dense grid's budget, so
+        // only the occupied cells exist (queries from empty space included)
+        let far2 = [Vec2::ZERO, Vec2::new(140.0, 3.0), Vec2::new(-20.0, -95.0)];
+        found += check_world(
+            WorldBounds::Unbounded,
+            |r| {
+                let c = far2[(r.uniform() * 3.0) as usize % 3];
+                c + Vec2::new(on_borders(r, 0.0, 5.0), on_borders(r, -2.0, 4.0))
+            },
+            seed + 60,
+        );
+        let far3 = [Vec3::ZERO, Vec3::new(60.0, 3.0, -40.0), Vec3::new(-20.0, -55.0, 9.0)];
+        found += check_world(
+            WorldBounds::Unbounded,
+            |r| {
+                let c = far3[(r.uniform() * 3.0) as usize % 3];
+                c + Vec3::new(on_borders(r, 0.0, 3.0), r.uniform() * 2.0, on_borders(r, -2.0, 3.0))
+            },
+            seed + 70,
+        );
     }
     // the comparison is not vacuous
     assert!(found > 10_000, "only {found} neighbours compared");
@@ -856,6 +876,7 @@ mod invariants {
 fn the_single_neighbour_pass_sees_what_brute_force_sees() {
     // 500 agents: cells of the neighbour radius; 3000: dense enough for half cells (a 5×5
     // block, wrapped on the torus, and a torus too short for it that takes the minimum image)
+    // and 8: three clusters 150–250 m apart, a sparse grid of the occupied cells only
     for (seed, bounds, n) in [
         (1u64, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }, 500),
         (2, WorldBounds::Toroidal { min: Vec2::new(-2.0, 0.0), max: Vec2::new(30.0, 3.3) }, 500),
@@ -864,6 +885,7 @@ fn the_single_neighbour_pass_sees_what_brute_force_sees() {
         (5, WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) }, 3000),
         (6, WorldBounds::Toroidal { min: Vec2::new(-2.0, 0.0), max: Vec2::new(30.0, 2.3) }, 3000),
         (7, WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) }, 3000),
+        (8, WorldBounds::Unbounded, 1500),
     ] {
         let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
         let g = crowd.add_group(Group::new(Recipe::Cohesion(Cohesion::Seek(Seek::new())))).unwrap();
@@ -874,11 +896,15 @@ fn the_single_neighbour_pass_sees_what_brute_force_sees() {
             }
             WorldBounds::Unbounded => (Vec2::ZERO, Vec2::new(10.0, 10.0)),
         };
-        for _ in 0..n {
-            let p = Vec2::new(
+        let far = [Vec2::ZERO, Vec2::new(210.0, 4.0), Vec2::new(-35.0, 150.0)];
+        for k in 0..n {
+            let mut p = Vec2::new(
                 on_borders(&mut rng, lo.x, size.x - 0.5),
                 on_borders(&mut rng, lo.y, size.y - 0.5),
             );
+            if seed == 8 {
+                p += far[k % 3];
+            }
             crowd.spawn(AgentSpec::new(p, 0.1, limits(1.0, 1.0), g)).unwrap();
         }
         // dt = 0: steering from this state, nothing moves

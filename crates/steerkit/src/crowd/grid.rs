@@ -6,6 +6,15 @@
 //! axis wraps); in 2D each row of cells is one contiguous run of agents. A wrapped run carries
 //! the shift (±world size) that turns a candidate's position into its nearest image, so the
 //! minimum image costs one add per run, not a rounding per candidate.
+//!
+//! A bounded or unbounded world whose agents fill a small part of their bounding box (a ring,
+//! clusters far apart, one straggler far away) would need more cells than the memory budget
+//! allows, and a dense grid would grow its cells until each block held far more agents than
+//! the neighbour radius does. There the grid is *sparse*: cells keep the neighbour radius and
+//! only the occupied ones exist, numbered in the order of their keys (row-major index), each
+//! occupied row found through a hash table and its cells by bisection, so a row of cells is
+//! still one contiguous run of agents and the cost per agent follows the crowd's density, not
+//! the world's extent.
 
 // `!(a <= b)` is deliberate: NaN fails the comparison and is rejected.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -13,6 +22,8 @@
 use super::space::{CrowdVector, WorldBounds};
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours};
 use core::ops::Range;
+#[cfg(feature = "parallel")]
+use rayon::prelude::*;
 
 /// Upper bound on cells per agent in unbounded/bounded worlds (the cell grows beyond the
 /// neighbour radius when agents are spread over a huge area, keeping memory O(n)).
@@ -63,6 +74,75 @@ pub(crate) struct Grid {
     /// `cell_start[c]..cell_start[c + 1]` are the agents of cell `c`; agents after
     /// `cell_start[cells]` (quarantined) are in no cell.
     pub cell_start: Vec<u32>,
+    /// Whether only the occupied cells exist (`dims` then counts the cells of the bounding box
+    /// the keys index, and `c` above is the rank of an occupied cell's key).
+    pub sparse: bool,
+    /// Sparse layout: the occupied cells' keys (`x + dx·(y + dy·z)`), ascending.
+    keys: Vec<u64>,
+    /// Sparse layout: each occupied row (`y + dy·z`) to the ranks of its cells.
+    rows: KeyTable<(u32, u32)>,
+    /// Sparse layout: each occupied cell to the order it was first met in (while assigning).
+    first: KeyTable<u32>,
+}
+
+/// An open-addressing hash table from a 63-bit key to a small value, cleared every step; at
+/// most half full, so probes stay short.
+#[derive(Clone, Debug, Default)]
+struct KeyTable<T: Copy + Default> {
+    slots: Vec<(u64, T)>,
+    /// `64 − log2(slots.len())`: a key's home slot is the top bits of its Fibonacci hash.
+    shift: u32,
+}
+
+/// A free slot (no key is this large: keys stay below 2⁶³).
+const EMPTY: u64 = u64::MAX;
+
+impl<T: Copy + Default> KeyTable<T> {
+    /// Empties the table, sized for up to `keys` keys.
+    fn reset(&mut self, keys: usize) {
+        let len = (2 * keys).next_power_of_two().max(16);
+        self.slots.clear();
+        self.slots.resize(len, (EMPTY, T::default()));
+        self.shift = 64 - len.trailing_zeros();
+    }
+
+    /// The slot holding `key`, or the free slot where it belongs.
+    #[inline]
+    fn find(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        while self.slots[at].0 != key && self.slots[at].0 != EMPTY {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<T> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (k, v) = self.slots[self.find(key)];
+        (k == key).then_some(v)
+    }
+
+    /// The value of `key`, inserting `make()` first if it is absent.
+    #[inline]
+    fn get_or_insert(&mut self, key: u64, make: impl FnOnce() -> T) -> T {
+        let at = self.find(key);
+        if self.slots[at].0 == EMPTY {
+            self.slots[at] = (key, make());
+        }
+        self.slots[at].1
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+    }
+
+    fn bytes(&self) -> usize {
+        self.slots.capacity() * size_of::<(u64, T)>()
+    }
 }
 
 /// One run of cells along an axis: wrapped cell range and the shift (m) that maps positions in
@@ -113,6 +193,7 @@ impl Grid {
         match *bounds {
             WorldBounds::Toroidal { min, max } => {
                 self.toroidal = true;
+                self.sparse = false;
                 for i in 0..V::DIM {
                     self.origin[i] = min.axis(i);
                     self.size[i] = max.axis(i) - min.axis(i);
@@ -141,17 +222,27 @@ impl Grid {
             _ => {
                 self.toroidal = false;
                 let budget = (agents * CELLS_PER_AGENT).max(64);
+                // keys of a sparse grid must fit 63 bits
+                let axis_limit = 1usize << (62 / V::DIM);
+                self.sparse = false;
                 loop {
                     let mut total = 1usize;
+                    let mut fits = true;
                     for i in 0..V::DIM {
                         // agents spread over more than f32 can hold still get a finite extent
                         let extent = (hi[i] - lo[i]).clamp(0.0, f32::MAX);
-                        self.dims[i] = cells_along(extent, cell, budget).saturating_add(1);
+                        self.dims[i] = cells_along(extent, cell, axis_limit).saturating_add(1);
+                        fits &= self.dims[i] <= axis_limit;
                         total = total.saturating_mul(self.dims[i]);
                     }
                     if total <= budget {
                         break;
                     }
+                    if fits {
+                        self.sparse = true;
+                        break;
+                    }
+                    // an extent beyond 2^31 (2^20 in 3D) cells: only then grow the cell
                     cell *= 2.0;
                 }
                 self.origin[..V::DIM].copy_from_slice(&lo[..V::DIM]);
@@ -159,35 +250,159 @@ impl Grid {
                 self.inv_cell = [1.0 / cell; 3];
             }
         }
+        if !self.sparse {
+            self.keys.clear();
+            self.rows.clear();
+            self.first.clear();
+        }
         // cells a block spans on each side of its own to hold the whole radius
         self.reach = if self.cell >= radius { 1 } else { (radius / self.cell).ceil() as usize };
     }
 
-    /// Number of cells.
+    /// Number of cells (occupied ones in a sparse grid).
     #[inline]
     pub fn cells(&self) -> usize {
-        self.dims[0] * self.dims[1] * self.dims[2]
+        if self.sparse {
+            self.keys.len()
+        } else {
+            self.dims[0] * self.dims[1] * self.dims[2]
+        }
     }
 
-    /// The cell of a position (clamped into the grid: exact for any position inside it).
+    /// The cell of a position (clamped into the grid: exact for any position inside it). In a
+    /// sparse grid the position must lie in an occupied cell (an agent's own position).
     #[inline]
     pub fn cell_of<V: CrowdVector>(&self, p: V) -> u32 {
         self.cell_and_coordinates(p).0
     }
 
-    /// The cell of a position and its coordinates (cells along each axis).
+    /// The cell of a position and its coordinates (cells along each axis); see
+    /// [`cell_of`](Self::cell_of).
     #[inline]
     pub fn cell_and_coordinates<V: CrowdVector>(&self, p: V) -> (u32, [usize; 3]) {
-        let mut index = 0usize;
-        let mut stride = 1usize;
+        let (key, at) = self.key_and_coordinates(p);
+        let cell = if self.sparse { self.rank(key).unwrap_or(u32::MAX) } else { key as u32 };
+        (cell, at)
+    }
+
+    /// The row-major index of a position's cell (its key) and its coordinates.
+    #[inline]
+    fn key_and_coordinates<V: CrowdVector>(&self, p: V) -> (u64, [usize; 3]) {
+        let mut index = 0u64;
+        let mut stride = 1u64;
         let mut at = [0usize; 3];
         for (i, a) in at.iter_mut().enumerate().take(V::DIM) {
             let c = floor_i64((p.axis(i) - self.origin[i]) * self.inv_cell[i]);
             *a = if c >= 0 { (c as usize).min(self.dims[i] - 1) } else { 0 };
-            index += *a * stride;
-            stride *= self.dims[i];
+            index += *a as u64 * stride;
+            stride *= self.dims[i] as u64;
         }
-        (index as u32, at)
+        (index, at)
+    }
+
+    /// The ranks of the occupied cells of row `row` whose keys lie in `lo..=hi` (sparse grid).
+    #[inline]
+    fn ranks_in_row(&self, row: u64, lo: u64, hi: u64) -> Range<usize> {
+        let Some((start, end)) = self.rows.get(row) else { return 0..0 };
+        let cells = &self.keys[start as usize..end as usize];
+        let a = cells.partition_point(|&k| k < lo);
+        let b = a + cells[a..].partition_point(|&k| k <= hi);
+        start as usize + a..start as usize + b
+    }
+
+    /// The rank of an occupied cell's key in a sparse grid, `None` for an empty cell.
+    #[inline]
+    fn rank(&self, key: u64) -> Option<u32> {
+        let dx = self.dims[0] as u64;
+        let r = self.ranks_in_row(key / dx, key, key);
+        (!r.is_empty()).then_some(r.start as u32)
+    }
+
+    /// The cell of every agent for the counting sort: `cells()` for a quarantined one
+    /// (`active[i]` false). A sparse grid first collects the occupied cells: keys in the
+    /// order they are first met, then ranked in key order so that a row's cells follow each
+    /// other in the storage.
+    pub fn assign<V: CrowdVector>(
+        &mut self,
+        position: &[V],
+        active: impl Fn(usize) -> bool + Sync,
+        cell: &mut Vec<u32>,
+    ) {
+        cell.resize(position.len(), 0);
+        if !self.sparse {
+            let cells = self.cells() as u32;
+            let grid = &*self;
+            #[cfg(feature = "parallel")]
+            let it = cell.par_iter_mut().zip(position.par_iter()).enumerate();
+            #[cfg(not(feature = "parallel"))]
+            let it = cell.iter_mut().zip(position.iter()).enumerate();
+            it.for_each(|(i, (c, &p))| *c = if active(i) { grid.cell_of(p) } else { cells });
+            return;
+        }
+        self.first.reset(position.len());
+        self.keys.clear();
+        for (i, (c, &p)) in cell.iter_mut().zip(position).enumerate() {
+            *c = if active(i) {
+                let key = self.key_and_coordinates(p).0;
+                let keys = &mut self.keys;
+                self.first.get_or_insert(key, || {
+                    keys.push(key);
+                    keys.len() as u32 - 1
+                })
+            } else {
+                u32::MAX
+            };
+        }
+        // rank by key: the storage was sorted by last step's keys, so this is a few long sorted
+        // runs, which the run-merging stable sort takes in about linear time (the keys are
+        // distinct: stability does not matter)
+        let mut order: Vec<(u64, u32)> =
+            self.keys.iter().enumerate().map(|(first, &k)| (k, first as u32)).collect();
+        order.sort();
+        let mut rank_of_first = vec![0u32; order.len()];
+        for (rank, &(k, first)) in order.iter().enumerate() {
+            rank_of_first[first as usize] = rank as u32;
+            self.keys[rank] = k;
+        }
+        let cells = self.keys.len() as u32;
+        for c in cell.iter_mut() {
+            *c = if *c == u32::MAX { cells } else { rank_of_first[*c as usize] };
+        }
+        // each row's cells are consecutive ranks
+        let dx = self.dims[0] as u64;
+        self.rows.reset(self.keys.len());
+        let mut start = 0;
+        for rank in 1..=self.keys.len() {
+            let row = self.keys[start] / dx;
+            if rank == self.keys.len() || self.keys[rank] / dx != row {
+                self.rows.get_or_insert(row, || (start as u32, rank as u32));
+                start = rank;
+            }
+        }
+    }
+
+    /// Calls `f(start, end)` with the agents of cells `x0..=x1` of row `row` (`y + dy·z`): one
+    /// contiguous run in either layout (possibly empty in a dense grid; a sparse grid calls
+    /// `f` only when one of the cells is occupied).
+    #[inline]
+    pub fn row_run(&self, row: usize, x0: usize, x1: usize, mut f: impl FnMut(usize, usize)) {
+        let base = row * self.dims[0];
+        if !self.sparse {
+            f(self.cell_start[base + x0] as usize, self.cell_start[base + x1 + 1] as usize);
+            return;
+        }
+        let r = self.ranks_in_row(row as u64, (base + x0) as u64, (base + x1) as u64);
+        if !r.is_empty() {
+            f(self.cell_start[r.start] as usize, self.cell_start[r.end] as usize);
+        }
+    }
+
+    /// Bytes held by the cell structure.
+    pub fn bytes(&self) -> usize {
+        self.cell_start.capacity() * 4
+            + self.keys.capacity() * 8
+            + self.rows.bytes()
+            + self.first.bytes()
     }
 
     fn axis_runs(&self, axis: usize, center: f32, reach: f32) -> AxisRuns {
@@ -255,22 +470,66 @@ impl Grid {
             }
         }
         let min_image = ax[0].min_image || ax[1].min_image || ax[2].min_image;
-        let (dx, dy) = (self.dims[0], self.dims[1]);
+        if self.sparse {
+            let mut boxed = 1usize;
+            for a in &ax[..V::DIM] {
+                boxed = boxed.saturating_mul(a.runs[0].hi - a.runs[0].lo + 1);
+            }
+            // a box of more cells than are occupied: visit the occupied ones instead
+            if boxed > 2 * self.keys.len() + 8 {
+                self.for_each_occupied_run(&ax, |a, b| f(a..b, V::ZERO, false));
+                return;
+            }
+        }
+        let dy = self.dims[1];
         for zr in &ax[2].runs[..ax[2].n] {
             for z in zr.lo..=zr.hi {
                 for yr in &ax[1].runs[..ax[1].n] {
                     for y in yr.lo..=yr.hi {
-                        let row = (z * dy + y) * dx;
                         for xr in &ax[0].runs[..ax[0].n] {
-                            let a = self.cell_start[row + xr.lo] as usize;
-                            let b = self.cell_start[row + xr.hi + 1] as usize;
-                            if a < b {
-                                f(a..b, V::from_axes([xr.shift, yr.shift, zr.shift]), min_image);
-                            }
+                            self.row_run(z * dy + y, xr.lo, xr.hi, |a, b| {
+                                if a < b {
+                                    let shift = V::from_axes([xr.shift, yr.shift, zr.shift]);
+                                    f(a..b, shift, min_image);
+                                }
+                            });
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Sparse grid: the runs of consecutive occupied cells inside the box `ax` (one run per
+    /// axis), in key order.
+    fn for_each_occupied_run(&self, ax: &[AxisRuns; 3], mut f: impl FnMut(usize, usize)) {
+        let (dx, dy) = (self.dims[0] as u64, self.dims[1] as u64);
+        let inside = |c: u64, a: &AxisRuns| {
+            let c = c as usize;
+            a.runs[0].lo <= c && c <= a.runs[0].hi
+        };
+        let mut open: Option<(usize, usize)> = None;
+        for (rank, &key) in self.keys.iter().enumerate() {
+            let hit = inside(key % dx, &ax[0])
+                && inside(key / dx % dy, &ax[1])
+                && inside(key / dx / dy, &ax[2]);
+            let (a, b) = (self.cell_start[rank] as usize, self.cell_start[rank + 1] as usize);
+            open = match (open, hit) {
+                (Some((s, e)), true) if e == a => Some((s, b)),
+                (Some((s, e)), true) => {
+                    f(s, e);
+                    Some((a, b))
+                }
+                (None, true) => Some((a, b)),
+                (Some((s, e)), false) => {
+                    f(s, e);
+                    None
+                }
+                (None, false) => None,
+            };
+        }
+        if let Some((s, e)) = open {
+            f(s, e);
         }
     }
 }
@@ -343,6 +602,10 @@ impl<V: CrowdVector> GridNeighbours<'_, V> {
                 m = m.min((g.dims[i].saturating_sub(1)) / 2);
             }
             m
+        } else if g.sparse {
+            // rings of more cells than are occupied: the whole query is cheaper
+            let cells = (2 * g.cells() + 8) as f32;
+            ((cells.powf(1.0 / V::DIM as f32) - 1.0) / 2.0) as usize
         } else {
             max_ring
         };
@@ -392,8 +655,8 @@ impl<V: CrowdVector> GridNeighbours<'_, V> {
                         continue;
                     }
                     let d = [dx, dy, dz];
-                    let mut index = 0usize;
-                    let mut stride = 1usize;
+                    let mut key = 0u64;
+                    let mut stride = 1u64;
                     let mut inside = true;
                     for i in 0..V::DIM {
                         let dims = g.dims[i] as i64;
@@ -404,15 +667,22 @@ impl<V: CrowdVector> GridNeighbours<'_, V> {
                             inside = false;
                             break;
                         }
-                        index += x as usize * stride;
-                        stride *= g.dims[i];
+                        key += x as u64 * stride;
+                        stride *= g.dims[i] as u64;
                     }
-                    if !inside {
+                    let cell = if !inside {
                         continue;
-                    }
+                    } else if g.sparse {
+                        match g.rank(key) {
+                            Some(rank) => rank as usize,
+                            None => continue,
+                        }
+                    } else {
+                        key as usize
+                    };
                     // ring ≤ (dims − 1)/2 visits each cell once; the minimum image of a
                     // cell at ring r is never nearer than ring r, so the bound still holds
-                    let (a, b) = (g.cell_start[index] as usize, g.cell_start[index + 1] as usize);
+                    let (a, b) = (g.cell_start[cell] as usize, g.cell_start[cell + 1] as usize);
                     for j in a..b {
                         f(j, self.bounds.offset(center, self.position[j]));
                     }
@@ -516,5 +786,67 @@ impl<V: CrowdVector> Best<V> for Option<Neighbour<V>> {
     }
     fn reset(&mut self) {
         *self = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    /// Lays out and fills a grid over `points` (no agent quarantined).
+    fn grid_over(points: &[Vec2], radius: f32) -> Grid {
+        let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+        for p in points {
+            for i in 0..2 {
+                lo[i] = lo[i].min(p[i]);
+                hi[i] = hi[i].max(p[i]);
+            }
+        }
+        let mut g = Grid::default();
+        g.layout(&WorldBounds::<Vec2>::Unbounded, radius, lo, hi, points.len());
+        let mut cell = Vec::new();
+        g.assign(points, |_| true, &mut cell);
+        g.cell_start = vec![0; g.cells() + 2];
+        for &c in &cell {
+            g.cell_start[c as usize + 1] += 1;
+        }
+        for c in 1..g.cell_start.len() {
+            g.cell_start[c] += g.cell_start[c - 1];
+        }
+        g
+    }
+
+    /// RVO2's Circle at 10 000 agents: a ring of 8 km radius fills a thin band of its bounding
+    /// box, which would need 1.1 M radius-sized cells; the grid keeps the radius as its cell and
+    /// holds only the occupied ones, and a row of cells is one run.
+    #[test]
+    fn a_ring_gets_a_sparse_grid_of_radius_sized_cells() {
+        let n = 10_000;
+        let ring: Vec<Vec2> = (0..n)
+            .map(|k| Vec2::from_angle(k as f32 / n as f32 * core::f32::consts::TAU) * 8000.0)
+            .collect();
+        let g = grid_over(&ring, 15.0);
+        assert!(g.sparse);
+        assert_eq!(g.cell, 15.0);
+        assert!(g.cells() > 3000 && g.cells() < n, "{} occupied cells", g.cells());
+        // ranks follow keys, and every agent's cell is found again
+        assert!(g.keys.windows(2).all(|w| w[0] < w[1]));
+        for p in &ring {
+            assert!((g.cell_of(*p) as usize) < g.cells());
+        }
+        // a row's three cells around an agent: one run holding the agent's own cell
+        let (cell, at) = g.cell_and_coordinates(ring[0]);
+        let mut runs = Vec::new();
+        g.row_run(at[1], at[0] - 1, at[0] + 1, |a, b| runs.push((a, b)));
+        let own = g.cell_start[cell as usize] as usize..g.cell_start[cell as usize + 1] as usize;
+        assert_eq!(runs.len(), 1);
+        assert!(runs[0].0 <= own.start && own.end <= runs[0].1);
+        // a point in empty space is in no cell
+        assert_eq!(g.cell_and_coordinates(Vec2::ZERO).0, u32::MAX);
+        // the same agents packed densely get the ordinary dense grid
+        let packed: Vec<Vec2> =
+            (0..n).map(|k| Vec2::new((k % 100) as f32, (k / 100) as f32)).collect();
+        assert!(!grid_over(&packed, 15.0).sparse);
     }
 }

@@ -895,7 +895,7 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.debug)
             + cap(&self.slots)
             + cap(&self.free)
-            + cap(&self.grid.cell_start)
+            + self.grid.bytes()
             + cap(&self.keys)
             + cap(&self.perm)
             + cap(&s.v)

@@ -54,20 +54,10 @@ impl<V: CrowdVector> Crowd<V> {
             hi = [0.0; 3];
         }
         self.grid.layout(&self.config.bounds, self.config.neighbour_radius, lo, hi, active);
-        let cells = self.grid.cells();
-        let grid = &self.grid;
         // keys (quarantined agents go to the bucket after the last cell)
-        self.keys.resize(n, 0);
-        {
-            let (keys, position, status) = (&mut self.keys, &self.position, &self.status);
-            #[cfg(feature = "parallel")]
-            let it = keys.par_iter_mut().zip(position.par_iter()).zip(status.par_iter());
-            #[cfg(not(feature = "parallel"))]
-            let it = keys.iter_mut().zip(position.iter()).zip(status.iter());
-            it.for_each(|((k, &p), &s)| {
-                *k = if s & QUARANTINED != 0 { cells as u32 } else { grid.cell_of(p) };
-            });
-        }
+        let status = &self.status;
+        self.grid.assign(&self.position, |i| status[i] & QUARANTINED == 0, &mut self.keys);
+        let cells = self.grid.cells();
         // counting sort
         let start = &mut self.grid.cell_start;
         start.clear();

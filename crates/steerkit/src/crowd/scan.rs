@@ -136,21 +136,20 @@ impl<V: CrowdVector> Block<V> {
             }
         }
         self.min_image = false;
-        let (dx, dy) = (g.dims[0], g.dims[1]);
+        let dy = g.dims[1];
         let mut len = 0;
         for &(z0, z1, sz) in &axes[2].runs[..axes[2].n] {
             for z in z0..=z1 {
                 for &(y0, y1, sy) in &axes[1].runs[..axes[1].n] {
                     for y in y0..=y1 {
-                        let row = (z * dy + y) * dx;
                         for &(x0, x1, sx) in &axes[0].runs[..axes[0].n] {
-                            let a = g.cell_start[row + x0] as usize;
-                            let b = g.cell_start[row + x1 + 1] as usize;
-                            if a <= start && start < b {
-                                self.first_member = len + (start - a);
-                            }
-                            len += b - a;
-                            self.runs.push((a as u32, b as u32, [sx, sy, sz]));
+                            g.row_run(z * dy + y, x0, x1, |a, b| {
+                                if a <= start && start < b {
+                                    self.first_member = len + (start - a);
+                                }
+                                len += b - a;
+                                self.runs.push((a as u32, b as u32, [sx, sy, sz]));
+                            });
                         }
                     }
                 }
