@@ -2,16 +2,17 @@
 # Side-by-side reference runs of RVO2 (the C++ ORCA library) against steerkit's ORCA, opt-in:
 # the project itself needs no C++ toolchain.
 #
-#   scripts/rvo2-compare.sh RVO2_CHECKOUT
+#   scripts/rvo2-compare.sh RVO2_CHECKOUT [ROUNDS]
 #
 # RVO2_CHECKOUT is a checkout of https://github.com/snape/RVO2 (its src/ is compiled here with
 # g++ -O3 -march=native, single-threaded, into target/rvo2-compare together with
 # scripts/rvo2/compare.cpp). Prints RVO2's Circle (N = 50, 250) and Blocks results (time until
 # every agent is home, deepest overlap of two bodies) and its agent-updates per second on the
-# Circle at 1 000 and 10 000 agents, then steerkit's `bench --only orca_circle2d` for the same
-# sizes, in the same run.
+# Circle at 1 000 and 10 000 agents alternated ROUNDS times (default 3) with steerkit's
+# `bench --only orca_circle2d` for the same sizes, in the same run.
 set -euo pipefail
-src=${1:?usage: scripts/rvo2-compare.sh RVO2_CHECKOUT}
+src=${1:?usage: scripts/rvo2-compare.sh RVO2_CHECKOUT [ROUNDS]}
+rounds=${2:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$root/target/rvo2-compare
 mkdir -p "$root/target"
@@ -23,8 +24,18 @@ for speed in 2 1; do
     "$bin" circle 250 "$speed"
     "$bin" blocks "$speed"
 done
-echo "# RVO2 throughput, one thread (the sparse start of the run)"
-"$bin" circle 1000 2 400
-"$bin" circle 10000 2 60
-echo "# steerkit, the same workload"
-cargo run --release -q -p steerkit-cli -- bench --only orca_circle2d --threads 1,2
+echo "# throughput, one thread, alternated $rounds times: RVO2's Circle (the sparse start of the"
+echo "# run) then steerkit's orca_circle2d; cpu_ns = process CPU time per agent-update"
+cargo build --release -q -p steerkit-cli
+sk=$root/target/release/steerkit
+for _ in $(seq "$rounds"); do
+    "$bin" circle 1000 2 400
+    "$bin" circle 10000 2 60
+    "$sk" bench --only orca_circle2d --threads 1 --seconds 2 --json | python3 -c '
+import json, sys
+for m in json.load(sys.stdin):
+    print("steerkit orca_circle2d n=%d updates_per_s=%.0f cpu_ns_per_update=%.1f"
+          % (m["agents"], m["updates_per_s"], m["cpu_ns_per_agent"]))'
+done
+echo "# steerkit on two threads"
+"$sk" bench --only orca_circle2d --threads 2

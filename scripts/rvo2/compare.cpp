@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 namespace {
@@ -17,6 +18,7 @@ struct Result {
   double home_time = -1.0;  // s of simulated time when every agent was home, -1 if never
   float deepest = 0.0F;     // deepest overlap of two bodies (m)
   double updates_per_s = 0.0;
+  double cpu_ns_per_update = 0.0;  // process CPU time, steadier than wall time on a busy machine
   std::size_t steps = 0;
 };
 
@@ -39,6 +41,7 @@ Result run(RVO::RVOSimulator &sim, const std::vector<RVO::Vector2> &goals, float
            float home, std::size_t max_steps, bool overlaps) {
   Result r;
   double busy = 0.0;
+  double cpu = 0.0;
   for (r.steps = 0; r.steps < max_steps; ++r.steps) {
     bool all_home = true;
     for (std::size_t i = 0; i < sim.getNumAgents(); ++i) {
@@ -50,6 +53,7 @@ Result run(RVO::RVOSimulator &sim, const std::vector<RVO::Vector2> &goals, float
       break;
     }
     const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
     for (std::size_t i = 0; i < sim.getNumAgents(); ++i) {
       RVO::Vector2 v = goals[i] - sim.getAgentPosition(i);
       const float d = RVO::abs(v);
@@ -58,9 +62,11 @@ Result run(RVO::RVOSimulator &sim, const std::vector<RVO::Vector2> &goals, float
     }
     sim.doStep();
     busy += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cpu += static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     if (overlaps) r.deepest = std::max(r.deepest, deepest_overlap(sim));
   }
   r.updates_per_s = static_cast<double>(r.steps) * sim.getNumAgents() / busy;
+  r.cpu_ns_per_update = cpu * 1e9 / (static_cast<double>(r.steps) * sim.getNumAgents());
   return r;
 }
 
@@ -78,8 +84,9 @@ void circle(std::size_t n, float speed, std::size_t max_steps, bool overlaps) {
   }
   const Result r = run(sim, goals, speed, 1.5F, max_steps, overlaps);
   std::printf(
-      "circle n=%zu speed=%.1f steps=%zu home_time=%.2f deepest_overlap=%.4f updates_per_s=%.0f\n",
-      n, speed, r.steps, r.home_time, r.deepest, r.updates_per_s);
+      "circle n=%zu speed=%.1f steps=%zu home_time=%.2f deepest_overlap=%.4f updates_per_s=%.0f "
+      "cpu_ns_per_update=%.1f\n",
+      n, speed, r.steps, r.home_time, r.deepest, r.updates_per_s, r.cpu_ns_per_update);
 }
 
 void blocks(float speed, std::size_t max_steps) {
