@@ -236,6 +236,9 @@ pub struct GroupMetrics {
     pub arrived: Option<usize>,
     /// Mean time (s) of those agents' first arrival; `null` when none arrived.
     pub mean_arrival_time: Option<f64>,
+    /// Time (s) of the last of those first arrivals (when every agent of the group was home
+    /// once, if `arrived` equals `agents`); `null` when none arrived.
+    pub last_arrival_time: Option<f64>,
     /// Agents that reached the end of an open path; `null` when not collected.
     pub paths_completed: Option<usize>,
     /// Mean speed (m/s) at the end.
@@ -399,8 +402,8 @@ impl Metrics {
         }
         let _ = writeln!(
             s,
-            "  {:<16}{:>7}{:>9}{:>10}{:>7}{:>8}{:>7}{:>10}",
-            "group", "agents", "arrived", "mean t", "paths", "speed", "polar", "slot err"
+            "  {:<16}{:>7}{:>9}{:>10}{:>10}{:>7}{:>8}{:>7}{:>10}",
+            "group", "agents", "arrived", "mean t", "last t", "paths", "speed", "polar", "slot err"
         );
         for g in &self.groups {
             let count = |v: Option<usize>| v.map_or("-".to_owned(), |v| v.to_string());
@@ -408,11 +411,12 @@ impl Metrics {
                 |v: Option<f64>, unit: &str| v.map_or("-".to_owned(), |v| format!("{v:.2}{unit}"));
             let _ = writeln!(
                 s,
-                "  {:<16}{:>7}{:>9}{:>10}{:>7}{:>8}{:>7}{:>10}",
+                "  {:<16}{:>7}{:>9}{:>10}{:>10}{:>7}{:>8}{:>7}{:>10}",
                 truncate(&g.name, 16),
                 g.agents,
                 count(g.arrived),
                 f(g.mean_arrival_time, " s"),
+                f(g.last_arrival_time, " s"),
                 count(g.paths_completed),
                 format!("{:.2}", g.final_mean_speed),
                 f(g.final_polarisation, ""),
@@ -1028,6 +1032,8 @@ impl<V: RunSpace> Simulation<V> {
                 arrived: arrivals.then_some(times.len()),
                 mean_arrival_time: (arrivals && !times.is_empty())
                     .then(|| times.iter().sum::<f64>() / times.len() as f64),
+                last_arrival_time: (arrivals && !times.is_empty())
+                    .then(|| times.iter().copied().fold(0.0, f64::max)),
                 paths_completed: self.collects(Metric::PathsCompleted).then_some(done),
                 final_mean_speed: round6(speed),
                 final_polarisation: polar.map(round6),

@@ -81,6 +81,7 @@ fn run_writes_the_four_files_with_the_documented_fields_and_columns() {
         "agents",
         "arrived",
         "mean_arrival_time",
+        "last_arrival_time",
         "paths_completed",
         "final_mean_speed",
         "final_polarisation",

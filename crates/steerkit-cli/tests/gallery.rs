@@ -1328,6 +1328,26 @@ fn orca_brings_the_rvo2_circle_home_without_bodies_overlapping() {
     assert!(m.max_overlap.unwrap() < 0.015, "{:?}", m.max_overlap);
 }
 
+/// RVO2's Circle at 250 agents with ORCA and `escape`: every agent reaches its antipode, the
+/// last before 412.5 s (RVO2 itself, run by `scripts/rvo2-compare.sh` with the same 2 m/s
+/// preference, has all home at 412.5 s with bodies 0.66 m into each other), and no two bodies
+/// ever overlap by more than 1 % of the 1.5 m radius.
+#[test]
+fn orca_brings_the_rvo2_circle_of_250_home_sooner_than_rvo2_without_overlap() {
+    let o = outcome("orca_circle_250");
+    let m = &o.metrics;
+    let ring = &m.groups[0];
+    eprintln!(
+        "orca circle 250: {:?} of 250 home, mean {:?} s, last {:?} s, deepest overlap {:?} m",
+        ring.arrived, ring.mean_arrival_time, ring.last_arrival_time, m.max_overlap
+    );
+    assert_eq!(ring.arrived, Some(250), "every agent reaches its antipode");
+    assert!(ring.last_arrival_time.unwrap() < 412.5, "{:?}", ring.last_arrival_time);
+    assert!(ring.mean_arrival_time.unwrap() < 260.0, "{:?}", ring.mean_arrival_time);
+    assert_eq!(m.agent_overlaps, Some(0));
+    assert!(m.max_overlap.unwrap() < 0.015, "{:?}", m.max_overlap);
+}
+
 /// RVO2's Blocks with ORCA and `escape`: every agent of the four squads within 20 m of its
 /// corner (RVO2's criterion) before 330 s (RVO2 itself, run by `scripts/rvo2-compare.sh` with
 /// the same 2 m/s preference: 316.75 s, bodies 0.30 m into each other); no two bodies

@@ -7,11 +7,17 @@
 //! `r = r_A + r_B`, the truncated velocity obstacle is the cone of `p` with apex 0 cut off by
 //! the disc (ball) of radius `r/τ` at `p/τ`; `u` is the smallest change of `v` that leaves it,
 //! `n` its outward normal, and A takes the share `s` of it (½ between equals):
-//! `ORCA = { v' : (v' − (v_A + s·u)) · n ≥ 0 }`. The new velocity is the one closest to the
-//! preferred velocity inside every constraint and the speed disc (ball), found by an
-//! incremental linear program; when the constraints leave nothing (a dense crowd), a program
-//! one dimension up finds the velocity that violates them least. Already overlapping pairs use
-//! the cut-off disc of one time step (`dt`) to separate.
+//! `ORCA = { v' : (v' − (v_A + s·u)) · n ≥ 0 }`. On a collision course (`u·n > 0`) `s` is
+//! A's part of the change; when clear (`u·n < 0`) `|u|` is slack, and A may use the part
+//! `1 − s` of it, so the agent that keeps its course more (a higher priority) changes less on
+//! a collision course and keeps more of its freedom when clear; both parts sum to 1 for the
+//! pair, which keeps the pair's guarantee (between equals both are ½, as in the paper). The new
+//! velocity is the one closest to the preferred velocity inside every constraint and the speed
+//! disc (ball), found by an incremental linear program. When the constraints leave nothing (a
+//! dense crowd), the same constraints over one time step `dt` (no contact before the next
+//! step) stay hard, as static obstacles do, if they leave something, and a program one
+//! dimension up finds the velocity that violates the τ-constraints least. Already overlapping
+//! pairs use the cut-off disc of one time step to separate.
 //!
 //! A static obstacle is avoided wholly by the agent (share 1) over its own horizon τₒ: the
 //! velocity obstacle of a convex shape `O` grown by the agent's radius is
@@ -69,6 +75,9 @@ pub struct OrcaScratch {
     planes: Vec<OrcaPlane>,
     projected_lines: Vec<OrcaLine>,
     projected_planes: Vec<OrcaPlane>,
+    /// Obstacles, the one-step constraints, then the τ-constraints (the dense fallback).
+    dense_lines: Vec<OrcaLine>,
+    dense_planes: Vec<OrcaPlane>,
     order: Vec<(f32, usize)>,
     obstacles: usize,
 }
@@ -150,12 +159,14 @@ impl Orca {
 
     /// Whether a blocked agent sidesteps (off by default): when the velocity ORCA finds makes
     /// less than a tenth of the preferred progress (`v·p < 0.1·|p|²`) while the agent wants to
-    /// go faster than a quarter of its top speed, ORCA solves again for the velocity nearest
-    /// the preferred one turned 90° to the right. Symmetric deadlocks that plain ORCA keeps
-    /// forever (a 4-way jam, a corner or a wall square across the way) turn into everybody
-    /// keeping right: a jam rotates like a roundabout and an agent follows a wall to its end.
-    /// The price: an agent held up by a standing crowd (a ring of arrived agents) walks round
-    /// it rather than waiting for it to part.
+    /// go faster than a quarter of its top speed, and the agent is held up (it moves slower
+    /// than half its preferred speed, `|v_A| < ½·|p|`, or a static obstacle is within reach),
+    /// ORCA solves again for the velocity nearest the preferred one turned 90° to the right.
+    /// Symmetric deadlocks that plain ORCA keeps forever (a 4-way jam, a corner or a wall
+    /// square across the way) turn into everybody keeping right: a jam rotates like a
+    /// roundabout and an agent follows a wall to its end. Among agents alone the sidestep only
+    /// starts a standing agent moving; an agent under way that ORCA turns aside (past its goal
+    /// among arrived agents, say) keeps ORCA's own choice instead of circling to the right.
     #[must_use]
     pub fn with_escape(mut self, escape: bool) -> Self {
         self.escape = escape;
@@ -168,12 +179,22 @@ impl Orca {
         self.escape
     }
 
-    /// The agent made too little progress toward a preference it is keen on.
+    /// The agent made too little progress toward a preference it is keen on and is held up:
+    /// slower than half its preferred speed (`speed_sq` its current speed squared), or beside
+    /// a static obstacle (`walls`).
     #[inline]
-    fn blocked(&self, preferred_sq: f32, progress: f32, max_speed: f32) -> bool {
+    fn blocked(
+        &self,
+        preferred_sq: f32,
+        progress: f32,
+        max_speed: f32,
+        speed_sq: f32,
+        walls: bool,
+    ) -> bool {
         self.escape
             && preferred_sq > 0.0625 * max_speed * max_speed
             && progress < 0.1 * preferred_sq
+            && (walls || speed_sq < 0.25 * preferred_sq)
     }
 
     /// Static obstacles looked at `seconds` ahead (> 0): shorter lets agents pass close to
@@ -187,7 +208,8 @@ impl Orca {
     }
 
     /// How much this agent keeps its course (> 0, 1 by default): between two avoiding agents of
-    /// priorities `a` and `b`, the first takes the share `b / (a + b)` of the avoidance. A
+    /// priorities `a` and `b`, the first takes the share `b / (a + b)` of the avoidance on a
+    /// collision course and may use the part `a / (a + b)` of the slack when clear. A
     /// neighbour that does not avoid this agent (no ORCA, or its mask leaves out this agent's
     /// layers) is avoided wholly.
     ///
@@ -275,7 +297,8 @@ impl Orca {
     /// The collision-free velocity (m/s) closest to `preferred` within `max_speed` for an agent
     /// `me` of `radius` stepping `dt` seconds. The `max_neighbours` nearest of `neighbours`
     /// (nearest first by distance, then index) each give a constraint with the share `share`
-    /// returns for it (in (0, 1]; `None` ignores it); the static obstacles added to `scratch`
+    /// returns for it (in (0, 1]: its part of the change on a collision course, `1 − share` of
+    /// the slack when clear, all of both at 1; `None` ignores it); the static obstacles added to `scratch`
     /// since the last call ([`OrcaScratch::add_obstacle`]) come first and stay hard in the
     /// fallback.
     /// Finite input gives a finite velocity of at most `max_speed`.
@@ -297,9 +320,7 @@ impl Orca {
         let inv_tau = 1.0 / self.time_horizon;
         let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
         nearest(&mut scratch.order, neighbours, self.max_neighbours);
-        for &(_, idx) in &scratch.order {
-            let other = &neighbours[idx];
-            let Some(s) = share(other) else { continue };
+        let line = |other: &Neighbour, s: f32, inv_tau: f32| {
             let (normal, u) = avoidance(
                 other.offset,
                 me.velocity - other.velocity,
@@ -307,26 +328,51 @@ impl Orca {
                 inv_tau,
                 inv_dt,
             );
-            let line = OrcaLine::facing(me.velocity + u * s.clamp(0.0, 1.0), normal);
-            if line.point.is_finite() && line.direction.is_finite() {
-                scratch.lines.push(line);
+            let line = OrcaLine::facing(me.velocity + u * part(s, u.dot(normal)), normal);
+            (line.point.is_finite() && line.direction.is_finite()).then_some(line)
+        };
+        for &(_, idx) in &scratch.order {
+            let other = &neighbours[idx];
+            if let Some(l) = share(other).and_then(|s| line(other, s, inv_tau)) {
+                scratch.lines.push(l);
             }
         }
         let max_speed = max_speed.max(0.0);
         let preferred = if preferred.is_finite() { preferred } else { me.velocity };
-        let solve = |opt: Vec2, scratch: &mut OrcaScratch| {
+        let mut hard = None;
+        let mut solve = |opt: Vec2, scratch: &mut OrcaScratch| {
             let mut result = Vec2::ZERO;
             let lines = &scratch.lines;
+            if linear_program2(lines, max_speed, opt, false, &mut result) == lines.len() {
+                return result;
+            }
+            // dense: obstacles, then no contact within the step, both hard if they leave room
+            let hard = *hard.get_or_insert_with(|| {
+                let dense = &mut scratch.dense_lines;
+                dense.clear();
+                dense.extend_from_slice(&scratch.lines[..obstacles]);
+                for &(_, idx) in &scratch.order {
+                    let other = &neighbours[idx];
+                    if let Some(l) = share(other).and_then(|s| line(other, s, inv_dt)) {
+                        dense.push(l);
+                    }
+                }
+                let hard = dense.len();
+                dense.extend_from_slice(&scratch.lines[obstacles..]);
+                hard
+            });
+            let lines = &scratch.dense_lines;
             let fail = linear_program2(lines, max_speed, opt, false, &mut result);
             if fail < lines.len() {
-                let fixed = obstacles.min(fail);
+                let fixed = if fail >= hard { hard } else { obstacles.min(fail) };
                 let projected = &mut scratch.projected_lines;
                 linear_program3(lines, fixed, fail, max_speed, projected, &mut result);
             }
             result
         };
         let mut result = solve(preferred, scratch);
-        if self.blocked(preferred.length_squared(), result.dot(preferred), max_speed) {
+        let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
+        if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
             result = solve(Vec2::new(preferred.y, -preferred.x), scratch);
         }
         if result.is_finite() {
@@ -454,9 +500,7 @@ impl Orca {
         let inv_tau = 1.0 / self.time_horizon;
         let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
         nearest(&mut scratch.order, neighbours, self.max_neighbours);
-        for &(_, idx) in &scratch.order {
-            let other = &neighbours[idx];
-            let Some(s) = share(other) else { continue };
+        let plane = |other: &Neighbour<Vec3>, s: f32, inv_tau: f32| {
             let (normal, u) = avoidance_3d(
                 other.offset,
                 me.velocity - other.velocity,
@@ -464,26 +508,50 @@ impl Orca {
                 inv_tau,
                 inv_dt,
             );
-            let plane = OrcaPlane { point: me.velocity + u * s.clamp(0.0, 1.0), normal };
-            if plane.point.is_finite() && plane.normal.is_finite() {
-                scratch.planes.push(plane);
+            let plane = OrcaPlane { point: me.velocity + u * part(s, u.dot(normal)), normal };
+            (plane.point.is_finite() && plane.normal.is_finite()).then_some(plane)
+        };
+        for &(_, idx) in &scratch.order {
+            let other = &neighbours[idx];
+            if let Some(p) = share(other).and_then(|s| plane(other, s, inv_tau)) {
+                scratch.planes.push(p);
             }
         }
         let max_speed = max_speed.max(0.0);
         let preferred = if preferred.is_finite() { preferred } else { me.velocity };
-        let solve = |opt: Vec3, scratch: &mut OrcaScratch| {
+        let mut hard = None;
+        let mut solve = |opt: Vec3, scratch: &mut OrcaScratch| {
             let mut result = Vec3::ZERO;
             let planes = &scratch.planes;
+            if linear_program3_3d(planes, max_speed, opt, false, &mut result) == planes.len() {
+                return result;
+            }
+            let hard = *hard.get_or_insert_with(|| {
+                let dense = &mut scratch.dense_planes;
+                dense.clear();
+                dense.extend_from_slice(&scratch.planes[..obstacles]);
+                for &(_, idx) in &scratch.order {
+                    let other = &neighbours[idx];
+                    if let Some(p) = share(other).and_then(|s| plane(other, s, inv_dt)) {
+                        dense.push(p);
+                    }
+                }
+                let hard = dense.len();
+                dense.extend_from_slice(&scratch.planes[obstacles..]);
+                hard
+            });
+            let planes = &scratch.dense_planes;
             let fail = linear_program3_3d(planes, max_speed, opt, false, &mut result);
             if fail < planes.len() {
-                let fixed = obstacles.min(fail);
+                let fixed = if fail >= hard { hard } else { obstacles.min(fail) };
                 let projected = &mut scratch.projected_planes;
                 linear_program4_3d(planes, fixed, fail, max_speed, projected, &mut result);
             }
             result
         };
         let mut result = solve(preferred, scratch);
-        if self.blocked(preferred.length_squared(), result.dot(preferred), max_speed) {
+        let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
+        if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
             let right = preferred.cross(Vec3::Y);
             let right = if right.length_squared() > EPS { right } else { preferred.cross(Vec3::X) };
             result = solve(right, scratch);
@@ -517,6 +585,21 @@ impl Orca {
         let inv_tau = 1.0 / self.obstacle_time_horizon;
         let (normal, u) = avoidance_3d(rel, me.velocity, r, inv_tau, inv_tau);
         OrcaPlane { point: me.velocity + u, normal }
+    }
+}
+
+/// The part of `u` an agent with the share `share` of a pair's avoidance takes: `share` on a
+/// collision course (`u·n = along ≥ 0`: the change it must make); when clear (`along < 0`:
+/// `|u|` is slack it may use) the rest, `1 − share`, so the agent that avoids less keeps more
+/// of its freedom. The two agents' parts sum to 1 either way. A neighbour that does not avoid
+/// (`share` 1) leaves the agent all of both.
+#[inline]
+fn part(share: f32, along: f32) -> f32 {
+    let share = share.clamp(0.0, 1.0);
+    if along < 0.0 && share < 1.0 {
+        1.0 - share
+    } else {
+        share
     }
 }
 

@@ -451,3 +451,85 @@ fn a_disc_dead_ahead_is_gone_round() {
     assert!(nearest >= r + big - 1e-3, "entered: centre {nearest} m from the disc's");
     assert!(a.position.distance(goal) < 0.3, "{a:?}");
 }
+
+/// Priority splits the slack too: A (share ⅓ of the avoidance, a standing arrived neighbour
+/// of lower priority beside it) heads east at 1 m/s past B standing 4 m north (combined
+/// radius 2, τ = 10 s), clear of B's velocity obstacle by |u| = √3/2 m/s. A may use ⅔ of that
+/// slack (B, standing, would use ⅓), and the two constraints together are exactly the
+/// obstacle's tangent: the pair's guarantee holds.
+#[test]
+fn the_agent_that_avoids_less_keeps_more_of_the_slack() {
+    let orca = Orca::new(10.0, 10).unwrap();
+    let (r, dt) = (1.0, 0.25);
+    let a = agent(Vec2::ZERO, Vec2::X);
+    let b = agent(Vec2::new(0.0, 4.0), Vec2::ZERO);
+    let na = Neighbour::new(1, b.position, b.velocity, r, a.position);
+    let nb = Neighbour::new(0, a.position, a.velocity, r, b.position);
+    let mut scratch = OrcaScratch::default();
+    let _ = orca.velocity_with(&a, r, Vec2::X, 2.0, &[na], |_| Some(1.0 / 3.0), dt, &mut scratch);
+    let la = scratch.lines()[0];
+    let _ =
+        orca.velocity_with(&b, r, Vec2::ZERO, 2.0, &[nb], |_| Some(2.0 / 3.0), dt, &mut scratch);
+    let lb = scratch.lines()[0];
+    let (n, slack) = (la.direction.perp(), 0.75f32.sqrt());
+    // A's velocity lies ⅔ of the slack inside its half-plane (⅓ before the split)
+    let margin = n.dot(a.velocity - la.point);
+    assert!((margin - 2.0 / 3.0 * slack).abs() < 1e-4, "A keeps {margin} m/s of slack");
+    let margin_b = (-n).dot(b.velocity - lb.point);
+    assert!((margin_b - slack / 3.0).abs() < 1e-4, "B keeps {margin_b} m/s of slack");
+    // any pair of velocities on the two boundaries touches the tangent of the obstacle
+    let relative = n.dot(la.point - lb.point);
+    let tangent = n.dot(a.velocity - b.velocity) - slack;
+    assert!((relative - tangent).abs() < 1e-4, "{relative} against {tangent}");
+}
+
+/// A dense fallback keeps "no contact before the next step" hard: A is boxed in by four
+/// bodies that do not avoid it (east 3.05 m, west 3.4 m, north and south 3.2 m away, combined
+/// radius 3), all closing at 0.5 m/s, so the 10 s constraints leave nothing; the velocity
+/// chosen still keeps every body clear after the 0.25 s step, where the least violation of
+/// the 10 s constraints alone runs into the eastern one.
+#[test]
+fn the_dense_fallback_keeps_the_next_step_free_of_contact() {
+    let orca = Orca::new(10.0, 10).unwrap();
+    let (r, dt, speed) = (1.5, 0.25, 2.0);
+    let a = agent(Vec2::ZERO, Vec2::ZERO);
+    let others: Vec<_> = [(Vec2::X, 3.05), (-Vec2::X, 3.4), (Vec2::Y, 3.2), (-Vec2::Y, 3.2)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(dir, d))| Neighbour::new(i + 1, dir * d, -dir * 0.5, r, a.position))
+        .collect();
+    let mut scratch = OrcaScratch::default();
+    let v =
+        orca.velocity_with(&a, r, Vec2::X * speed, speed, &others, |_| Some(1.0), dt, &mut scratch);
+    let mut soft = Vec2::ZERO;
+    assert!(
+        linear_program2(scratch.lines(), speed, Vec2::X * speed, false, &mut soft)
+            < scratch.lines().len(),
+        "the 10 s constraints must leave nothing"
+    );
+    for n in &others {
+        let gap = (n.position + n.velocity * dt).distance(v * dt) - 2.0 * r;
+        assert!(gap >= -1e-4, "{v}: {gap} m into the body at {}", n.position);
+    }
+    let mut projected = Vec::new();
+    linear_program3(scratch.lines(), 0, 0, speed, &mut projected, &mut soft);
+    let east = &others[0];
+    let gap = (east.position + east.velocity * dt).distance(soft * dt) - 2.0 * r;
+    assert!(gap < -1e-3, "the soft program alone keeps {gap} m");
+}
+
+/// Escape sidesteps only an agent held up: wanting 2 m/s and offered no progress, it turns
+/// when it moves slower than 1 m/s (half its preference) or beside a static obstacle, not
+/// when it is under way at 1.5 m/s (ORCA turning it aside, past its goal say).
+#[test]
+fn escape_starts_a_standing_agent_and_leaves_one_under_way() {
+    let orca = Orca::new(10.0, 10).unwrap().with_escape(true);
+    let (pref_sq, max_speed) = (4.0, 2.0);
+    assert!(orca.blocked(pref_sq, 0.0, max_speed, 0.2 * 0.2, false));
+    assert!(!orca.blocked(pref_sq, 0.0, max_speed, 1.5 * 1.5, false));
+    assert!(orca.blocked(pref_sq, 0.0, max_speed, 1.5 * 1.5, true));
+    // progress enough, or a preference too slow to be keen on: no sidestep
+    assert!(!orca.blocked(pref_sq, 0.5 * pref_sq, max_speed, 0.0, false));
+    assert!(!orca.blocked(0.4 * 0.4, 0.0, max_speed, 0.0, true));
+    assert!(!Orca::new(10.0, 10).unwrap().blocked(pref_sq, 0.0, max_speed, 0.0, true));
+}
