@@ -320,7 +320,16 @@ impl Orca {
         let inv_tau = 1.0 / self.time_horizon;
         let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
         nearest(&mut scratch.order, neighbours, self.max_neighbours);
-        let line = |other: &Neighbour, s: f32, inv_tau: f32| {
+        // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
+        #[inline(always)]
+        fn constraint(
+            me: &Kinematic,
+            radius: f32,
+            other: &Neighbour,
+            s: f32,
+            inv_tau: f32,
+            inv_dt: f32,
+        ) -> Option<OrcaLine> {
             let (normal, u) = avoidance(
                 other.offset,
                 me.velocity - other.velocity,
@@ -330,11 +339,13 @@ impl Orca {
             );
             let line = OrcaLine::facing(me.velocity + u * part(s, u.dot(normal)), normal);
             (line.point.is_finite() && line.direction.is_finite()).then_some(line)
-        };
+        }
         for &(_, idx) in &scratch.order {
             let other = &neighbours[idx];
-            if let Some(l) = share(other).and_then(|s| line(other, s, inv_tau)) {
-                scratch.lines.push(l);
+            if let Some(s) = share(other) {
+                if let Some(l) = constraint(me, radius, other, s, inv_tau, inv_dt) {
+                    scratch.lines.push(l);
+                }
             }
         }
         let max_speed = max_speed.max(0.0);
@@ -353,7 +364,9 @@ impl Orca {
                 dense.extend_from_slice(&scratch.lines[..obstacles]);
                 for &(_, idx) in &scratch.order {
                     let other = &neighbours[idx];
-                    if let Some(l) = share(other).and_then(|s| line(other, s, inv_dt)) {
+                    if let Some(l) =
+                        share(other).and_then(|s| constraint(me, radius, other, s, inv_dt, inv_dt))
+                    {
                         dense.push(l);
                     }
                 }
@@ -500,7 +513,16 @@ impl Orca {
         let inv_tau = 1.0 / self.time_horizon;
         let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
         nearest(&mut scratch.order, neighbours, self.max_neighbours);
-        let plane = |other: &Neighbour<Vec3>, s: f32, inv_tau: f32| {
+        // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
+        #[inline(always)]
+        fn constraint(
+            me: &Kinematic<Vec3>,
+            radius: f32,
+            other: &Neighbour<Vec3>,
+            s: f32,
+            inv_tau: f32,
+            inv_dt: f32,
+        ) -> Option<OrcaPlane> {
             let (normal, u) = avoidance_3d(
                 other.offset,
                 me.velocity - other.velocity,
@@ -510,11 +532,13 @@ impl Orca {
             );
             let plane = OrcaPlane { point: me.velocity + u * part(s, u.dot(normal)), normal };
             (plane.point.is_finite() && plane.normal.is_finite()).then_some(plane)
-        };
+        }
         for &(_, idx) in &scratch.order {
             let other = &neighbours[idx];
-            if let Some(p) = share(other).and_then(|s| plane(other, s, inv_tau)) {
-                scratch.planes.push(p);
+            if let Some(s) = share(other) {
+                if let Some(p) = constraint(me, radius, other, s, inv_tau, inv_dt) {
+                    scratch.planes.push(p);
+                }
             }
         }
         let max_speed = max_speed.max(0.0);
@@ -532,7 +556,9 @@ impl Orca {
                 dense.extend_from_slice(&scratch.planes[..obstacles]);
                 for &(_, idx) in &scratch.order {
                     let other = &neighbours[idx];
-                    if let Some(p) = share(other).and_then(|s| plane(other, s, inv_dt)) {
+                    if let Some(p) =
+                        share(other).and_then(|s| constraint(me, radius, other, s, inv_dt, inv_dt))
+                    {
                         dense.push(p);
                     }
                 }
