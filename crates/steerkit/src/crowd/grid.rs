@@ -319,13 +319,14 @@ impl Grid {
     }
 
     /// The cell of every agent for the counting sort: `cells()` for a quarantined one
-    /// (`active[i]` false). A sparse grid first collects the occupied cells: keys in the
+    /// (`status[i] & quarantined` set). A sparse grid first collects the occupied cells: keys in the
     /// order they are first met, then ranked in key order so that a row's cells follow each
     /// other in the storage.
     pub fn assign<V: CrowdVector>(
         &mut self,
         position: &[V],
-        active: impl Fn(usize) -> bool + Sync,
+        status: &[u8],
+        quarantined: u8,
         cell: &mut Vec<u32>,
     ) {
         cell.resize(position.len(), 0);
@@ -333,16 +334,18 @@ impl Grid {
             let cells = self.cells() as u32;
             let grid = &*self;
             #[cfg(feature = "parallel")]
-            let it = cell.par_iter_mut().zip(position.par_iter()).enumerate();
+            let it = cell.par_iter_mut().zip(position.par_iter()).zip(status.par_iter());
             #[cfg(not(feature = "parallel"))]
-            let it = cell.iter_mut().zip(position.iter()).enumerate();
-            it.for_each(|(i, (c, &p))| *c = if active(i) { grid.cell_of(p) } else { cells });
+            let it = cell.iter_mut().zip(position.iter()).zip(status.iter());
+            it.for_each(|((c, &p), &s)| {
+                *c = if s & quarantined == 0 { grid.cell_of(p) } else { cells };
+            });
             return;
         }
         self.first.reset(position.len());
         self.keys.clear();
-        for (i, (c, &p)) in cell.iter_mut().zip(position).enumerate() {
-            *c = if active(i) {
+        for ((c, &p), &s) in cell.iter_mut().zip(position).zip(status) {
+            *c = if s & quarantined == 0 {
                 let key = self.key_and_coordinates(p).0;
                 let keys = &mut self.keys;
                 self.first.get_or_insert(key, || {
@@ -806,7 +809,7 @@ mod tests {
         let mut g = Grid::default();
         g.layout(&WorldBounds::<Vec2>::Unbounded, radius, lo, hi, points.len());
         let mut cell = Vec::new();
-        g.assign(points, |_| true, &mut cell);
+        g.assign(points, &vec![0; points.len()], 1, &mut cell);
         g.cell_start = vec![0; g.cells() + 2];
         for &c in &cell {
             g.cell_start[c as usize + 1] += 1;

@@ -55,8 +55,7 @@ impl<V: CrowdVector> Crowd<V> {
         }
         self.grid.layout(&self.config.bounds, self.config.neighbour_radius, lo, hi, active);
         // keys (quarantined agents go to the bucket after the last cell)
-        let status = &self.status;
-        self.grid.assign(&self.position, |i| status[i] & QUARANTINED == 0, &mut self.keys);
+        self.grid.assign(&self.position, &self.status, QUARANTINED, &mut self.keys);
         let cells = self.grid.cells();
         // counting sort
         let start = &mut self.grid.cell_start;

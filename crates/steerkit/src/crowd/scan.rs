@@ -176,13 +176,19 @@ impl<V: CrowdVector> Block<V> {
     }
 
     /// Makes the block the one of agent `i`'s cell (`centre` is its position).
-    #[inline]
+    #[inline(always)]
     fn prepare(&mut self, s: &Storage<'_, V>, i: usize, centre: V) {
         if self.cell.is_none() || !self.members.contains(&i) {
-            let (cell, at) = s.grid.cell_and_coordinates(centre);
-            if self.cell != Some(cell) {
-                self.fill(s, cell, at);
-            }
+            self.enter(s, centre);
+        }
+    }
+
+    /// The first agent of another cell: find the cell (once per cell, so out of line).
+    #[inline(never)]
+    fn enter(&mut self, s: &Storage<'_, V>, centre: V) {
+        let (cell, at) = s.grid.cell_and_coordinates(centre);
+        if self.cell != Some(cell) {
+            self.fill(s, cell, at);
         }
     }
 }
