@@ -83,6 +83,10 @@ pub(crate) struct Grid {
     rows: KeyTable<(u32, u32)>,
     /// Sparse layout: each occupied cell to the order it was first met in (while assigning).
     first: KeyTable<u32>,
+    /// Sparse layout, kept between steps: the occupied keys with their first-met order, and
+    /// each first-met order's rank.
+    order: Vec<(u64, u32)>,
+    rank_of_first: Vec<u32>,
 }
 
 /// An open-addressing hash table from a 63-bit key to a small value, cleared every step; at
@@ -271,13 +275,14 @@ impl Grid {
 
     /// The cell of a position (clamped into the grid: exact for any position inside it). In a
     /// sparse grid the position must lie in an occupied cell (an agent's own position).
-    #[inline]
+    #[cfg(test)]
     pub fn cell_of<V: CrowdVector>(&self, p: V) -> u32 {
         self.cell_and_coordinates(p).0
     }
 
-    /// The cell of a position and its coordinates (cells along each axis); see
-    /// [`cell_of`](Self::cell_of).
+    /// The cell of a position (clamped into the grid: exact for any position inside it; in a
+    /// sparse grid the position must lie in an occupied cell) and its coordinates (cells along
+    /// each axis).
     #[inline]
     pub fn cell_and_coordinates<V: CrowdVector>(&self, p: V) -> (u32, [usize; 3]) {
         let (key, at) = self.key_and_coordinates(p);
@@ -333,25 +338,53 @@ impl Grid {
         if !self.sparse {
             let cells = self.cells() as u32;
             let grid = &*self;
+            // in blocks, so the loop over a block's agents is plain (and fully inlined)
+            const BLOCK: usize = 4096;
             #[cfg(feature = "parallel")]
-            let it = cell.par_iter_mut().zip(position.par_iter()).zip(status.par_iter());
+            let it = (cell.par_chunks_mut(BLOCK))
+                .zip(position.par_chunks(BLOCK))
+                .zip(status.par_chunks(BLOCK));
             #[cfg(not(feature = "parallel"))]
-            let it = cell.iter_mut().zip(position.iter()).zip(status.iter());
-            it.for_each(|((c, &p), &s)| {
-                *c = if s & quarantined == 0 { grid.cell_of(p) } else { cells };
+            let it = cell.chunks_mut(BLOCK).zip(position.chunks(BLOCK)).zip(status.chunks(BLOCK));
+            it.for_each(|((cell, position), status)| {
+                for ((c, &p), &s) in cell.iter_mut().zip(position).zip(status) {
+                    *c = if s & quarantined == 0 {
+                        grid.key_and_coordinates(p).0 as u32
+                    } else {
+                        cells
+                    };
+                }
             });
             return;
         }
+        self.assign_sparse(position, status, quarantined, cell);
+    }
+
+    /// [`assign`](Self::assign) in a sparse layout (out of line, so the dense loop stays lean).
+    #[inline(never)]
+    fn assign_sparse<V: CrowdVector>(
+        &mut self,
+        position: &[V],
+        status: &[u8],
+        quarantined: u8,
+        cell: &mut [u32],
+    ) {
         self.first.reset(position.len());
         self.keys.clear();
+        // the storage is sorted by last step's cells, so most agents share the previous one's
+        let mut last = (EMPTY, 0);
         for ((c, &p), &s) in cell.iter_mut().zip(position).zip(status) {
             *c = if s & quarantined == 0 {
                 let key = self.key_and_coordinates(p).0;
-                let keys = &mut self.keys;
-                self.first.get_or_insert(key, || {
-                    keys.push(key);
-                    keys.len() as u32 - 1
-                })
+                if key != last.0 {
+                    let keys = &mut self.keys;
+                    let first = self.first.get_or_insert(key, || {
+                        keys.push(key);
+                        keys.len() as u32 - 1
+                    });
+                    last = (key, first);
+                }
+                last.1
             } else {
                 u32::MAX
             };
@@ -359,17 +392,18 @@ impl Grid {
         // rank by key: the storage was sorted by last step's keys, so this is a few long sorted
         // runs, which the run-merging stable sort takes in about linear time (the keys are
         // distinct: stability does not matter)
-        let mut order: Vec<(u64, u32)> =
-            self.keys.iter().enumerate().map(|(first, &k)| (k, first as u32)).collect();
+        let order = &mut self.order;
+        order.clear();
+        order.extend(self.keys.iter().enumerate().map(|(first, &k)| (k, first as u32)));
         order.sort();
-        let mut rank_of_first = vec![0u32; order.len()];
+        self.rank_of_first.resize(order.len(), 0);
         for (rank, &(k, first)) in order.iter().enumerate() {
-            rank_of_first[first as usize] = rank as u32;
+            self.rank_of_first[first as usize] = rank as u32;
             self.keys[rank] = k;
         }
         let cells = self.keys.len() as u32;
         for c in cell.iter_mut() {
-            *c = if *c == u32::MAX { cells } else { rank_of_first[*c as usize] };
+            *c = if *c == u32::MAX { cells } else { self.rank_of_first[*c as usize] };
         }
         // each row's cells are consecutive ranks
         let dx = self.dims[0] as u64;
@@ -406,6 +440,8 @@ impl Grid {
             + self.keys.capacity() * 8
             + self.rows.bytes()
             + self.first.bytes()
+            + self.order.capacity() * size_of::<(u64, u32)>()
+            + self.rank_of_first.capacity() * 4
     }
 
     fn axis_runs(&self, axis: usize, center: f32, reach: f32) -> AxisRuns {

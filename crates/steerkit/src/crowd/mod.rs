@@ -323,6 +323,8 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     grid_fresh: bool,
     keys: Vec<u32>,
     perm: Vec<u32>,
+    /// The swaps that re-sort the storage when few agents changed cell.
+    swaps: Vec<(u32, u32)>,
     scratch: Scratch<V>,
     chunks: Vec<ChunkScratch<V>>,
     push: Vec<(V, V)>,
@@ -411,6 +413,7 @@ impl<V: CrowdVector> Crowd<V> {
             grid_fresh: false,
             keys: Vec::new(),
             perm: Vec::new(),
+            swaps: Vec::new(),
             scratch: Scratch::default(),
             chunks: Vec::new(),
             push: Vec::new(),
@@ -898,6 +901,7 @@ impl<V: CrowdVector> Crowd<V> {
             + self.grid.bytes()
             + cap(&self.keys)
             + cap(&self.perm)
+            + cap(&self.swaps)
             + cap(&s.v)
             + cap(&s.f)
             + cap(&s.o)

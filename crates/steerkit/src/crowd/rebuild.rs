@@ -68,18 +68,44 @@ impl<V: CrowdVector> Crowd<V> {
             start[c] += start[c - 1];
         }
         self.perm.resize(n, 0);
-        let mut identity = true;
+        let mut moved = 0usize;
         for (i, &k) in self.keys.iter().enumerate() {
             let at = &mut start[k as usize];
             self.perm[*at as usize] = i as u32;
-            identity &= *at as usize == i;
+            moved += usize::from(*at as usize != i);
             *at += 1;
         }
         for c in (1..start.len()).rev() {
             start[c] = start[c - 1];
         }
         start[0] = 0;
-        if !identity {
+        if moved * 16 <= n {
+            // a few agents changed cell: swap along the permutation's cycles, touching only
+            // the agents that move (the storage is otherwise in place already)
+            cycle_swaps(&mut self.perm, &mut self.swaps);
+            let w = &self.swaps;
+            swap_along(&mut self.position, w);
+            swap_along(&mut self.velocity, w);
+            swap_along(&mut self.orientation, w);
+            swap_along(&mut self.rotation, w);
+            swap_along(&mut self.radius, w);
+            swap_along(&mut self.status, w);
+            swap_along(&mut self.cold, w);
+            if keep_debug {
+                swap_along(&mut self.debug, w);
+            }
+            if self.avoid_on {
+                swap_along(&mut self.avoid, w);
+            }
+            if self.drive_on {
+                swap_along(&mut self.controls, w);
+            }
+            for &(a, b) in w {
+                for i in [a as usize, b as usize] {
+                    self.slots[self.cold[i].slot as usize].index = i as u32;
+                }
+            }
+        } else {
             let (s, p) = (&mut self.scratch, &self.perm);
             permute(&mut self.position, &mut s.v, p);
             permute(&mut self.velocity, &mut s.v, p);
@@ -116,5 +142,92 @@ impl<V: CrowdVector> Crowd<V> {
             self.soa.rebuild(&self.position, &self.velocity, velocities, unit, &self.radius);
         }
         self.grid_fresh = true;
+    }
+}
+
+/// The swaps that apply the gather `new[k] = old[perm[k]]` in place: along each cycle
+/// `k₀ → perm[k₀] → …`, swapping neighbours in turn moves every element one step back
+/// (`perm` is left as it was).
+fn cycle_swaps(perm: &mut [u32], swaps: &mut Vec<(u32, u32)>) {
+    const SEEN: u32 = 1 << 31;
+    swaps.clear();
+    for s in 0..perm.len() {
+        if perm[s] & SEEN != 0 || perm[s] as usize == s {
+            continue;
+        }
+        let mut k = s;
+        loop {
+            let next = perm[k] & !SEEN;
+            perm[k] |= SEEN;
+            if next as usize == s {
+                break;
+            }
+            swaps.push((k as u32, next));
+            k = next as usize;
+        }
+    }
+    for p in perm.iter_mut() {
+        *p &= !SEEN;
+    }
+}
+
+fn swap_along<T>(data: &mut [T], swaps: &[(u32, u32)]) {
+    for &(a, b) in swaps {
+        data.swap(a as usize, b as usize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The in-place swaps give exactly the gather `new[k] = old[perm[k]]`.
+    fn check(perm: &[u32]) {
+        let old: Vec<u32> = (0..perm.len() as u32).map(|k| k * 7 + 1).collect();
+        let gathered: Vec<u32> = perm.iter().map(|&k| old[k as usize]).collect();
+        let (mut p, mut swaps, mut data) = (perm.to_vec(), Vec::new(), old.clone());
+        cycle_swaps(&mut p, &mut swaps);
+        swap_along(&mut data, &swaps);
+        assert_eq!(data, gathered);
+        assert_eq!(p, perm, "the permutation is left as it was");
+        // a cycle of length m takes m − 1 swaps: at most one per agent out of place
+        let moved = perm.iter().enumerate().filter(|&(k, &j)| j as usize != k).count();
+        assert!(swaps.len() < moved.max(1));
+    }
+
+    #[test]
+    fn swaps_apply_small_permutations() {
+        check(&[]);
+        check(&[0, 1, 2]);
+        check(&[1, 2, 0]);
+        check(&[2, 0, 1, 3]);
+        check(&[1, 0, 3, 2, 4]);
+    }
+
+    proptest! {
+        /// Random permutations, and nearly sorted ones (a few agents shifted along the
+        /// storage, as a step's re-sort makes them).
+        #[test]
+        fn swaps_apply_any_permutation(
+            n in 1usize..200,
+            seed in any::<u64>(),
+            shifts in proptest::collection::vec((0usize..200, 0usize..200), 0..6),
+        ) {
+            let mut rng = crate::rng::Rng::new(seed);
+            let mut perm: Vec<u32> = (0..n as u32).collect();
+            for k in (1..n).rev() {
+                let j = (rng.uniform() * (k + 1) as f32) as usize;
+                perm.swap(k, j.min(k));
+            }
+            check(&perm);
+            let mut near: Vec<u32> = (0..n as u32).collect();
+            for (a, b) in shifts {
+                let (a, b) = (a % n, b % n);
+                let x = near.remove(a);
+                near.insert(b, x);
+            }
+            check(&near);
+        }
     }
 }

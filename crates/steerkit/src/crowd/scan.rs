@@ -63,8 +63,8 @@ pub(crate) struct Block<V: CrowdVector> {
     accepted: Vec<u32>,
     /// Accepted candidates ranked by squared distance, for a topological neighbourhood.
     ranked: Vec<(f32, u32, V)>,
-    /// Accepted candidates' sort keys, for ORCA's nearest neighbours.
-    keys: Vec<u128>,
+    /// The nearest accepted candidates so far (key, offset), for ORCA's nearest neighbours.
+    best: Vec<(u64, V)>,
 }
 
 /// The cells of a block along one axis: up to two runs `lo..=hi` of cells with the shift (m)
@@ -105,7 +105,7 @@ impl<V: CrowdVector> Block<V> {
             + self.runs.capacity() * size_of::<(u32, u32, [f32; 3])>()
             + self.index.capacity() * 4
             + self.accepted.capacity() * 4
-            + self.keys.capacity() * size_of::<u128>()
+            + self.best.capacity() * size_of::<(u64, V)>()
     }
 
     /// Forgets the block (the storage was re-sorted).
@@ -315,8 +315,8 @@ pub(crate) fn summarise<V: CrowdVector>(
 
 /// The `k` nearest neighbours of agent `i` at `centre` within `radius` (inclusive), nearest
 /// first by squared distance then storage index, written to `out` with their state (ORCA's
-/// neighbour list: the same block scan as [`summarise`], then a partial selection, so only `k`
-/// neighbours are ever copied out).
+/// neighbour list: the block's runs scanned as in [`summarise`], the nearest kept in order as
+/// they come, so only `k` neighbours are ever copied out).
 #[inline]
 pub(crate) fn nearest_list<V: CrowdVector>(
     s: &Storage<'_, V>,
@@ -355,32 +355,56 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         block.ranked = ranked;
         return;
     }
-    block.gather(s);
-    let me = block.first_member + (i - block.members.start);
-    let (before, rest) = block.position.split_at(me);
-    let acc = &mut block.accepted;
-    let m = select(before, centre, r2, 0, &mut acc[..me]);
-    let m = m + select(&rest[1..], centre, r2, me + 1, &mut acc[m..m + rest.len() - 1]);
-    // one integer key per candidate: squared distance (its bits order as the non-negative
-    // float), then storage index, then block position; integer sorts beat comparators
-    let (position, index) = (&block.position[..], &block.index[..]);
-    let keys = &mut block.keys;
-    keys.clear();
-    keys.extend(block.accepted[..m].iter().map(|&a| {
-        let d2 = (position[a as usize] - centre).length_squared();
-        (u128::from(d2.to_bits()) << 64) | (u128::from(index[a as usize]) << 32) | u128::from(a)
-    }));
-    if keys.len() > k {
-        keys.select_nth_unstable(k);
-        keys.truncate(k);
+    // straight from the storage's runs, keeping the `k` nearest sorted as they come (by one
+    // integer key: squared distance, whose bits order as the non-negative float, then storage
+    // index); a bounded insertion beats collecting and sorting the few a sparse block holds
+    let best = &mut block.best;
+    best.clear();
+    // past a few dozen, insertion would cost O(k) per candidate: collect, then select
+    let bounded = k <= 32;
+    let mut offer = |key: u64, o: V| {
+        if !bounded {
+            best.push((key, o));
+            return;
+        }
+        if best.len() == k {
+            match best.last() {
+                Some(&(worst, _)) if key < worst => {
+                    best.pop();
+                }
+                _ => return,
+            }
+        }
+        let at = best.partition_point(|&(b, _)| b < key);
+        best.insert(at, (key, o));
+    };
+    for &(a, b, shift) in &block.runs {
+        let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
+        let run = (a..b).zip(&s.position[a..b]);
+        // as the gathered block computed it: the image first, then the offset
+        let mut test = |j: usize, o: V| {
+            let d2 = o.length_squared();
+            if d2 <= r2 && j != i {
+                offer((u64::from(d2.to_bits()) << 32) | j as u64, o);
+            }
+        };
+        if shift == V::ZERO {
+            run.for_each(|(j, &p)| test(j, p - centre));
+        } else {
+            run.for_each(|(j, &p)| test(j, (p + shift) - centre));
+        }
     }
-    keys.sort_unstable();
-    out.extend(keys.iter().map(|&key| {
-        let a = key as u32 as usize;
-        let j = (key >> 32) as u32 as usize;
-        let d2 = f32::from_bits((key >> 64) as u32);
-        neighbour(j, position[a] - centre, d2)
-    }));
+    if !bounded {
+        if best.len() > k {
+            best.select_nth_unstable_by_key(k, |e| e.0);
+            best.truncate(k);
+        }
+        best.sort_unstable_by_key(|e| e.0);
+    }
+    out.extend(
+        best.iter()
+            .map(|&(key, o)| neighbour(key as u32 as usize, o, f32::from_bits((key >> 32) as u32))),
+    );
 }
 
 /// The topological neighbourhood without the whole radius: in a dense crowd the `k` nearest lie

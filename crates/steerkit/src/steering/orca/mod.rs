@@ -653,7 +653,7 @@ fn nearest<V: crate::math::Vector>(
 /// The outward normal of the truncated velocity obstacle of a neighbour at `rel_pos` with
 /// combined radius `r` at the point nearest `rel_vel`, and `u`, the change of `rel_vel` to that
 /// point (2D).
-#[inline]
+#[inline(always)]
 fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec2, Vec2) {
     let dist_sq = rel_pos.length_squared();
     let r_sq = r * r;
@@ -701,7 +701,7 @@ fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) ->
 
 /// As [`avoidance`] in 3D: the cone's nearest surface point in the plane of its axis and
 /// `rel_vel`.
-#[inline]
+#[inline(always)]
 fn avoidance_3d(rel_pos: Vec3, rel_vel: Vec3, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec3, Vec3) {
     let dist_sq = rel_pos.length_squared();
     let r_sq = r * r;
