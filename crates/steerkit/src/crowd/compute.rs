@@ -10,17 +10,19 @@ impl<V: CrowdVector> Crowd<V> {
         self.orca_tags.clear();
         if self.groups.iter().any(|g| g.spec.orca.is_some()) {
             let groups = &self.groups;
-            self.orca_tags.extend(self.cold.iter().map(
-                |c| match &groups[c.group as usize].spec.orca {
-                    Some(o) => OrcaTag {
-                        layers: o.layers(),
-                        mask: o.mask(),
-                        priority: o.priority()
-                            * if c.flags & ARRIVED != 0 { o.arrived_priority() } else { 1.0 },
-                    },
-                    None => OrcaTag { layers: u32::MAX, mask: 0, priority: 1.0 },
+            let tag = |c: &Cold<V>| match &groups[c.group as usize].spec.orca {
+                Some(o) => OrcaTag {
+                    layers: o.layers(),
+                    mask: o.mask(),
+                    priority: o.priority()
+                        * if c.flags & ARRIVED != 0 { o.arrived_priority() } else { 1.0 },
                 },
-            ));
+                None => OrcaTag { layers: u32::MAX, mask: 0, priority: 1.0 },
+            };
+            #[cfg(feature = "parallel")]
+            self.orca_tags.par_extend(self.cold.par_iter().map(tag));
+            #[cfg(not(feature = "parallel"))]
+            self.orca_tags.extend(self.cold.iter().map(tag));
         }
         let orca_tags = &self.orca_tags[..];
         let view = grid_view!(self);

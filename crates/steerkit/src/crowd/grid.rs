@@ -434,6 +434,42 @@ impl Grid {
         }
     }
 
+    /// [`row_run`](Self::row_run) for the row of the occupied cell of rank `rank` in a sparse
+    /// grid: the row's other cells in `x0..=x1` are the ranks next to it.
+    #[inline]
+    pub fn own_row_run(&self, rank: usize, x0: usize, x1: usize, f: impl FnOnce(usize, usize)) {
+        let key = self.keys[rank];
+        let base = key - key % self.dims[0] as u64;
+        let (lo, hi) = (base + x0 as u64, base + x1 as u64);
+        let (mut a, mut b) = (rank, rank + 1);
+        while a > 0 && self.keys[a - 1] >= lo {
+            a -= 1;
+        }
+        while b < self.keys.len() && self.keys[b] <= hi {
+            b += 1;
+        }
+        f(self.cell_start[a] as usize, self.cell_start[b] as usize);
+    }
+
+    /// The occupied cell of a sparse grid whose agents include storage index `i` (its rank),
+    /// with its coordinates: `after + 1` when `i` is the first agent after cell `after`,
+    /// otherwise found by bisection. `i` must be an active agent's index.
+    pub fn sparse_cell_holding(&self, i: usize, after: Option<u32>) -> (u32, [usize; 3]) {
+        let cells = self.keys.len();
+        let rank = match after {
+            Some(c)
+                if (c as usize + 1) < cells && self.cell_start[c as usize + 1] as usize == i =>
+            {
+                c as usize + 1
+            }
+            _ => self.cell_start[..=cells].partition_point(|&s| s as usize <= i) - 1,
+        };
+        let key = self.keys[rank];
+        let (dx, dy) = (self.dims[0] as u64, self.dims[1] as u64);
+        let at = [(key % dx) as usize, (key / dx % dy) as usize, (key / (dx * dy)) as usize];
+        (rank as u32, at)
+    }
+
     /// Bytes held by the cell structure.
     pub fn bytes(&self) -> usize {
         self.cell_start.capacity() * 4
@@ -881,6 +917,25 @@ mod tests {
         let own = g.cell_start[cell as usize] as usize..g.cell_start[cell as usize + 1] as usize;
         assert_eq!(runs.len(), 1);
         assert!(runs[0].0 <= own.start && own.end <= runs[0].1);
+        // the cell holding a storage index (by bisection, or as the next after its
+        // predecessor) and a row's run walked from a rank agree with the key lookups
+        for p in ring.iter().step_by(7) {
+            let (cell, at) = g.cell_and_coordinates(*p);
+            let c = cell as usize;
+            for i in g.cell_start[c] as usize..g.cell_start[c + 1] as usize {
+                assert_eq!(g.sparse_cell_holding(i, None), (cell, at));
+            }
+            let first = g.cell_start[c] as usize;
+            assert_eq!(
+                g.sparse_cell_holding(first, c.checked_sub(1).map(|c| c as u32)),
+                (cell, at)
+            );
+            let (x0, x1) = (at[0].saturating_sub(1), (at[0] + 1).min(g.dims[0] - 1));
+            let (mut by_row, mut by_rank) = (None, None);
+            g.row_run(at[1], x0, x1, |a, b| by_row = Some((a, b)));
+            g.own_row_run(c, x0, x1, |a, b| by_rank = Some((a, b)));
+            assert_eq!(by_row, by_rank);
+        }
         // a point in empty space is in no cell
         assert_eq!(g.cell_and_coordinates(Vec2::ZERO).0, u32::MAX);
         // the same agents packed densely get the ordinary dense grid

@@ -143,13 +143,19 @@ impl<V: CrowdVector> Block<V> {
                 for &(y0, y1, sy) in &axes[1].runs[..axes[1].n] {
                     for y in y0..=y1 {
                         for &(x0, x1, sx) in &axes[0].runs[..axes[0].n] {
-                            g.row_run(z * dy + y, x0, x1, |a, b| {
+                            let push = |a: usize, b: usize| {
                                 if a <= start && start < b {
                                     self.first_member = len + (start - a);
                                 }
                                 len += b - a;
                                 self.runs.push((a as u32, b as u32, [sx, sy, sz]));
-                            });
+                            };
+                            if g.sparse && y == at[1] && z == at[2] {
+                                // the cell's own row: its neighbours are the adjacent ranks
+                                g.own_row_run(cell as usize, x0, x1, push);
+                            } else {
+                                g.row_run(z * dy + y, x0, x1, push);
+                            }
                         }
                     }
                 }
@@ -179,14 +185,20 @@ impl<V: CrowdVector> Block<V> {
     #[inline(always)]
     fn prepare(&mut self, s: &Storage<'_, V>, i: usize, centre: V) {
         if self.cell.is_none() || !self.members.contains(&i) {
-            self.enter(s, centre);
+            self.enter(s, i, centre);
         }
     }
 
-    /// The first agent of another cell: find the cell (once per cell, so out of line).
+    /// The first agent of another cell: find the cell (once per cell, so out of line). A
+    /// sparse grid's cell is the one whose storage holds `i` (the next after this block's, for
+    /// agents taken in storage order), which needs no lookup of the position's key.
     #[inline(never)]
-    fn enter(&mut self, s: &Storage<'_, V>, centre: V) {
-        let (cell, at) = s.grid.cell_and_coordinates(centre);
+    fn enter(&mut self, s: &Storage<'_, V>, i: usize, centre: V) {
+        let (cell, at) = if s.grid.sparse {
+            s.grid.sparse_cell_holding(i, self.cell)
+        } else {
+            s.grid.cell_and_coordinates(centre)
+        };
         if self.cell != Some(cell) {
             self.fill(s, cell, at);
         }
