@@ -441,6 +441,7 @@ fn serve_prints_its_url_and_serves_the_page() {
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "name = \"x\"\n").unwrap();
     let out = steerkit(&["serve", "--port", "0", bad.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("bad.toml"), "{}", text(&out.stderr));
 }

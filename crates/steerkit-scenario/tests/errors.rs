@@ -411,12 +411,37 @@ fn toml_syntax_error() {
     assert!(msg.starts_with("bad.toml:2:"), "{msg}");
 }
 
-fn tmp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("steerkit-scenario-test-{}", std::process::id()));
+/// A file in a temporary directory of its own, removed with it when dropped.
+struct TempFile(std::path::PathBuf);
+
+impl std::ops::Deref for TempFile {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for TempFile {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+fn tmp(name: &str, bytes: &[u8]) -> TempFile {
+    let dir =
+        std::env::temp_dir().join(format!("steerkit-scenario-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
-    p
+    TempFile(p)
 }
 
 #[test]
