@@ -68,16 +68,26 @@ impl OrcaLine {
     }
 }
 
+/// One space's constraints: those of the last call (obstacles first), the dense fallback's
+/// (obstacles, the one-step constraints, then the τ-constraints) and the fallback's projections.
+#[derive(Clone, Debug)]
+struct Buffers<C> {
+    constraints: Vec<C>,
+    dense: Vec<C>,
+    projected: Vec<C>,
+}
+
+impl<C> Default for Buffers<C> {
+    fn default() -> Self {
+        Buffers { constraints: Vec::new(), dense: Vec::new(), projected: Vec::new() }
+    }
+}
+
 /// Reusable buffers for [`Orca::velocity`] and [`Orca::velocity_3d`] (one per thread).
 #[derive(Clone, Debug, Default)]
 pub struct OrcaScratch {
-    lines: Vec<OrcaLine>,
-    planes: Vec<OrcaPlane>,
-    projected_lines: Vec<OrcaLine>,
-    projected_planes: Vec<OrcaPlane>,
-    /// Obstacles, the one-step constraints, then the τ-constraints (the dense fallback).
-    dense_lines: Vec<OrcaLine>,
-    dense_planes: Vec<OrcaPlane>,
+    lines: Buffers<OrcaLine>,
+    planes: Buffers<OrcaPlane>,
     order: Vec<(f32, usize)>,
     obstacles: usize,
 }
@@ -86,36 +96,151 @@ impl OrcaScratch {
     /// Adds a static obstacle's constraint (from [`Orca::obstacle_line`]) for the next 2D
     /// velocity call; a non-finite one is dropped.
     pub fn add_obstacle(&mut self, line: OrcaLine) {
-        if self.obstacles == 0 {
-            self.lines.clear();
-        }
-        if line.point.is_finite() && line.direction.is_finite() {
-            self.lines.truncate(self.obstacles);
-            self.lines.push(line);
-            self.obstacles += 1;
-        }
+        self.add::<Vec2>(line);
     }
     /// Adds a static obstacle's constraint (from [`Orca::obstacle_plane`]) for the next 3D
     /// velocity call; a non-finite one is dropped.
     pub fn add_obstacle_3d(&mut self, plane: OrcaPlane) {
-        if self.obstacles == 0 {
-            self.planes.clear();
+        self.add::<Vec3>(plane);
+    }
+    fn add<V: Reciprocal>(&mut self, c: V::Constraint) {
+        let (buffers, _, obstacles) = V::parts(self);
+        if *obstacles == 0 {
+            buffers.constraints.clear();
         }
-        if plane.point.is_finite() && plane.normal.is_finite() {
-            self.planes.truncate(self.obstacles);
-            self.planes.push(plane);
-            self.obstacles += 1;
+        if V::admissible(&c) {
+            buffers.constraints.truncate(*obstacles);
+            buffers.constraints.push(c);
+            *obstacles += 1;
         }
     }
     /// The constraints of the last call (2D), obstacles first: for drawing and tests.
     #[must_use]
     pub fn lines(&self) -> &[OrcaLine] {
-        &self.lines
+        &self.lines.constraints
     }
     /// The constraints of the last 3D call, obstacles first.
     #[must_use]
     pub fn planes(&self) -> &[OrcaPlane] {
-        &self.planes
+        &self.planes.constraints
+    }
+}
+
+/// A space's buffers, the neighbour order and the count of obstacle constraints.
+type Parts<'a, C> = (&'a mut Buffers<C>, &'a mut Vec<(f32, usize)>, &'a mut usize);
+
+/// What ORCA needs of a space: its constraint (a half-plane in 2D, a half-space in 3D), the
+/// velocity obstacle's nearest boundary point, the linear program with its fallback one
+/// dimension up, and the sidestep that `escape` tries.
+trait Reciprocal: crate::math::Vector {
+    type Constraint: Copy;
+    fn parts(s: &mut OrcaScratch) -> Parts<'_, Self::Constraint>;
+    /// The permitted side of the boundary through `point` with the inward `normal`.
+    fn constraint(point: Self, normal: Self) -> Self::Constraint;
+    /// A finite constraint (a non-finite one is dropped).
+    fn admissible(c: &Self::Constraint) -> bool;
+    /// [`avoidance`] in this space.
+    fn avoidance(rel_pos: Self, rel_vel: Self, r: f32, inv_tau: f32, inv_dt: f32) -> (Self, Self);
+    /// The program: how many constraints were satisfied in order before one failed.
+    fn program(cs: &[Self::Constraint], max_speed: f32, opt: Self, result: &mut Self) -> usize;
+    /// The fallback for an infeasible program: least violation of constraints `fixed..`,
+    /// those before `fixed` kept hard, from constraint `fail` on.
+    fn fallback(
+        cs: &[Self::Constraint],
+        fixed: usize,
+        fail: usize,
+        max_speed: f32,
+        projected: &mut Vec<Self::Constraint>,
+        result: &mut Self,
+    );
+    /// The preference turned right, for an agent held up.
+    fn sidestep(preferred: Self) -> Self;
+    /// glam's clamp (the rounding the results were recorded with).
+    fn clamp(self, max: f32) -> Self;
+}
+
+impl Reciprocal for Vec2 {
+    type Constraint = OrcaLine;
+    fn parts(s: &mut OrcaScratch) -> Parts<'_, OrcaLine> {
+        (&mut s.lines, &mut s.order, &mut s.obstacles)
+    }
+    #[inline(always)]
+    fn constraint(point: Vec2, normal: Vec2) -> OrcaLine {
+        OrcaLine::facing(point, normal)
+    }
+    #[inline(always)]
+    fn admissible(c: &OrcaLine) -> bool {
+        c.point.is_finite() && c.direction.is_finite()
+    }
+    #[inline(always)]
+    fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec2, Vec2) {
+        avoidance(rel_pos, rel_vel, r, inv_tau, inv_dt)
+    }
+    #[inline]
+    fn program(cs: &[OrcaLine], max_speed: f32, opt: Vec2, result: &mut Vec2) -> usize {
+        linear_program2(cs, max_speed, opt, false, result)
+    }
+    fn fallback(
+        cs: &[OrcaLine],
+        fixed: usize,
+        fail: usize,
+        max_speed: f32,
+        projected: &mut Vec<OrcaLine>,
+        result: &mut Vec2,
+    ) {
+        linear_program3(cs, fixed, fail, max_speed, projected, result);
+    }
+    fn sidestep(preferred: Vec2) -> Vec2 {
+        Vec2::new(preferred.y, -preferred.x)
+    }
+    #[inline]
+    fn clamp(self, max: f32) -> Vec2 {
+        self.clamp_length_max(max)
+    }
+}
+
+impl Reciprocal for Vec3 {
+    type Constraint = OrcaPlane;
+    fn parts(s: &mut OrcaScratch) -> Parts<'_, OrcaPlane> {
+        (&mut s.planes, &mut s.order, &mut s.obstacles)
+    }
+    #[inline(always)]
+    fn constraint(point: Vec3, normal: Vec3) -> OrcaPlane {
+        OrcaPlane { point, normal }
+    }
+    #[inline(always)]
+    fn admissible(c: &OrcaPlane) -> bool {
+        c.point.is_finite() && c.normal.is_finite()
+    }
+    #[inline(always)]
+    fn avoidance(rel_pos: Vec3, rel_vel: Vec3, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec3, Vec3) {
+        avoidance_3d(rel_pos, rel_vel, r, inv_tau, inv_dt)
+    }
+    #[inline]
+    fn program(cs: &[OrcaPlane], max_speed: f32, opt: Vec3, result: &mut Vec3) -> usize {
+        linear_program3_3d(cs, max_speed, opt, false, result)
+    }
+    fn fallback(
+        cs: &[OrcaPlane],
+        fixed: usize,
+        fail: usize,
+        max_speed: f32,
+        projected: &mut Vec<OrcaPlane>,
+        result: &mut Vec3,
+    ) {
+        linear_program4_3d(cs, fixed, fail, max_speed, projected, result);
+    }
+    fn sidestep(preferred: Vec3) -> Vec3 {
+        let right = preferred.cross(Vec3::Y);
+        if right.length_squared() > EPS {
+            right
+        } else {
+            preferred.cross(Vec3::X)
+        }
+    }
+    #[inline]
+    fn clamp(self, max: f32) -> Vec3 {
+        self.clamp_length_max(max)
     }
 }
 
@@ -315,83 +440,102 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> Vec2 {
-        let obstacles = std::mem::take(&mut scratch.obstacles).min(scratch.lines.len());
-        scratch.lines.truncate(obstacles);
+        self.solve(me, radius, preferred, max_speed, neighbours, share, dt, scratch)
+    }
+
+    /// [`velocity_with`](Self::velocity_with) and [`velocity_3d`](Self::velocity_3d) in their
+    /// space.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn solve<V: Reciprocal>(
+        &self,
+        me: &Kinematic<V>,
+        radius: f32,
+        preferred: V,
+        max_speed: f32,
+        neighbours: &[Neighbour<V>],
+        share: impl Fn(&Neighbour<V>) -> Option<f32>,
+        dt: f32,
+        scratch: &mut OrcaScratch,
+    ) -> V {
+        let (buffers, order, obstacles) = V::parts(scratch);
+        let obstacles = std::mem::take(obstacles).min(buffers.constraints.len());
+        buffers.constraints.truncate(obstacles);
         let inv_tau = 1.0 / self.time_horizon;
         let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
-        nearest(&mut scratch.order, neighbours, self.max_neighbours);
+        nearest(order, neighbours, self.max_neighbours);
         // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
         #[inline(always)]
-        fn constraint(
-            me: &Kinematic,
+        fn constraint<V: Reciprocal>(
+            me: &Kinematic<V>,
             radius: f32,
-            other: &Neighbour,
+            other: &Neighbour<V>,
             s: f32,
             inv_tau: f32,
             inv_dt: f32,
-        ) -> Option<OrcaLine> {
-            let (normal, u) = avoidance(
+        ) -> Option<V::Constraint> {
+            let (normal, u) = V::avoidance(
                 other.offset,
                 me.velocity - other.velocity,
                 radius + other.radius,
                 inv_tau,
                 inv_dt,
             );
-            let line = OrcaLine::facing(me.velocity + u * part(s, u.dot(normal)), normal);
-            (line.point.is_finite() && line.direction.is_finite()).then_some(line)
+            let c = V::constraint(me.velocity + u * part(s, u.dot(normal)), normal);
+            V::admissible(&c).then_some(c)
         }
-        for &(_, idx) in &scratch.order {
+        for &(_, idx) in order.iter() {
             let other = &neighbours[idx];
             if let Some(s) = share(other) {
-                if let Some(l) = constraint(me, radius, other, s, inv_tau, inv_dt) {
-                    scratch.lines.push(l);
+                if let Some(c) = constraint(me, radius, other, s, inv_tau, inv_dt) {
+                    buffers.constraints.push(c);
                 }
             }
         }
         let max_speed = max_speed.max(0.0);
         let preferred = if preferred.is_finite() { preferred } else { me.velocity };
+        let order = &*order;
         let mut hard = None;
-        let mut solve = |opt: Vec2, scratch: &mut OrcaScratch| {
-            let mut result = Vec2::ZERO;
-            let lines = &scratch.lines;
-            if linear_program2(lines, max_speed, opt, false, &mut result) == lines.len() {
+        let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {
+            let mut result = V::ZERO;
+            let cs = &buffers.constraints;
+            if V::program(cs, max_speed, opt, &mut result) == cs.len() {
                 return result;
             }
             // dense: obstacles, then no contact within the step, both hard if they leave room
             let hard = *hard.get_or_insert_with(|| {
-                let dense = &mut scratch.dense_lines;
+                let dense = &mut buffers.dense;
                 dense.clear();
-                dense.extend_from_slice(&scratch.lines[..obstacles]);
-                for &(_, idx) in &scratch.order {
+                dense.extend_from_slice(&buffers.constraints[..obstacles]);
+                for &(_, idx) in order {
                     let other = &neighbours[idx];
-                    if let Some(l) =
+                    if let Some(c) =
                         share(other).and_then(|s| constraint(me, radius, other, s, inv_dt, inv_dt))
                     {
-                        dense.push(l);
+                        dense.push(c);
                     }
                 }
                 let hard = dense.len();
-                dense.extend_from_slice(&scratch.lines[obstacles..]);
+                dense.extend_from_slice(&buffers.constraints[obstacles..]);
                 hard
             });
-            let lines = &scratch.dense_lines;
-            let fail = linear_program2(lines, max_speed, opt, false, &mut result);
-            if fail < lines.len() {
+            let cs = &buffers.dense;
+            let fail = V::program(cs, max_speed, opt, &mut result);
+            if fail < cs.len() {
                 let fixed = if fail >= hard { hard } else { obstacles.min(fail) };
-                let projected = &mut scratch.projected_lines;
-                linear_program3(lines, fixed, fail, max_speed, projected, &mut result);
+                V::fallback(cs, fixed, fail, max_speed, &mut buffers.projected, &mut result);
             }
             result
         };
-        let mut result = solve(preferred, scratch);
+        let mut result = solve(preferred, buffers);
         let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
         if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
-            result = solve(Vec2::new(preferred.y, -preferred.x), scratch);
+            result = solve(V::sidestep(preferred), buffers);
         }
         if result.is_finite() {
-            result.clamp_length_max(max_speed)
+            result.clamp(max_speed)
         } else {
-            Vec2::ZERO
+            V::ZERO
         }
     }
 
@@ -508,85 +652,7 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> Vec3 {
-        let obstacles = std::mem::take(&mut scratch.obstacles).min(scratch.planes.len());
-        scratch.planes.truncate(obstacles);
-        let inv_tau = 1.0 / self.time_horizon;
-        let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
-        nearest(&mut scratch.order, neighbours, self.max_neighbours);
-        // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
-        #[inline(always)]
-        fn constraint(
-            me: &Kinematic<Vec3>,
-            radius: f32,
-            other: &Neighbour<Vec3>,
-            s: f32,
-            inv_tau: f32,
-            inv_dt: f32,
-        ) -> Option<OrcaPlane> {
-            let (normal, u) = avoidance_3d(
-                other.offset,
-                me.velocity - other.velocity,
-                radius + other.radius,
-                inv_tau,
-                inv_dt,
-            );
-            let plane = OrcaPlane { point: me.velocity + u * part(s, u.dot(normal)), normal };
-            (plane.point.is_finite() && plane.normal.is_finite()).then_some(plane)
-        }
-        for &(_, idx) in &scratch.order {
-            let other = &neighbours[idx];
-            if let Some(s) = share(other) {
-                if let Some(p) = constraint(me, radius, other, s, inv_tau, inv_dt) {
-                    scratch.planes.push(p);
-                }
-            }
-        }
-        let max_speed = max_speed.max(0.0);
-        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
-        let mut hard = None;
-        let mut solve = |opt: Vec3, scratch: &mut OrcaScratch| {
-            let mut result = Vec3::ZERO;
-            let planes = &scratch.planes;
-            if linear_program3_3d(planes, max_speed, opt, false, &mut result) == planes.len() {
-                return result;
-            }
-            let hard = *hard.get_or_insert_with(|| {
-                let dense = &mut scratch.dense_planes;
-                dense.clear();
-                dense.extend_from_slice(&scratch.planes[..obstacles]);
-                for &(_, idx) in &scratch.order {
-                    let other = &neighbours[idx];
-                    if let Some(p) =
-                        share(other).and_then(|s| constraint(me, radius, other, s, inv_dt, inv_dt))
-                    {
-                        dense.push(p);
-                    }
-                }
-                let hard = dense.len();
-                dense.extend_from_slice(&scratch.planes[obstacles..]);
-                hard
-            });
-            let planes = &scratch.dense_planes;
-            let fail = linear_program3_3d(planes, max_speed, opt, false, &mut result);
-            if fail < planes.len() {
-                let fixed = if fail >= hard { hard } else { obstacles.min(fail) };
-                let projected = &mut scratch.projected_planes;
-                linear_program4_3d(planes, fixed, fail, max_speed, projected, &mut result);
-            }
-            result
-        };
-        let mut result = solve(preferred, scratch);
-        let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
-        if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
-            let right = preferred.cross(Vec3::Y);
-            let right = if right.length_squared() > EPS { right } else { preferred.cross(Vec3::X) };
-            result = solve(right, scratch);
-        }
-        if result.is_finite() {
-            result.clamp_length_max(max_speed)
-        } else {
-            Vec3::ZERO
-        }
+        self.solve(me, radius, preferred, max_speed, neighbours, share, dt, scratch)
     }
 
     /// The constraint of a static obstacle in 3D for an agent `me` of `radius`: the ball of
