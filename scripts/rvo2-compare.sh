@@ -9,7 +9,8 @@
 # scripts/rvo2/compare.cpp). Prints RVO2's Circle (N = 50, 250) and Blocks results (time until
 # every agent is home, deepest overlap of two bodies) and its agent-updates per second on the
 # Circle at 1 000 and 10 000 agents alternated ROUNDS times (default 3) with steerkit's
-# `bench --only orca_circle2d` for the same sizes, in the same run.
+# `bench --only orca_circle2d` for the same sizes, in the same run, then the min and median
+# of each and their ratios.
 set -euo pipefail
 src=${1:?usage: scripts/rvo2-compare.sh RVO2_CHECKOUT [ROUNDS]}
 rounds=${2:-3}
@@ -28,6 +29,8 @@ echo "# throughput, one thread, alternated $rounds times: RVO2's Circle (the spa
 echo "# run) then steerkit's orca_circle2d; cpu_ns = process CPU time per agent-update"
 cargo build --release -q -p steerkit-cli
 sk=$root/target/release/steerkit
+runs=$(mktemp)
+trap 'rm -f "$runs"' EXIT
 for _ in $(seq "$rounds"); do
     "$bin" circle 1000 2 400
     "$bin" circle 10000 2 60
@@ -36,6 +39,24 @@ import json, sys
 for m in json.load(sys.stdin):
     print("steerkit orca_circle2d n=%d updates_per_s=%.0f cpu_ns_per_update=%.1f"
           % (m["agents"], m["updates_per_s"], m["cpu_ns_per_agent"]))'
-done
+done | tee "$runs"
+# interference only ever adds time: the minimum is the steadiest figure, the median the typical
+python3 - "$runs" <<'PY'
+import re, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    m = re.search(r"n=(\d+) .*cpu_ns_per_update=([\d.]+)", line)
+    if m:
+        who = "steerkit" if line.startswith("steerkit") else "RVO2"
+        runs.setdefault((int(m.group(1)), who), []).append(float(m.group(2)))
+print("# cpu_ns_per_update over the rounds: min / median")
+for (n, who), v in sorted(runs.items()):
+    print("%-8s n=%-6d %.0f / %.0f" % (who, n, min(v), statistics.median(v)))
+for n in sorted({n for n, _ in runs}):
+    if (n, "RVO2") in runs and (n, "steerkit") in runs:
+        r, s = runs[(n, "RVO2")], runs[(n, "steerkit")]
+        print("n=%-6d steerkit is %.2fx (min) / %.2fx (median) RVO2's throughput"
+              % (n, min(r) / min(s), statistics.median(r) / statistics.median(s)))
+PY
 echo "# steerkit on two threads"
 "$sk" bench --only orca_circle2d --threads 2
