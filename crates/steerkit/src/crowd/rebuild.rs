@@ -79,7 +79,9 @@ impl<V: CrowdVector> Crowd<V> {
             start[c] = start[c - 1];
         }
         start[0] = 0;
-        if moved * 16 <= n {
+        if moved == 0 {
+            // every agent kept its place: nothing to re-sort
+        } else if moved * SWAP_BELOW <= n {
             // a few agents changed cell: swap along the permutation's cycles, touching only
             // the agents that move (the storage is otherwise in place already)
             cycle_swaps(&mut self.perm, &mut self.swaps);
@@ -144,6 +146,12 @@ impl<V: CrowdVector> Crowd<V> {
         self.grid_fresh = true;
     }
 }
+
+/// The re-sort swaps in place when fewer than `1/SWAP_BELOW` of the agents are out of place
+/// (a crowd whose agents seldom change cell, such as RVO2's Circle); otherwise every array is
+/// gathered through the permutation in parallel. On the 10 000-agent Circle under callgrind,
+/// 16 kept slightly fewer instructions than 4; flock2d, where most agents shift, gathers at both.
+const SWAP_BELOW: usize = 16;
 
 /// The swaps that apply the gather `new[k] = old[perm[k]]` in place: along each cycle
 /// `k₀ → perm[k₀] → …`, swapping neighbours in turn moves every element one step back
