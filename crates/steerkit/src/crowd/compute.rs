@@ -1,5 +1,5 @@
 //! Step phase 2: every agent's steering from the state at the start of the step (the single
-//! neighbour pass, the flat-blend fast path, the recipe tree).
+//! neighbour pass, the direct recipes' fast path, the recipe tree).
 
 use super::*;
 
@@ -92,28 +92,29 @@ impl<V: CrowdVector> Crowd<V> {
                         view.for_each_within(&q, |n| buf.push(*n));
                     }
                 }
-                let cx = Context {
-                    me,
-                    radius: radius[i],
-                    limits: &c.limits,
-                    dt,
-                    goal: (c.flags & HAS_GOAL != 0).then_some(c.goal),
-                    neighbours: &scratch.neighbours,
-                    summary: &summary,
-                    separations: &g.plan.separations,
-                    paths,
-                    obstacles,
-                    grid: g.plan.grid.as_ref(),
-                    finish: g.spec.arrive_radius,
-                    slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
-                    agents,
-                    customs,
-                    hazards,
-                };
+                let goal = (c.flags & HAS_GOAL != 0).then_some(c.goal);
                 let mut notes = Notes::default();
-                let steering = match &g.flat {
-                    Some(flat) => flat.evaluate(&cx, &mut notes),
+                let steering = match &g.direct {
+                    Some(direct) => direct.evaluate(&me, &c.limits, goal, &summary, &mut notes),
                     None => {
+                        let cx = Context {
+                            me,
+                            radius: radius[i],
+                            limits: &c.limits,
+                            dt,
+                            goal,
+                            neighbours: &scratch.neighbours,
+                            summary: &summary,
+                            separations: &g.plan.separations,
+                            paths,
+                            obstacles,
+                            grid: g.plan.grid.as_ref(),
+                            finish: g.spec.arrive_radius,
+                            slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
+                            agents,
+                            customs,
+                            hazards,
+                        };
                         let avoid = match avoid.as_deref_mut() {
                             Some(a) => &mut a[k],
                             None => &mut spare,

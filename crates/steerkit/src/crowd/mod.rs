@@ -120,7 +120,7 @@ use crate::rng::Rng;
 use crate::three_d::FakeRotation;
 use glam::{Vec2, Vec3};
 use grid::Grid;
-use recipe::{evaluate, AvoidState, BehaviourState, Context, FlatBlend, Notes, Plan, Summary};
+use recipe::{evaluate, AvoidState, BehaviourState, Context, Direct, Notes, Plan, Summary};
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -158,8 +158,8 @@ const FREE: u32 = u32::MAX;
 struct GroupRt<V: Vector> {
     spec: Group<V>,
     plan: Plan,
-    /// The recipe's flat form when it is a blend of group leaves (the fast path).
-    flat: Option<FlatBlend>,
+    /// The recipe's direct form, when it has one (the fast path).
+    direct: Option<Direct<V>>,
 }
 
 impl<V: CrowdVector> GroupRt<V> {
@@ -172,8 +172,8 @@ impl<V: CrowdVector> GroupRt<V> {
         let mut plan = Plan::new(&spec.recipe, customs)?;
         plan.nearest = spec.nearest;
         plan.build_grid(&spec.recipe, obstacles)?;
-        let flat = FlatBlend::of(&spec.recipe, &plan);
-        Ok(GroupRt { spec, plan, flat })
+        let direct = Direct::of(&spec.recipe, &plan);
+        Ok(GroupRt { spec, plan, direct })
     }
 }
 

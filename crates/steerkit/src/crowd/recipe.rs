@@ -1226,8 +1226,8 @@ pub(crate) fn evaluate<V: CrowdVector>(
             let k = cx.separations.iter().position(|x| x == s)?;
             s.finish(&cx.summary.separation[k], limits)
         }
-        Recipe::Cohesion(c) => cohesion(c, cx, notes),
-        Recipe::Alignment(a) => alignment(a, cx),
+        Recipe::Cohesion(c) => cohesion(c, me, limits, cx.summary, notes),
+        Recipe::Alignment(a) => alignment(a, me, limits, cx.summary),
         Recipe::CollisionAvoidance(c) => c.steer(me, cx.radius, cx.neighbours, limits),
         Recipe::FollowPath { path, follow } => {
             let path = &cx.paths[path.0 as usize];
@@ -1449,27 +1449,34 @@ fn finished<V: CrowdVector>(
 #[inline(always)]
 fn cohesion<V: CrowdVector>(
     c: &Cohesion,
-    cx: &Context<'_, V>,
+    me: &Kinematic<V>,
+    limits: &Limits,
+    summary: &Summary<V>,
     notes: &mut Notes<V>,
 ) -> Option<SteeringOutput<V>> {
-    let n = cx.summary.count;
+    let n = summary.count;
     if n == 0 {
         return None;
     }
-    let center = cx.me.position + cx.summary.offset / n as f32;
+    let center = me.position + summary.offset / n as f32;
     notes.target = Some(center);
-    c.steer_to(&cx.me, center, cx.limits)
+    c.steer_to(me, center, limits)
 }
 
 /// The alignment leaf: steer toward the neighbours' mean velocity or heading.
 #[inline(always)]
-fn alignment<V: CrowdVector>(a: &Alignment, cx: &Context<'_, V>) -> Option<SteeringOutput<V>> {
-    let n = cx.summary.count;
+fn alignment<V: CrowdVector>(
+    a: &Alignment,
+    me: &Kinematic<V>,
+    limits: &Limits,
+    summary: &Summary<V>,
+) -> Option<SteeringOutput<V>> {
+    let n = summary.count;
     if n == 0 {
         return None;
     }
-    let sum = if a.uses_headings() { cx.summary.heading } else { cx.summary.velocity };
-    a.steer_toward_mean(&cx.me, sum / n as f32, cx.limits)
+    let sum = if a.uses_headings() { summary.heading } else { summary.velocity };
+    a.steer_toward_mean(me, sum / n as f32, limits)
 }
 
 /// A leaf of a [`FlatBlend`], with its separation sum resolved once per group.
@@ -1513,20 +1520,86 @@ impl FlatBlend {
 
     /// The blended steering (what [`evaluate`] returns for the recipe, never `None`).
     #[inline]
-    pub(crate) fn evaluate<V: CrowdVector>(
+    fn evaluate<V: CrowdVector>(
         &self,
-        cx: &Context<'_, V>,
+        me: &Kinematic<V>,
+        limits: &Limits,
+        summary: &Summary<V>,
         notes: &mut Notes<V>,
     ) -> SteeringOutput<V> {
         let mut sum = SteeringOutput::<V>::ZERO;
         for (w, leaf) in &self.members {
             let s = match leaf {
-                FlatLeaf::Separation(s, k) => s.finish(&cx.summary.separation[*k], cx.limits),
-                FlatLeaf::Cohesion(c) => cohesion(c, cx, notes),
-                FlatLeaf::Alignment(a) => alignment(a, cx),
+                FlatLeaf::Separation(s, k) => s.finish(&summary.separation[*k], limits),
+                FlatLeaf::Cohesion(c) => cohesion(c, me, limits, summary, notes),
+                FlatLeaf::Alignment(a) => alignment(a, me, limits, summary),
             };
             sum = sum + s.unwrap_or_default() * *w;
         }
-        sum.clamped(cx.limits.max_acceleration(), cx.limits.max_angular_acceleration())
+        sum.clamped(limits.max_acceleration(), limits.max_angular_acceleration())
+    }
+}
+
+/// Seek, flee or arrive: the leaves a [`Direct`] recipe may be alone.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Toward {
+    Seek(Seek),
+    Flee(Flee),
+    Arrive(Arrive),
+}
+
+/// A recipe the step evaluates from the agent, its limits, its goal and its neighbour sums
+/// alone, without building the whole context or walking the tree: a [`FlatBlend`], or a single
+/// seek, flee or arrive for a fixed point (`Some`) or the agent's goal (`None`), the usual
+/// preferred velocity under ORCA. Same arithmetic as [`evaluate`], so bit-identical results.
+#[derive(Clone, Debug)]
+pub(crate) enum Direct<V: Vector> {
+    Blend(FlatBlend),
+    Toward(Toward, Option<V>),
+}
+
+impl<V: CrowdVector> Direct<V> {
+    /// The direct form of `recipe`, when it has one.
+    pub(crate) fn of(recipe: &Recipe<V>, plan: &Plan) -> Option<Self> {
+        let point = |t: &Target<V>| match t {
+            Target::Point(p) => Some(Some(*p)),
+            Target::Goal => Some(None),
+            Target::Agent(_) => None,
+        };
+        Some(match recipe {
+            Recipe::Seek { target, seek } => Direct::Toward(Toward::Seek(*seek), point(target)?),
+            Recipe::Flee { target, flee } => Direct::Toward(Toward::Flee(*flee), point(target)?),
+            Recipe::Arrive { target, arrive } => {
+                Direct::Toward(Toward::Arrive(*arrive), point(target)?)
+            }
+            _ => Direct::Blend(FlatBlend::of(recipe, plan)?),
+        })
+    }
+
+    /// The steering (what [`evaluate`] returns for the recipe, zero for `None`).
+    #[inline]
+    pub(crate) fn evaluate(
+        &self,
+        me: &Kinematic<V>,
+        limits: &Limits,
+        goal: Option<V>,
+        summary: &Summary<V>,
+        notes: &mut Notes<V>,
+    ) -> SteeringOutput<V> {
+        match self {
+            Direct::Blend(flat) => flat.evaluate(me, limits, summary, notes),
+            Direct::Toward(leaf, point) => {
+                let Some(p) = point.or(goal) else {
+                    return SteeringOutput::default();
+                };
+                notes.target = Some(p);
+                match leaf {
+                    Toward::Seek(seek) => seek.steer(me, p, limits),
+                    Toward::Flee(flee) => flee.steer(me, p, limits),
+                    Toward::Arrive(arrive) => arrive.steer(me, p, limits),
+                }
+                .unwrap_or_default()
+            }
+        }
     }
 }

@@ -463,7 +463,9 @@ impl Orca {
         buffers.constraints.truncate(obstacles);
         let inv_tau = 1.0 / self.time_horizon;
         let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
-        nearest(order, neighbours, self.max_neighbours);
+        let direct = nearest(order, neighbours, self.max_neighbours);
+        let order = &*order;
+        let picks = || (0..direct).chain(order.iter().map(|&(_, idx)| idx));
         // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
         #[inline(always)]
         fn constraint<V: Reciprocal>(
@@ -484,7 +486,7 @@ impl Orca {
             let c = V::constraint(me.velocity + u * part(s, u.dot(normal)), normal);
             V::admissible(&c).then_some(c)
         }
-        for &(_, idx) in order.iter() {
+        for idx in picks() {
             let other = &neighbours[idx];
             if let Some(s) = share(other) {
                 if let Some(c) = constraint(me, radius, other, s, inv_tau, inv_dt) {
@@ -494,7 +496,6 @@ impl Orca {
         }
         let max_speed = max_speed.max(0.0);
         let preferred = if preferred.is_finite() { preferred } else { me.velocity };
-        let order = &*order;
         let mut hard = None;
         let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {
             let mut result = V::ZERO;
@@ -507,7 +508,7 @@ impl Orca {
                 let dense = &mut buffers.dense;
                 dense.clear();
                 dense.extend_from_slice(&buffers.constraints[..obstacles]);
-                for &(_, idx) in order {
+                for idx in picks() {
                     let other = &neighbours[idx];
                     if let Some(c) =
                         share(other).and_then(|s| constraint(me, radius, other, s, inv_dt, inv_dt))
@@ -695,25 +696,30 @@ fn part(share: f32, along: f32) -> f32 {
     }
 }
 
-/// Fills `order` with the `k` nearest of `neighbours` as (squared distance, index), nearest
-/// first by distance then index.
+/// The `k` nearest of `neighbours`, nearest first by distance then index: all of them, as
+/// they are, when they already are (the crowd's list; `order` is left empty), otherwise ranked
+/// in `order` as (squared distance, index). Returns how many to take as they are.
 fn nearest<V: crate::math::Vector>(
     order: &mut Vec<(f32, usize)>,
     neighbours: &[Neighbour<V>],
     k: u32,
-) {
+) -> usize {
     order.clear();
+    let by_distance = |a: &Neighbour<V>, b: &Neighbour<V>| {
+        a.distance_squared.total_cmp(&b.distance_squared).is_le()
+    };
+    if neighbours.len() <= k as usize && neighbours.is_sorted_by(by_distance) {
+        return neighbours.len();
+    }
     order.extend(neighbours.iter().enumerate().map(|(i, n)| (n.distance_squared, i)));
     let cmp = |a: &(f32, usize), b: &(f32, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let k = (k as usize).min(order.len());
-    if order.len() == k && order.is_sorted_by(|a, b| cmp(a, b).is_le()) {
-        return; // already the nearest in order (the crowd's list)
-    }
     if order.len() > k {
         order.select_nth_unstable_by(k, cmp);
         order.truncate(k);
     }
     order.sort_unstable_by(cmp);
+    0
 }
 
 /// The outward normal of the truncated velocity obstacle of a neighbour at `rel_pos` with
