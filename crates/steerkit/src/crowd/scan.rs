@@ -350,26 +350,9 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         offset: o,
         distance_squared: d2,
     };
-    if block.min_image {
-        let mut ranked = core::mem::take(&mut block.ranked);
-        ranked.clear();
-        s.grid.for_each_run(centre, radius, |run, _, _| {
-            for j in run {
-                let o = s.bounds.offset(centre, s.position[j]);
-                let d2 = o.length_squared();
-                if d2 <= r2 && j != i {
-                    ranked.push((d2, j as u32, o));
-                }
-            }
-        });
-        keep_nearest(&mut ranked, k);
-        out.extend(ranked.iter().map(|&(d2, j, o)| neighbour(j as usize, o, d2)));
-        block.ranked = ranked;
-        return;
-    }
-    // straight from the storage's runs, keeping the `k` nearest sorted as they come (by one
-    // integer key: squared distance, whose bits order as the non-negative float, then storage
-    // index); a bounded insertion beats collecting and sorting the few a sparse block holds
+    // keeping the `k` nearest sorted as they come (by one integer key: squared distance, whose
+    // bits order as the non-negative float, then storage index); a bounded insertion beats
+    // collecting and sorting the few a sparse block holds
     let best = &mut block.best;
     best.clear();
     // past a few dozen, insertion would cost O(k) per candidate: collect, then select
@@ -390,20 +373,28 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         let at = best.partition_point(|&(b, _)| b < key);
         best.insert(at, (key, o));
     };
-    for &(a, b, shift) in &block.runs {
-        let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
-        let run = (a..b).zip(&s.position[a..b]);
-        // as the gathered block computed it: the image first, then the offset
-        let mut test = |j: usize, o: V| {
-            let d2 = o.length_squared();
-            if d2 <= r2 && j != i {
-                offer((u64::from(d2.to_bits()) << 32) | j as u64, o);
+    let mut test = |j: usize, o: V| {
+        let d2 = o.length_squared();
+        if d2 <= r2 && j != i {
+            offer((u64::from(d2.to_bits()) << 32) | j as u64, o);
+        }
+    };
+    if block.min_image {
+        // a torus too small for distinct images: each candidate's nearest image
+        s.grid.for_each_run(centre, radius, |run, _, _| {
+            run.for_each(|j| test(j, s.bounds.offset(centre, s.position[j])));
+        });
+    } else {
+        // straight from the storage's runs, as the gathered block computed it: the image
+        // first, then the offset
+        for &(a, b, shift) in &block.runs {
+            let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
+            let run = (a..b).zip(&s.position[a..b]);
+            if shift == V::ZERO {
+                run.for_each(|(j, &p)| test(j, p - centre));
+            } else {
+                run.for_each(|(j, &p)| test(j, (p + shift) - centre));
             }
-        };
-        if shift == V::ZERO {
-            run.for_each(|(j, &p)| test(j, p - centre));
-        } else {
-            run.for_each(|(j, &p)| test(j, (p + shift) - centre));
         }
     }
     if !bounded {
