@@ -373,16 +373,17 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         let at = best.partition_point(|&(b, _)| b < key);
         best.insert(at, (key, o));
     };
-    let mut test = |j: usize, o: V| {
-        let d2 = o.length_squared();
-        if d2 <= r2 && j != i {
-            offer((u64::from(d2.to_bits()) << 32) | j as u64, o);
-        }
-    };
+    let key = |d2: f32, j: usize| (u64::from(d2.to_bits()) << 32) | j as u64;
     if block.min_image {
         // a torus too small for distinct images: each candidate's nearest image
         s.grid.for_each_run(centre, radius, |run, _, _| {
-            run.for_each(|j| test(j, s.bounds.offset(centre, s.position[j])));
+            for j in run {
+                let o = s.bounds.offset(centre, s.position[j]);
+                let d2 = o.length_squared();
+                if d2 <= r2 && j != i {
+                    offer(key(d2, j), o);
+                }
+            }
         });
     } else {
         // straight from the storage's runs, as the gathered block computed it: the image
@@ -390,6 +391,12 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         for &(a, b, shift) in &block.runs {
             let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
             let run = (a..b).zip(&s.position[a..b]);
+            let mut test = |j: usize, o: V| {
+                let d2 = o.length_squared();
+                if d2 <= r2 && j != i {
+                    offer(key(d2, j), o);
+                }
+            };
             if shift == V::ZERO {
                 run.for_each(|(j, &p)| test(j, p - centre));
             } else {
