@@ -151,7 +151,8 @@ impl<V: CrowdVector> Crowd<V> {
                     }
                     None => steering,
                 };
-                *d = AgentDebug { steering, target: notes.target };
+                d.steering = steering;
+                d.target = notes.target;
                 if notes.path_finished && c.flags & PATH_DONE == 0 {
                     c.flags |= PATH_DONE;
                     let agent = AgentHandle {

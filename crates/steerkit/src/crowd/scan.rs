@@ -649,6 +649,24 @@ impl<V: CrowdVector> Lanes<'_, V> {
     fn run<L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
         let Lanes { s, runs, i, centre, r2, plan, sum } = self;
         let soa = s.soa;
+        // every array cut to the same length once: the chunk loop's bounds checks become
+        // one test per chunk (the same for every array) on a length held in a register
+        let len = soa.position[0].len();
+        #[inline(always)]
+        fn cut(v: &[f32], len: usize, on: bool) -> &[f32] {
+            if on {
+                &v[..len]
+            } else {
+                &[]
+            }
+        }
+        let (mut p, mut v, mut u) = ([&[][..]; 3], [&[][..]; 3], [&[][..]; 3]);
+        for ax in 0..V::DIM {
+            p[ax] = cut(&soa.position[ax], len, true);
+            v[ax] = cut(&soa.velocity[ax], len, VEL);
+            u[ax] = cut(&soa.unit[ax], len, HEAD);
+        }
+        let radii = cut(&soa.radius, len, L::RADII);
         let lane = |v: &[f32], k: usize| f32x4::new(v[k..k + LANES].try_into().expect("lane"));
         let (zero, one, r2) = (f32x4::ZERO, f32x4::ONE, f32x4::splat(r2));
         let (mut count, mut acting) = (zero, zero);
@@ -672,7 +690,7 @@ impl<V: CrowdVector> Lanes<'_, V> {
                 let mut o = [zero; 3];
                 let mut d2 = zero;
                 for ax in 0..V::DIM {
-                    o[ax] = lane(&soa.position[ax], k) - c[ax];
+                    o[ax] = lane(p[ax], k) - c[ax];
                     d2 += o[ax] * o[ax];
                 }
                 let within = match valid {
@@ -680,7 +698,7 @@ impl<V: CrowdVector> Lanes<'_, V> {
                     None => d2.simd_le(r2),
                 };
                 count += within & one;
-                let radius = if L::RADII { lane(&soa.radius, k) } else { zero };
+                let radius = if L::RADII { lane(radii, k) } else { zero };
                 // most candidates are beyond separation's reach: skip its square root and
                 // divisions for four of them at once
                 if (law.near(d2, radius) & within).any() {
@@ -694,10 +712,10 @@ impl<V: CrowdVector> Lanes<'_, V> {
                 for ax in 0..V::DIM {
                     offset[ax] += within & o[ax];
                     if VEL {
-                        velocity[ax] += within & lane(&soa.velocity[ax], k);
+                        velocity[ax] += within & lane(v[ax], k);
                     }
                     if HEAD {
-                        heading[ax] += within & lane(&soa.unit[ax], k);
+                        heading[ax] += within & lane(u[ax], k);
                     }
                 }
             };

@@ -145,12 +145,12 @@ impl Separation {
             return;
         }
         let push = away * factor;
-        sum.any = true;
+        sum.any = 1;
         match self.gather {
             Gather::Sum => sum.sum += push,
             Gather::Nearest => {
-                if sum.nearest.is_none_or(|(best, _)| d < best) {
-                    sum.nearest = Some((d, push));
+                if d < sum.nearest_d {
+                    (sum.nearest, sum.nearest_d) = (push, d);
                 }
             }
         }
@@ -189,30 +189,41 @@ impl Separation {
         sum: &SeparationSum<V>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        if !sum.any {
+        if sum.any == 0 {
             return None;
         }
         let linear = match self.gather {
             Gather::Sum => sum.sum,
-            Gather::Nearest => sum.nearest.map_or(V::ZERO, |(_, p)| p),
+            Gather::Nearest => sum.nearest,
         };
         Some(SteeringOutput::linear(linear.clamp_length_max(limits.max_acceleration())))
     }
 }
 
-/// Separation's running state over a neighbour scan.
-#[derive(Clone, Copy, Debug, Default)]
+/// Separation's running state over a neighbour scan. Plain numbers, no `Option` or `bool`:
+/// a per-agent value written field by field and copied whole, whose padding and tags would
+/// make the copies wait on stores (store-to-load forwarding fails on mismatched widths).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct SeparationSum<V: Vector> {
     sum: V,
-    nearest: Option<(f32, V)>,
-    any: bool,
+    /// The nearest push so far (m/s²) and its distance or gap (m), `∞` before the first.
+    nearest: V,
+    nearest_d: f32,
+    /// Non-zero once a neighbour pushed.
+    any: u32,
+}
+
+impl<V: Vector> Default for SeparationSum<V> {
+    fn default() -> Self {
+        SeparationSum { sum: V::ZERO, nearest: V::ZERO, nearest_d: f32::INFINITY, any: 0 }
+    }
 }
 
 impl<V: Vector> SeparationSum<V> {
     /// A sum gathered elsewhere (the crowd's data-parallel scan): the summed pushes (m/s²) and
     /// whether any neighbour was in range.
     pub(crate) fn from_sum(sum: V, any: bool) -> Self {
-        SeparationSum { sum, nearest: None, any }
+        SeparationSum { sum, any: u32::from(any), ..Self::default() }
     }
 }
 
