@@ -171,7 +171,8 @@ impl Separation {
         }
         let (buffer, k) = (self.radius_aware.unwrap_or(0.0), self.falloff.coefficient());
         let (threshold, max) = (self.threshold, limits.max_acceleration());
-        let base = Law { threshold, buffer, k, max, own: own_radius };
+        let exact_inverse = exact_inverse(threshold);
+        let base = Law { threshold, buffer, k, max, own: own_radius, exact_inverse };
         Some(match (self.radius_aware.is_some(), self.falloff) {
             (false, Falloff::Linear) => visit.visit(base.as_law::<false, LINEAR>()),
             (false, Falloff::InverseSquare(_)) => visit.visit(base.as_law::<false, INV_SQ>()),
@@ -308,12 +309,26 @@ struct Law<const RA: bool = false, const F: u8 = LINEAR> {
     k: f32,
     max: f32,
     own: f32,
+    /// `1 / threshold` when that is exact (a power-of-two threshold), else 0.
+    exact_inverse: f32,
 }
 
 impl Law {
     fn as_law<const RA: bool, const F: u8>(self) -> Law<RA, F> {
-        let Law { threshold, buffer, k, max, own } = self;
-        Law { threshold, buffer, k, max, own }
+        let Law { threshold, buffer, k, max, own, exact_inverse } = self;
+        Law { threshold, buffer, k, max, own, exact_inverse }
+    }
+}
+
+/// `1 / x` when it is exact (`x` a power of two whose reciprocal is normal), else 0: then
+/// `y / x == y · (1 / x)` for every `y`, bit for bit.
+fn exact_inverse(x: f32) -> f32 {
+    let inverse = 1.0 / x;
+    let power_of_two = |v: f32| v.is_normal() && v.to_bits() & 0x007f_ffff == 0;
+    if power_of_two(x) && power_of_two(inverse) {
+        inverse
+    } else {
+        0.0
     }
 }
 
@@ -348,6 +363,8 @@ impl<const RA: bool, const F: u8> PushLaw for Law<RA, F> {
         // the non-NaN lanes as `x.max(-max).min(max)`; NaN lanes get `max` (see clamp_signed)
         let clamp = |x: f32x4| x.is_nan().select(max, x.fast_max(-max).fast_min(max));
         let strength = match F {
+            // ÷ a power of two is × its reciprocal exactly: one division fewer per lane
+            LINEAR if self.exact_inverse != 0.0 => max * (threshold - d) * s(self.exact_inverse),
             LINEAR => max * (threshold - d) / threshold,
             INV_SQ => clamp(s(self.k) / (d * d)),
             _ => clamp(s(self.k) / d),
@@ -671,19 +688,33 @@ mod tests {
         }
     }
 
+    #[test]
+    fn only_powers_of_two_have_an_exact_inverse() {
+        for (x, inverse) in [(0.5, 2.0), (1.0, 1.0), (4.0, 0.25), (0.8, 0.0), (3.0, 0.0)] {
+            assert_eq!(exact_inverse(x), inverse, "{x}");
+        }
+        // a reciprocal that would be subnormal or infinite is not taken
+        assert_eq!(exact_inverse(2.0f32.powi(127)), 0.0);
+        assert_eq!(exact_inverse(f32::MIN_POSITIVE / 2.0), 0.0);
+        assert_eq!(exact_inverse(0.0), 0.0);
+    }
+
     /// The four-lane law of the crowd's scan gives, lane for lane, exactly the scalar law's
     /// mask and factor, and its cheap `near` test never drops a lane the law pushes.
     #[test]
     fn the_four_lane_law_equals_the_scalar_law_bit_for_bit() {
         let limits = Limits::new(2.0, 3.0, 4.0, 20.0).unwrap();
-        for falloff in [Falloff::Linear, Falloff::InverseSquare(0.4), Falloff::Inverse(-0.7)] {
+        // 0.5 and 2 take the linear law's exact reciprocal, 0.8 its division
+        let falloffs = [Falloff::Linear, Falloff::InverseSquare(0.4), Falloff::Inverse(-0.7)];
+        for (threshold, falloff) in
+            [0.8, 0.5, 2.0].into_iter().flat_map(|t| falloffs.map(|f| (t, f)))
+        {
             for aware in [None, Some(0.1)] {
-                let mut sep = Separation::new(0.8, falloff).unwrap();
+                let mut sep = Separation::new(threshold, falloff).unwrap();
                 if let Some(b) = aware {
                     sep = sep.radius_aware(b).unwrap();
                 }
-                let check =
-                    Check { radius_aware: aware, falloff, threshold: 0.8, own: 0.25, max: 3.0 };
+                let check = Check { radius_aware: aware, falloff, threshold, own: 0.25, max: 3.0 };
                 assert!(sep.with_law(0.25, &limits, &check).is_some());
             }
         }
