@@ -250,6 +250,7 @@ impl<V: Vector> AgentView<'_, V> {
 #[derive(Clone, Debug, Default)]
 struct Scratch<V: Vector> {
     v: Vec<V>,
+    w: Vec<V>,
     f: Vec<f32>,
     o: Vec<V::Orientation>,
     a: Vec<V::Angular>,
@@ -903,6 +904,7 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.perm)
             + cap(&self.swaps)
             + cap(&s.v)
+            + cap(&s.w)
             + cap(&s.f)
             + cap(&s.o)
             + cap(&s.a)

@@ -108,14 +108,8 @@ impl<V: CrowdVector> Crowd<V> {
                 }
             }
         } else {
+            self.gather_hot();
             let (s, p) = (&mut self.scratch, &self.perm);
-            permute(&mut self.position, &mut s.v, p);
-            permute(&mut self.velocity, &mut s.v, p);
-            permute(&mut self.orientation, &mut s.o, p);
-            permute(&mut self.rotation, &mut s.a, p);
-            permute(&mut self.radius, &mut s.f, p);
-            permute(&mut self.status, &mut s.u, p);
-            permute(&mut self.cold, &mut s.cold, p);
             if keep_debug {
                 permute(&mut self.debug, &mut s.debug, p);
             }
@@ -144,6 +138,60 @@ impl<V: CrowdVector> Crowd<V> {
             self.soa.rebuild(&self.position, &self.velocity, velocities, unit, &self.radius);
         }
         self.grid_fresh = true;
+    }
+}
+
+impl<V: CrowdVector> Crowd<V> {
+    /// The re-sort's gather `new[k] = old[perm[k]]` of the arrays every step reads, in one pass
+    /// over the permutation (one per array cost as much again in loop and collection overhead).
+    fn gather_hot(&mut self) {
+        /// Agents per parallel piece (the gather's result does not depend on it).
+        const PIECE: usize = 4096;
+        let s = &mut self.scratch;
+        // the scratch arrays hold last step's storage, so they are the right length already
+        // unless agents came or went
+        fn fit<T: Clone>(scratch: &mut Vec<T>, like: &[T]) {
+            if scratch.len() != like.len() {
+                scratch.clear();
+                scratch.extend_from_slice(like);
+            }
+        }
+        fit(&mut s.v, &self.position);
+        fit(&mut s.w, &self.velocity);
+        fit(&mut s.o, &self.orientation);
+        fit(&mut s.a, &self.rotation);
+        fit(&mut s.f, &self.radius);
+        fit(&mut s.u, &self.status);
+        fit(&mut s.cold, &self.cold);
+        let (position, velocity, orientation, rotation) =
+            (&self.position, &self.velocity, &self.orientation, &self.rotation);
+        let (radius, status, cold) = (&self.radius, &self.status, &self.cold);
+        #[cfg(feature = "parallel")]
+        let pieces = (s.v.par_chunks_mut(PIECE).zip(s.w.par_chunks_mut(PIECE)))
+            .zip(s.o.par_chunks_mut(PIECE).zip(s.a.par_chunks_mut(PIECE)))
+            .zip(s.f.par_chunks_mut(PIECE).zip(s.u.par_chunks_mut(PIECE)))
+            .zip(s.cold.par_chunks_mut(PIECE).zip(self.perm.par_chunks(PIECE)));
+        #[cfg(not(feature = "parallel"))]
+        let pieces = (s.v.chunks_mut(PIECE).zip(s.w.chunks_mut(PIECE)))
+            .zip(s.o.chunks_mut(PIECE).zip(s.a.chunks_mut(PIECE)))
+            .zip(s.f.chunks_mut(PIECE).zip(s.u.chunks_mut(PIECE)))
+            .zip(s.cold.chunks_mut(PIECE).zip(self.perm.chunks(PIECE)));
+        pieces.for_each(|((((p, v), (o, a)), (f, u)), (c, perm))| {
+            let out = (p.iter_mut().zip(v)).zip(o.iter_mut().zip(a)).zip(f.iter_mut().zip(u));
+            for ((((p, v), (o, a)), (f, u)), (c, &j)) in out.zip(c.iter_mut().zip(perm)) {
+                let j = j as usize;
+                (*p, *v, *o, *a) = (position[j], velocity[j], orientation[j], rotation[j]);
+                (*f, *u) = (radius[j], status[j]);
+                c.clone_from(&cold[j]);
+            }
+        });
+        core::mem::swap(&mut self.position, &mut s.v);
+        core::mem::swap(&mut self.velocity, &mut s.w);
+        core::mem::swap(&mut self.orientation, &mut s.o);
+        core::mem::swap(&mut self.rotation, &mut s.a);
+        core::mem::swap(&mut self.radius, &mut s.f);
+        core::mem::swap(&mut self.status, &mut s.u);
+        core::mem::swap(&mut self.cold, &mut s.cold);
     }
 }
 
