@@ -558,9 +558,9 @@ impl Grid {
         }
         let dy = self.dims[1];
         for zr in &ax[2].runs[..ax[2].n] {
-            for z in zr.lo..=zr.hi {
+            for z in zr.lo..zr.hi + 1 {
                 for yr in &ax[1].runs[..ax[1].n] {
-                    for y in yr.lo..=yr.hi {
+                    for y in yr.lo..yr.hi + 1 {
                         for xr in &ax[0].runs[..ax[0].n] {
                             self.row_run(z * dy + y, xr.lo, xr.hi, |a, b| {
                                 if a < b {

@@ -139,9 +139,9 @@ impl<V: CrowdVector> Block<V> {
         let dy = g.dims[1];
         let mut len = 0;
         for &(z0, z1, sz) in &axes[2].runs[..axes[2].n] {
-            for z in z0..=z1 {
+            for z in z0..z1 + 1 {
                 for &(y0, y1, sy) in &axes[1].runs[..axes[1].n] {
-                    for y in y0..=y1 {
+                    for y in y0..y1 + 1 {
                         for &(x0, x1, sx) in &axes[0].runs[..axes[0].n] {
                             let push = |a: usize, b: usize| {
                                 if a <= start && start < b {
