@@ -668,8 +668,11 @@ impl<V: CrowdVector> Lanes<'_, V> {
         }
         let radii = cut(&soa.radius, len, L::RADII);
         let lane = |v: &[f32], k: usize| f32x4::new(v[k..k + LANES].try_into().expect("lane"));
-        let (zero, one, r2) = (f32x4::ZERO, f32x4::ONE, f32x4::splat(r2));
-        let (mut count, mut acting) = (zero, zero);
+        let (zero, r2) = (f32x4::ZERO, f32x4::splat(r2));
+        // the candidates within and the pushing ones, per lane, counted by subtracting masks
+        // (a set mask lane is −1)
+        let (mut count, mut acting) = (i32x4::ZERO, i32x4::ZERO);
+        let ints = |mask: f32x4| -> i32x4 { wide::bytemuck::cast(mask) };
         let (mut offset, mut velocity, mut heading, mut push) =
             ([zero; 3], [zero; 3], [zero; 3], [zero; 3]);
         let (ramp, me) = (i32x4::new([0, 1, 2, 3]), i32x4::splat(i as i32));
@@ -697,14 +700,14 @@ impl<V: CrowdVector> Lanes<'_, V> {
                     Some(v) => d2.simd_le(r2) & v,
                     None => d2.simd_le(r2),
                 };
-                count += within & one;
+                count -= ints(within);
                 let radius = if L::RADII { lane(radii, k) } else { zero };
                 // most candidates are beyond separation's reach: skip its square root and
                 // divisions for four of them at once
                 if (law.near(d2, radius) & within).any() {
                     let (acts, factor) = law.push(d2, radius);
                     let acts = acts & within;
-                    acting += acts & one;
+                    acting -= ints(acts);
                     for ax in 0..V::DIM {
                         push[ax] += acts & (-o[ax] * factor);
                     }
@@ -734,7 +737,8 @@ impl<V: CrowdVector> Lanes<'_, V> {
         }
         let total = |x: f32x4| x.to_array().iter().fold(0.0, |t, &v| t + v);
         let vector = |x: &[f32x4; 3]| V::from_axes([total(x[0]), total(x[1]), total(x[2])]);
-        sum.count = total(count) as u32;
+        let ints_total = |x: i32x4| x.to_array().iter().sum::<i32>();
+        sum.count = ints_total(count) as u32;
         sum.offset = vector(&offset);
         if VEL {
             sum.velocity = vector(&velocity);
@@ -743,7 +747,7 @@ impl<V: CrowdVector> Lanes<'_, V> {
             sum.heading = vector(&heading);
         }
         if !plan.separations.is_empty() {
-            sum.separation[0] = SeparationSum::from_sum(vector(&push), total(acting) > 0.0);
+            sum.separation[0] = SeparationSum::from_sum(vector(&push), ints_total(acting) > 0);
         }
     }
 }
