@@ -724,7 +724,8 @@ impl<V: CrowdVector> Lanes<'_, V> {
             };
             let (mut k, b) = (a as usize, b as usize);
             while k + LANES <= b {
-                if k <= i && i < k + LANES {
+                // k ≤ i < k + LANES
+                if i.wrapping_sub(k) < LANES {
                     chunk(k, Some(valid(k)));
                 } else {
                     chunk(k, None);
