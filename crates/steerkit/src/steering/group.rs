@@ -174,9 +174,15 @@ impl Separation {
         let exact_inverse = exact_inverse(threshold);
         let base = Law { threshold, buffer, k, max, own: own_radius, exact_inverse };
         Some(match (self.radius_aware.is_some(), self.falloff) {
+            (false, Falloff::Linear) if exact_inverse != 0.0 => {
+                visit.visit(base.as_law::<false, LINEAR_EXACT>())
+            }
             (false, Falloff::Linear) => visit.visit(base.as_law::<false, LINEAR>()),
             (false, Falloff::InverseSquare(_)) => visit.visit(base.as_law::<false, INV_SQ>()),
             (false, Falloff::Inverse(_)) => visit.visit(base.as_law::<false, INV>()),
+            (true, Falloff::Linear) if exact_inverse != 0.0 => {
+                visit.visit(base.as_law::<true, LINEAR_EXACT>())
+            }
             (true, Falloff::Linear) => visit.visit(base.as_law::<true, LINEAR>()),
             (true, Falloff::InverseSquare(_)) => visit.visit(base.as_law::<true, INV_SQ>()),
             (true, Falloff::Inverse(_)) => visit.visit(base.as_law::<true, INV>()),
@@ -270,6 +276,8 @@ fn push(
 const LINEAR: u8 = 0;
 const INV_SQ: u8 = 1;
 const INV: u8 = 2;
+/// Linear with a power-of-two threshold (see [`exact_inverse`]).
+const LINEAR_EXACT: u8 = 3;
 
 impl Falloff {
     fn coefficient(self) -> f32 {
@@ -363,9 +371,9 @@ impl<const RA: bool, const F: u8> PushLaw for Law<RA, F> {
         // the non-NaN lanes as `x.max(-max).min(max)`; NaN lanes get `max` (see clamp_signed)
         let clamp = |x: f32x4| x.is_nan().select(max, x.fast_max(-max).fast_min(max));
         let strength = match F {
-            // ÷ a power of two is × its reciprocal exactly: one division fewer per lane
-            LINEAR if self.exact_inverse != 0.0 => max * (threshold - d) * s(self.exact_inverse),
             LINEAR => max * (threshold - d) / threshold,
+            // ÷ a power of two is × its reciprocal exactly: one division fewer per lane
+            LINEAR_EXACT => max * (threshold - d) * s(self.exact_inverse),
             INV_SQ => clamp(s(self.k) / (d * d)),
             _ => clamp(s(self.k) / d),
         };
