@@ -190,6 +190,8 @@ impl Space for Vec2 {
                 scratch.add_obstacle(line);
             });
         }
+        // the crowd never reads the constraints back: a clear agent's are not built
+        scratch.skip_clear = true;
         let v = orca.velocity_with(
             me,
             radius,
@@ -472,6 +474,8 @@ impl Space for Vec3 {
                 scratch.add_obstacle_3d(plane);
             });
         }
+        // the crowd never reads the constraints back: a clear agent's are not built
+        scratch.skip_clear = true;
         let v = orca.velocity_3d(
             me,
             radius,

@@ -90,6 +90,9 @@ pub struct OrcaScratch {
     planes: Buffers<OrcaPlane>,
     order: Vec<(f32, usize)>,
     obstacles: usize,
+    /// Skip the constraints of a call whose preferred velocity keeps clear of every neighbour
+    /// (the crowd's setting; [`lines`](Self::lines) then holds none for that call).
+    pub(crate) skip_clear: bool,
 }
 
 impl OrcaScratch {
@@ -458,6 +461,7 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> V {
+        let skip_clear = scratch.skip_clear;
         let (buffers, order, obstacles) = V::parts(scratch);
         let obstacles = std::mem::take(obstacles).min(buffers.constraints.len());
         buffers.constraints.truncate(obstacles);
@@ -466,6 +470,24 @@ impl Orca {
         let direct = nearest(order, neighbours, self.max_neighbours);
         let order = &*order;
         let picks = || (0..direct).chain(order.iter().map(|&(_, idx)| idx));
+        let max_speed = max_speed.max(0.0);
+        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
+        let finish = |result: V| if result.is_finite() { result.clamp(max_speed) } else { V::ZERO };
+        let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
+        if skip_clear && obstacles == 0 {
+            // the program's start, the preference within the speed limit, is its answer when no
+            // constraint binds there
+            let mut start = V::ZERO;
+            V::program(&[], max_speed, preferred, &mut start);
+            let reach = Reach::new(me.velocity, start);
+            let free = picks().all(|idx| {
+                let other = &neighbours[idx];
+                share(other).is_none_or(|s| reach.clear(other, radius, part(s, -1.0), inv_tau))
+            });
+            if free && !self.blocked(pref_sq, start.dot(preferred), max_speed, speed_sq, false) {
+                return finish(start);
+            }
+        }
         // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
         #[inline(always)]
         fn constraint<V: Reciprocal>(
@@ -494,8 +516,6 @@ impl Orca {
                 }
             }
         }
-        let max_speed = max_speed.max(0.0);
-        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
         let mut hard = None;
         let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {
             let mut result = V::ZERO;
@@ -529,15 +549,10 @@ impl Orca {
             result
         };
         let mut result = solve(preferred, buffers);
-        let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
         if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
             result = solve(V::sidestep(preferred), buffers);
         }
-        if result.is_finite() {
-            result.clamp(max_speed)
-        } else {
-            V::ZERO
-        }
+        finish(result)
     }
 
     /// The constraint of a static convex obstacle for an agent `me` of `radius`: the obstacle
@@ -693,6 +708,43 @@ fn part(share: f32, along: f32) -> f32 {
         1.0 - share
     } else {
         share
+    }
+}
+
+/// An agent's velocity `v` and a candidate velocity `x` for it, with the scale of the rounding
+/// their tests carry.
+struct Reach<V> {
+    v: V,
+    /// `|x − v|` (m/s).
+    change: f32,
+    /// `|v| + |x|` (m/s).
+    speeds: f32,
+}
+
+impl<V: crate::math::Vector> Reach<V> {
+    fn new(v: V, x: V) -> Self {
+        Reach { v, change: (x - v).length(), speeds: v.length() + x.length() }
+    }
+
+    /// Whether the constraint of `other` (combined radius `radius + other.radius`, taking the
+    /// part `part` of the slack) admits `x`, by a margin far beyond its rounding, without
+    /// building it. A relative velocity `w` that reaches the disc of the combined radius `r`
+    /// about the offset `p` within the horizon τ closes at least `|p| − r` in at most τ, so the
+    /// truncated velocity obstacle lies in `{ w : w·p̂ ≥ (|p| − r)/τ }`: a relative velocity
+    /// `v − v_b` clears it by at least `L = (|p| − r)/τ − (v − v_b)·p̂`, which the constraint's
+    /// `u` measures exactly (it reaches the obstacle's nearest point), and the constraint
+    /// `(x − v)·n ≥ −part·|u|` holds for every `x` within `part·L` of `v`. The margin, 10⁻⁴ of
+    /// the speeds involved, is some hundred times the rounding of the constraint and its test.
+    #[inline(always)]
+    fn clear(&self, other: &Neighbour<V>, radius: f32, part: f32, inv_tau: f32) -> bool {
+        let (p, r) = (other.offset, radius + other.radius);
+        let d = p.length_squared().sqrt();
+        let w = self.v - other.velocity;
+        // L·|p| and the admitted change times |p|
+        let lead = (d - r) * inv_tau * d - w.dot(p);
+        let scale = self.speeds + w.length() + (d + r) * inv_tau;
+        let need = (self.change + 1e-4 * scale) * d;
+        d > r && part * lead > need && lead.is_finite()
     }
 }
 

@@ -533,3 +533,95 @@ fn escape_starts_a_standing_agent_and_leaves_one_under_way() {
     assert!(!orca.blocked(0.4 * 0.4, 0.0, max_speed, 0.0, true));
     assert!(!Orca::new(10.0, 10).unwrap().blocked(pref_sq, 0.0, max_speed, 0.0, true));
 }
+
+/// The crowd skips the constraints of an agent whose preference keeps clear of every
+/// neighbour (`skip_clear`): on random scenes built to sit near that test's boundary (relative
+/// velocities and changes of preference from 10⁻⁵ to 1 m/s, neighbours just outside contact
+/// to 20 m away, every share), the answer is the same to the bit as with every constraint
+/// built, in 2D and 3D, and both sides of the test are taken often.
+#[test]
+fn skipping_clear_constraints_changes_no_answer() {
+    let mut rng = Rng::new(11);
+    // log-uniform over 10⁻⁵..1
+    let small = |rng: &mut Rng| 10f32.powf(-5.0 * rng.uniform());
+    let (mut skipped, mut built) = ([0; 2], [0; 2]);
+    for case in 0..40_000 {
+        let three = case % 2 == 1;
+        let tau = [1.0, 5.0, 10.0][case % 3];
+        let orca = Orca::new(tau, 10).unwrap();
+        let (r, max_speed, dt) = (0.5 + rng.uniform(), 2.0, 0.25);
+        let dir = |rng: &mut Rng| {
+            Vec3::new(rng.clamped(), if three { rng.clamped() } else { 0.0 }, rng.clamped())
+                .normalize_or(Vec3::X)
+        };
+        let v = dir(&mut rng) * 2.5 * rng.uniform();
+        let change = small(&mut rng);
+        let preferred = v + dir(&mut rng) * change;
+        let n = 1 + case % 6;
+        let others: Vec<(Vec3, Vec3, Option<f32>)> = (0..n)
+            .map(|k| {
+                let d = 2.0 * r + 0.01 + 20.0 * rng.uniform() * rng.uniform();
+                let w = dir(&mut rng) * small(&mut rng);
+                let share = [Some(0.5), Some(1.0 / 3.0), Some(1.0), None][(case + k) % 4];
+                (dir(&mut rng) * d, v - w, share)
+            })
+            .collect();
+        let share = |i: usize| others[i - 1].2;
+        let run = |skip: bool| {
+            let mut scratch = OrcaScratch { skip_clear: skip, ..OrcaScratch::default() };
+            let bits = if three {
+                let me = Kinematic::<Vec3> { velocity: v, ..Kinematic::default() };
+                let list: Vec<_> = (others.iter().enumerate())
+                    .map(|(i, &(p, u, _))| Neighbour::new(i + 1, p, u, r, Vec3::ZERO))
+                    .collect();
+                let got = orca.velocity_3d(
+                    &me,
+                    r,
+                    preferred,
+                    max_speed,
+                    &list,
+                    |o| share(o.index),
+                    dt,
+                    &mut scratch,
+                );
+                got.to_array().map(f32::to_bits).to_vec()
+            } else {
+                let flat = |x: Vec3| Vec2::new(x.x, x.z);
+                let me = agent(Vec2::ZERO, flat(v));
+                let list: Vec<_> = (others.iter().enumerate())
+                    .map(|(i, &(p, u, _))| Neighbour::new(i + 1, flat(p), flat(u), r, Vec2::ZERO))
+                    .collect();
+                let got = orca.velocity_with(
+                    &me,
+                    r,
+                    flat(preferred),
+                    max_speed,
+                    &list,
+                    |o| share(o.index),
+                    dt,
+                    &mut scratch,
+                );
+                got.to_array().map(f32::to_bits).to_vec()
+            };
+            let empty = if three { scratch.planes().is_empty() } else { scratch.lines().is_empty() };
+            (bits, empty)
+        };
+        let ((quick, none), (full, _)) = (run(true), run(false));
+        assert_eq!(quick, full, "case {case}: skipping the clear constraints changed the answer");
+        let side = usize::from(three);
+        if none && others.iter().any(|o| o.2.is_some()) {
+            skipped[side] += 1;
+        } else {
+            built[side] += 1;
+        }
+    }
+    for side in 0..2 {
+        assert!(
+            skipped[side] > 4_000 && built[side] > 4_000,
+            "{} clear, {} built ({}D)",
+            skipped[side],
+            built[side],
+            side + 2
+        );
+    }
+}
