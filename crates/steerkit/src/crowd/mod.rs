@@ -322,7 +322,10 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     // grid
     grid: Grid,
     grid_fresh: bool,
+    /// Each agent's cell while the storage is re-sorted, then its new place (the inverse of
+    /// `perm`).
     keys: Vec<u32>,
+    /// The re-sort: the new storage's agent `k` was agent `perm[k]`.
     perm: Vec<u32>,
     /// The swaps that re-sort the storage when few agents changed cell.
     swaps: Vec<(u32, u32)>,

@@ -69,10 +69,13 @@ impl<V: CrowdVector> Crowd<V> {
         }
         self.perm.resize(n, 0);
         let mut moved = 0usize;
-        for (i, &k) in self.keys.iter().enumerate() {
-            let at = &mut start[k as usize];
+        // each key is read once, then overwritten with where its agent goes: the keys become
+        // the inverse permutation, which the slot table needs
+        for (i, k) in self.keys.iter_mut().enumerate() {
+            let at = &mut start[*k as usize];
             self.perm[*at as usize] = i as u32;
             moved += usize::from(*at as usize != i);
+            *k = *at;
             *at += 1;
         }
         for c in (1..start.len()).rev() {
@@ -119,9 +122,21 @@ impl<V: CrowdVector> Crowd<V> {
             if self.drive_on {
                 permute(&mut self.controls, &mut s.controls, p);
             }
-            for (i, c) in self.cold.iter().enumerate() {
-                self.slots[c.slot as usize].index = i as u32;
-            }
+            // every slot's agent to its new place, gathered per slot (so in parallel) from the
+            // inverse permutation rather than scattered from the storage
+            let inverse = &self.keys;
+            let renumber = |s: &mut Slot| {
+                if s.index != FREE {
+                    s.index = inverse[s.index as usize];
+                }
+            };
+            #[cfg(feature = "parallel")]
+            self.slots.par_iter_mut().with_min_len(4096).for_each(renumber);
+            #[cfg(not(feature = "parallel"))]
+            self.slots.iter_mut().for_each(renumber);
+            debug_assert!(self.cold.iter().enumerate().all(|(i, c)| {
+                self.slots[c.slot as usize].index as usize == i
+            }));
         }
         let headings = self.groups.iter().any(|g| g.plan.needs_headings);
         if headings {

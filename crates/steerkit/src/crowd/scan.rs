@@ -14,6 +14,8 @@ use super::space::{CrowdVector, WorldBounds};
 use crate::kinematic::Limits;
 use crate::neighbours::ViewCone;
 use crate::steering::{LawVisitor, PushLaw, SeparationSum};
+#[cfg(feature = "parallel")]
+use rayon::prelude::*;
 use wide::{f32x4, i32x4};
 
 /// Candidates the data-parallel scan takes at a time. Fixed (not the machine's vector width),
@@ -574,18 +576,21 @@ impl Soa {
         unit: &[V],
         radius: &[f32],
     ) {
-        fn copy<V: CrowdVector>(to: &mut [Vec<f32>; 3], from: &[V]) {
-            for (ax, to) in to.iter_mut().enumerate() {
-                to.clear();
-                if ax < V::DIM && !from.is_empty() {
-                    to.extend(from.iter().map(|p| p.axis(ax)));
-                    to.extend([0.0; LANES]);
-                }
+        fn copy<V: CrowdVector>(to: &mut Vec<f32>, from: &[V], ax: usize) {
+            to.clear();
+            if ax < V::DIM && !from.is_empty() {
+                #[cfg(feature = "parallel")]
+                to.par_extend(from.par_iter().with_min_len(4096).map(|p| p.axis(ax)));
+                #[cfg(not(feature = "parallel"))]
+                to.extend(from.iter().map(|p| p.axis(ax)));
+                to.extend([0.0; LANES]);
             }
         }
-        copy(&mut self.position, position);
-        copy(&mut self.velocity, if velocities { velocity } else { &[] });
-        copy(&mut self.unit, unit);
+        for ax in 0..3 {
+            copy(&mut self.position[ax], position, ax);
+            copy(&mut self.velocity[ax], if velocities { velocity } else { &[] }, ax);
+            copy(&mut self.unit[ax], unit, ax);
+        }
         self.radius.clear();
         self.radius.extend_from_slice(radius);
         self.radius.extend([0.0; LANES]);
