@@ -2,6 +2,7 @@
 //! neighbour pass, the direct recipes' fast path, the recipe tree).
 
 use super::*;
+use crate::steering::Reach;
 
 impl<V: CrowdVector> Crowd<V> {
     /// Phase 2: steering of every agent from the current state.
@@ -125,29 +126,50 @@ impl<V: CrowdVector> Crowd<V> {
                 };
                 let steering = match &g.spec.orca {
                     Some(orca) => {
-                        let k = orca.max_neighbours() as usize;
-                        let list = &mut scratch.orca_neighbours;
-                        scan::nearest_list(
-                            &storage,
-                            &mut scratch.block,
-                            i,
-                            me.position,
-                            nr,
-                            k,
-                            list,
-                        );
-                        V::orca(
-                            orca,
-                            &me,
-                            radius[i],
-                            steering,
-                            &c.limits,
-                            &scratch.orca_neighbours,
-                            |n| orca_tags[i].share(orca_tags[n.index]),
-                            obstacles,
-                            dt,
-                            &mut scratch.orca,
+                        let share = |j: usize| orca_tags[i].share(orca_tags[j]);
+                        // an agent clear of every neighbour needs neither the nearest list
+                        // nor a constraint
+                        let clear = |reach: &Reach<V>| {
+                            scan::all_within(
+                                &storage,
+                                &mut scratch.block,
+                                i,
+                                me.position,
+                                nr,
+                                |j, o| {
+                                    let r = radius[i] + radius[j];
+                                    share(j).is_none_or(|s| reach.clear(o, view.velocity[j], r, s))
+                                },
+                            )
+                        };
+                        V::orca_clear(
+                            orca, &me, radius[i], steering, &c.limits, obstacles, dt, clear,
                         )
+                        .unwrap_or_else(|| {
+                            let k = orca.max_neighbours() as usize;
+                            let list = &mut scratch.orca_neighbours;
+                            scan::nearest_list(
+                                &storage,
+                                &mut scratch.block,
+                                i,
+                                me.position,
+                                nr,
+                                k,
+                                list,
+                            );
+                            V::orca(
+                                orca,
+                                &me,
+                                radius[i],
+                                steering,
+                                &c.limits,
+                                &scratch.orca_neighbours,
+                                |n| share(n.index),
+                                obstacles,
+                                dt,
+                                &mut scratch.orca,
+                            )
+                        })
                     }
                     None => steering,
                 };

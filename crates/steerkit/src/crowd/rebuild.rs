@@ -134,9 +134,11 @@ impl<V: CrowdVector> Crowd<V> {
             self.slots.par_iter_mut().with_min_len(4096).for_each(renumber);
             #[cfg(not(feature = "parallel"))]
             self.slots.iter_mut().for_each(renumber);
-            debug_assert!(self.cold.iter().enumerate().all(|(i, c)| {
-                self.slots[c.slot as usize].index as usize == i
-            }));
+            debug_assert!(self
+                .cold
+                .iter()
+                .enumerate()
+                .all(|(i, c)| { self.slots[c.slot as usize].index as usize == i }));
         }
         let headings = self.groups.iter().any(|g| g.plan.needs_headings);
         if headings {

@@ -327,6 +327,34 @@ pub(crate) fn summarise<V: CrowdVector>(
     fold_batch(&off[..m], &idx[..m]);
 }
 
+/// Whether `clear(j, offset)` holds for every neighbour `j` of agent `i` at `centre` within
+/// `radius` (inclusive), taken from the block's runs in storage order and stopping at the
+/// first that fails. `false` when the block needs each candidate's nearest image (a torus too
+/// small for distinct images), which this does not scan.
+#[inline]
+pub(crate) fn all_within<V: CrowdVector>(
+    s: &Storage<'_, V>,
+    block: &mut Block<V>,
+    i: usize,
+    centre: V,
+    radius: f32,
+    mut clear: impl FnMut(usize, V) -> bool,
+) -> bool {
+    let r2 = radius * radius;
+    block.prepare(s, i, centre);
+    if block.min_image {
+        return false;
+    }
+    block.runs.iter().all(|&(a, b, shift)| {
+        let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
+        (a..b).zip(&s.position[a..b]).all(|(j, &p)| {
+            // the offset as `nearest_list` takes it
+            let o = if shift == V::ZERO { p - centre } else { (p + shift) - centre };
+            o.length_squared() > r2 || j == i || clear(j, o)
+        })
+    })
+}
+
 /// The `k` nearest neighbours of agent `i` at `centre` within `radius` (inclusive), nearest
 /// first by squared distance then storage index, written to `out` with their state (ORCA's
 /// neighbour list: the block's runs scanned as in [`summarise`], the nearest kept in order as

@@ -23,6 +23,33 @@ impl CrowdVector for Vec3 {}
 
 pub(crate) use sealed::{Contact, Space};
 
+/// ORCA's preferred velocity: where the steering request, clipped to the limits, takes the
+/// velocity in `dt`, within the top speed by `clamp` (glam's, the rounding the results were
+/// recorded with).
+#[inline]
+fn orca_preferred<V: Vector>(
+    me: &Kinematic<V>,
+    request: &SteeringOutput<V>,
+    limits: &Limits,
+    dt: f32,
+    clamp: fn(V, f32) -> V,
+) -> V {
+    let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
+    clamp(me.velocity + a.linear * dt, limits.max_speed())
+}
+
+/// How far (m) ORCA looks for static obstacles: the obstacle horizon at top speed, plus the
+/// body.
+#[inline]
+fn obstacle_reach(orca: &crate::steering::Orca, limits: &Limits, radius: f32) -> f32 {
+    let reach = orca.obstacle_time_horizon() * limits.max_speed() + radius;
+    if reach.is_finite() {
+        reach
+    } else {
+        0.0
+    }
+}
+
 mod sealed {
     use super::{Kinematic, Limits, ObstacleAvoidance, ObstacleId, ObstacleSet, SteeringOutput};
     use super::{StaticWorld, Vec2};
@@ -105,6 +132,21 @@ mod sealed {
             dt: f32,
             scratch: &mut crate::steering::OrcaScratch,
         ) -> SteeringOutput<Self>;
+        /// [`orca`](Self::orca)'s answer, without building a constraint, for an agent whose
+        /// preference keeps clear of every neighbour: `all_clear` runs the test it is given on
+        /// each one. `None` when that cannot be told (a static obstacle in reach, a neighbour
+        /// not clear, the agent held up): then `orca` answers.
+        #[allow(clippy::too_many_arguments)]
+        fn orca_clear(
+            orca: &crate::steering::Orca,
+            me: &Kinematic<Self>,
+            radius: f32,
+            request: SteeringOutput<Self>,
+            limits: &Limits,
+            obstacles: Option<&Self::Obstacles>,
+            dt: f32,
+            all_clear: impl FnOnce(&crate::steering::Reach<Self>) -> bool,
+        ) -> Option<SteeringOutput<Self>>;
         /// The planar (2D) view of a kinematic, for the recipe leaves that only exist in 2D
         /// (walls, detection boxes, hiding, orientation behaviours); `None` in 3D.
         fn planar(k: &Kinematic<Self>) -> Option<Kinematic<Vec2>>;
@@ -159,12 +201,10 @@ impl Space for Vec2 {
         if dt.is_nan() || dt <= 0.0 {
             return request;
         }
-        let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
-        let preferred = (me.velocity + a.linear * dt).clamp_length_max(limits.max_speed());
+        let preferred = orca_preferred(me, &request, limits, dt, Vec2::clamp_length_max);
         if let Some(set) = obstacles {
             use crate::obstacle::Obstacle;
-            let reach = orca.obstacle_time_horizon() * limits.max_speed() + radius;
-            let reach = if reach.is_finite() { reach } else { 0.0 };
+            let reach = obstacle_reach(orca, limits, radius);
             set.for_each_overlapping(&crate::geometry::Circle::new(me.position, reach), |_, o| {
                 let p = me.position;
                 let line = match o {
@@ -190,8 +230,6 @@ impl Space for Vec2 {
                 scratch.add_obstacle(line);
             });
         }
-        // the crowd never reads the constraints back: a clear agent's are not built
-        scratch.skip_clear = true;
         let v = orca.velocity_with(
             me,
             radius,
@@ -203,6 +241,34 @@ impl Space for Vec2 {
             scratch,
         );
         SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular }
+    }
+    #[inline]
+    fn orca_clear(
+        orca: &crate::steering::Orca,
+        me: &Kinematic<Self>,
+        radius: f32,
+        request: SteeringOutput<Self>,
+        limits: &Limits,
+        obstacles: Option<&Self::Obstacles>,
+        dt: f32,
+        all_clear: impl FnOnce(&crate::steering::Reach<Self>) -> bool,
+    ) -> Option<SteeringOutput<Self>> {
+        if dt.is_nan() || dt <= 0.0 {
+            return None;
+        }
+        if let Some(set) = obstacles {
+            let reach = obstacle_reach(orca, limits, radius);
+            let mut near = false;
+            set.for_each_overlapping(&crate::geometry::Circle::new(me.position, reach), |_, _| {
+                near = true;
+            });
+            if near {
+                return None;
+            }
+        }
+        let preferred = orca_preferred(me, &request, limits, dt, Vec2::clamp_length_max);
+        let v = orca.clear_velocity_2d(me.velocity, preferred, limits.max_speed(), all_clear)?;
+        Some(SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular })
     }
     #[inline]
     fn drive(
@@ -458,12 +524,10 @@ impl Space for Vec3 {
         if dt.is_nan() || dt <= 0.0 {
             return request;
         }
-        let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
-        let preferred = (me.velocity + a.linear * dt).clamp_length_max(limits.max_speed());
+        let preferred = orca_preferred(me, &request, limits, dt, Vec3::clamp_length_max);
         if let Some(set) = obstacles {
             use crate::obstacle::Obstacle3;
-            let reach = orca.obstacle_time_horizon() * limits.max_speed() + radius;
-            let reach = if reach.is_finite() { reach } else { 0.0 };
+            let reach = obstacle_reach(orca, limits, radius);
             set.for_each_overlapping(&crate::geometry::Sphere::new(me.position, reach), |_, o| {
                 let plane = match o {
                     Obstacle3::Sphere(s) => orca.obstacle_plane(me, radius, s.center, s.radius),
@@ -474,8 +538,6 @@ impl Space for Vec3 {
                 scratch.add_obstacle_3d(plane);
             });
         }
-        // the crowd never reads the constraints back: a clear agent's are not built
-        scratch.skip_clear = true;
         let v = orca.velocity_3d(
             me,
             radius,
@@ -487,6 +549,33 @@ impl Space for Vec3 {
             scratch,
         );
         SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular }
+    }
+    fn orca_clear(
+        orca: &crate::steering::Orca,
+        me: &Kinematic<Self>,
+        radius: f32,
+        request: SteeringOutput<Self>,
+        limits: &Limits,
+        obstacles: Option<&Self::Obstacles>,
+        dt: f32,
+        all_clear: impl FnOnce(&crate::steering::Reach<Self>) -> bool,
+    ) -> Option<SteeringOutput<Self>> {
+        if dt.is_nan() || dt <= 0.0 {
+            return None;
+        }
+        if let Some(set) = obstacles {
+            let reach = obstacle_reach(orca, limits, radius);
+            let mut near = false;
+            set.for_each_overlapping(&crate::geometry::Sphere::new(me.position, reach), |_, _| {
+                near = true;
+            });
+            if near {
+                return None;
+            }
+        }
+        let preferred = orca_preferred(me, &request, limits, dt, Vec3::clamp_length_max);
+        let v = orca.clear_velocity_3d(me.velocity, preferred, limits.max_speed(), all_clear)?;
+        Some(SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular })
     }
     fn drive(
         _: &crate::motor::Motor,

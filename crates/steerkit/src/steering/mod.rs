@@ -80,6 +80,7 @@ pub use group::{
 pub(crate) use group::{LawVisitor, PushLaw, SeparationSum};
 pub use hide::Hide;
 pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
+pub(crate) use orca::Reach;
 pub use orca::{Orca, OrcaLine, OrcaPlane, OrcaScratch};
 pub use path_techniques::{DogOnAString, GrapplingHooks, Reprojection};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};

@@ -90,9 +90,6 @@ pub struct OrcaScratch {
     planes: Buffers<OrcaPlane>,
     order: Vec<(f32, usize)>,
     obstacles: usize,
-    /// Skip the constraints of a call whose preferred velocity keeps clear of every neighbour
-    /// (the crowd's setting; [`lines`](Self::lines) then holds none for that call).
-    pub(crate) skip_clear: bool,
 }
 
 impl OrcaScratch {
@@ -461,7 +458,6 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> V {
-        let skip_clear = scratch.skip_clear;
         let (buffers, order, obstacles) = V::parts(scratch);
         let obstacles = std::mem::take(obstacles).min(buffers.constraints.len());
         buffers.constraints.truncate(obstacles);
@@ -470,24 +466,6 @@ impl Orca {
         let direct = nearest(order, neighbours, self.max_neighbours);
         let order = &*order;
         let picks = || (0..direct).chain(order.iter().map(|&(_, idx)| idx));
-        let max_speed = max_speed.max(0.0);
-        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
-        let finish = |result: V| if result.is_finite() { result.clamp(max_speed) } else { V::ZERO };
-        let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
-        if skip_clear && obstacles == 0 {
-            // the program's start, the preference within the speed limit, is its answer when no
-            // constraint binds there
-            let mut start = V::ZERO;
-            V::program(&[], max_speed, preferred, &mut start);
-            let reach = Reach::new(me.velocity, start);
-            let free = picks().all(|idx| {
-                let other = &neighbours[idx];
-                share(other).is_none_or(|s| reach.clear(other, radius, part(s, -1.0), inv_tau))
-            });
-            if free && !self.blocked(pref_sq, start.dot(preferred), max_speed, speed_sq, false) {
-                return finish(start);
-            }
-        }
         // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
         #[inline(always)]
         fn constraint<V: Reciprocal>(
@@ -516,6 +494,8 @@ impl Orca {
                 }
             }
         }
+        let max_speed = max_speed.max(0.0);
+        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
         let mut hard = None;
         let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {
             let mut result = V::ZERO;
@@ -549,10 +529,64 @@ impl Orca {
             result
         };
         let mut result = solve(preferred, buffers);
+        let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
         if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
             result = solve(V::sidestep(preferred), buffers);
         }
-        finish(result)
+        if result.is_finite() {
+            result.clamp(max_speed)
+        } else {
+            V::ZERO
+        }
+    }
+
+    /// The crowd's shortcut: the answer of [`velocity_with`](Self::velocity_with) for an agent
+    /// moving at `velocity` with no static obstacle near, when `all_clear` confirms that every
+    /// neighbour passes the [`Reach`] test it is given: the preference within the speed
+    /// limit, which no constraint can then move. `None` when some neighbour does not pass or
+    /// the agent is held up (then call `velocity_with`).
+    pub(crate) fn clear_velocity_2d(
+        &self,
+        velocity: Vec2,
+        preferred: Vec2,
+        max_speed: f32,
+        all_clear: impl FnOnce(&Reach<Vec2>) -> bool,
+    ) -> Option<Vec2> {
+        self.clear_velocity(velocity, preferred, max_speed, all_clear)
+    }
+
+    /// [`clear_velocity_2d`](Self::clear_velocity_2d) for [`velocity_3d`](Self::velocity_3d).
+    pub(crate) fn clear_velocity_3d(
+        &self,
+        velocity: Vec3,
+        preferred: Vec3,
+        max_speed: f32,
+        all_clear: impl FnOnce(&Reach<Vec3>) -> bool,
+    ) -> Option<Vec3> {
+        self.clear_velocity(velocity, preferred, max_speed, all_clear)
+    }
+
+    fn clear_velocity<V: Reciprocal>(
+        &self,
+        velocity: V,
+        preferred: V,
+        max_speed: f32,
+        all_clear: impl FnOnce(&Reach<V>) -> bool,
+    ) -> Option<V> {
+        // as `solve` takes them, and the program's start: its answer when no constraint binds
+        let max_speed = max_speed.max(0.0);
+        let preferred = if preferred.is_finite() { preferred } else { velocity };
+        let mut start = V::ZERO;
+        V::program(&[], max_speed, preferred, &mut start);
+        let reach = Reach {
+            v: velocity,
+            change: (start - velocity).length(),
+            speeds: velocity.length() + start.length(),
+            inv_tau: 1.0 / self.time_horizon,
+        };
+        let (pref_sq, speed_sq) = (preferred.length_squared(), velocity.length_squared());
+        let held = self.blocked(pref_sq, start.dot(preferred), max_speed, speed_sq, false);
+        (!held && all_clear(&reach) && start.is_finite()).then(|| start.clamp(max_speed))
     }
 
     /// The constraint of a static convex obstacle for an agent `me` of `radius`: the obstacle
@@ -711,40 +745,38 @@ fn part(share: f32, along: f32) -> f32 {
     }
 }
 
-/// An agent's velocity `v` and a candidate velocity `x` for it, with the scale of the rounding
-/// their tests carry.
-struct Reach<V> {
+/// An agent's velocity `v` and the velocity `x` it would take, for the test of whether a
+/// neighbour's constraint could bind at `x`.
+pub struct Reach<V> {
     v: V,
     /// `|x − v|` (m/s).
     change: f32,
-    /// `|v| + |x|` (m/s).
+    /// `|v| + |x|` (m/s), the scale of the rounding.
     speeds: f32,
+    /// `1/τ` (1/s).
+    inv_tau: f32,
 }
 
 impl<V: crate::math::Vector> Reach<V> {
-    fn new(v: V, x: V) -> Self {
-        Reach { v, change: (x - v).length(), speeds: v.length() + x.length() }
-    }
-
-    /// Whether the constraint of `other` (combined radius `radius + other.radius`, taking the
-    /// part `part` of the slack) admits `x`, by a margin far beyond its rounding, without
-    /// building it. A relative velocity `w` that reaches the disc of the combined radius `r`
+    /// Whether the constraint of a neighbour at `offset` moving at `velocity` (combined radius
+    /// `r`, the agent taking `share` of the avoidance) admits `x`, by a margin far beyond its
+    /// rounding, without building it. A relative velocity that reaches the disc of radius `r`
     /// about the offset `p` within the horizon τ closes at least `|p| − r` in at most τ, so the
-    /// truncated velocity obstacle lies in `{ w : w·p̂ ≥ (|p| − r)/τ }`: a relative velocity
-    /// `v − v_b` clears it by at least `L = (|p| − r)/τ − (v − v_b)·p̂`, which the constraint's
-    /// `u` measures exactly (it reaches the obstacle's nearest point), and the constraint
-    /// `(x − v)·n ≥ −part·|u|` holds for every `x` within `part·L` of `v`. The margin, 10⁻⁴ of
-    /// the speeds involved, is some hundred times the rounding of the constraint and its test.
+    /// truncated velocity obstacle lies in `{ w : w·p̂ ≥ (|p| − r)/τ }`: the relative velocity
+    /// `v − v_b` clears it by at least `L = (|p| − r)/τ − (v − v_b)·p̂`, which the
+    /// constraint's `u` measures exactly (to the obstacle's nearest point), and the constraint
+    /// `(x − v)·n ≥ −part·|u|` (`part` the slack's share, `1 − share`) holds for every `x`
+    /// within `part·L` of `v`. The margin, 10⁻⁴ of the speeds involved, is some hundred times
+    /// the rounding of the constraint and of the program's test.
     #[inline(always)]
-    fn clear(&self, other: &Neighbour<V>, radius: f32, part: f32, inv_tau: f32) -> bool {
-        let (p, r) = (other.offset, radius + other.radius);
-        let d = p.length_squared().sqrt();
-        let w = self.v - other.velocity;
+    pub(crate) fn clear(&self, offset: V, velocity: V, r: f32, share: f32) -> bool {
+        let d = offset.length_squared().sqrt();
+        let w = self.v - velocity;
         // L·|p| and the admitted change times |p|
-        let lead = (d - r) * inv_tau * d - w.dot(p);
-        let scale = self.speeds + w.length() + (d + r) * inv_tau;
+        let lead = (d - r) * self.inv_tau * d - w.dot(offset);
+        let scale = self.speeds + w.length() + (d + r) * self.inv_tau;
         let need = (self.change + 1e-4 * scale) * d;
-        d > r && part * lead > need && lead.is_finite()
+        d > r && part(share, -1.0) * lead > need && lead.is_finite()
     }
 }
 
