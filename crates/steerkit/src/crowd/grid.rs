@@ -434,6 +434,36 @@ impl Grid {
         }
     }
 
+    /// [`row_run`](Self::row_run) in a sparse grid for the keys `lo..=hi` of one row, found from
+    /// a cursor rather than the row table: walking forward from the rank `*at`, which is then
+    /// left at the first key ≥ `lo`. A cursor that keeps pace with keys that only grow (the
+    /// rows above and below the cells taken in storage order) moves a step or two per cell; one
+    /// past `lo`, or far behind it, is placed by bisection.
+    #[inline]
+    pub fn sparse_run_from(&self, at: &mut usize, lo: u64, hi: u64, f: impl FnOnce(usize, usize)) {
+        let keys = &self.keys[..];
+        let mut a = *at;
+        if a > keys.len() || (a > 0 && keys[a - 1] >= lo) {
+            a = keys.partition_point(|&k| k < lo);
+        } else {
+            let walk = (a + 8).min(keys.len());
+            while a < walk && keys[a] < lo {
+                a += 1;
+            }
+            if a == walk {
+                a += keys[a..].partition_point(|&k| k < lo);
+            }
+        }
+        *at = a;
+        let mut b = a;
+        while b < keys.len() && keys[b] <= hi {
+            b += 1;
+        }
+        if b > a {
+            f(self.cell_start[a] as usize, self.cell_start[b] as usize);
+        }
+    }
+
     /// [`row_run`](Self::row_run) for the row of the occupied cell of rank `rank` in a sparse
     /// grid: the row's other cells in `x0..=x1` are the ranks next to it.
     #[inline]

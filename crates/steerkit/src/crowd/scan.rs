@@ -67,6 +67,9 @@ pub(crate) struct Block<V: CrowdVector> {
     ranked: Vec<(f32, u32, V)>,
     /// The nearest accepted candidates so far (key, offset), for ORCA's nearest neighbours.
     best: Vec<(u64, V)>,
+    /// Sparse grid: a cursor into the occupied cells per row of the block (by its offset from
+    /// the cell's row), kept from cell to cell.
+    cursors: [usize; 25],
 }
 
 /// The cells of a block along one axis: up to two runs `lo..=hi` of cells with the shift (m)
@@ -155,6 +158,18 @@ impl<V: CrowdVector> Block<V> {
                             if g.sparse && y == at[1] && z == at[2] {
                                 // the cell's own row: its neighbours are the adjacent ranks
                                 g.own_row_run(cell as usize, x0, x1, push);
+                            } else if g.sparse && g.reach <= 2 {
+                                // the row's cursor, by its offset from the cell's row (a sparse
+                                // grid is never a torus, so the offsets lie in −2..=2)
+                                let row = (z + 2 - at[2]) * 5 + (y + 2 - at[1]);
+                                let base = ((z * dy + y) * g.dims[0]) as u64;
+                                let lo = base + x0 as u64;
+                                g.sparse_run_from(
+                                    &mut self.cursors[row],
+                                    lo,
+                                    base + x1 as u64,
+                                    push,
+                                );
                             } else {
                                 g.row_run(z * dy + y, x0, x1, push);
                             }
