@@ -45,6 +45,7 @@ impl<V: CrowdVector> Crowd<V> {
         let customs = &self.customs[..];
         let hazards = &self.hazards[..];
         let nr = self.config.neighbour_radius;
+        let steps = self.steps;
         let body = |ci: usize,
                     cold: &mut [Cold<V>],
                     debug: &mut [AgentDebug<V>],
@@ -142,10 +143,18 @@ impl<V: CrowdVector> Crowd<V> {
                                 },
                             )
                         };
-                        V::orca_clear(
-                            orca, &me, radius[i], steering, &c.limits, obstacles, dt, clear,
-                        )
-                        .unwrap_or_else(|| {
+                        let retry = c.flags & HELD == 0 || steps % RETRY == 0;
+                        let quick = if retry {
+                            let quick = V::orca_clear(
+                                orca, &me, radius[i], steering, &c.limits, obstacles, dt, clear,
+                            );
+                            c.flags =
+                                if quick.is_some() { c.flags & !HELD } else { c.flags | HELD };
+                            quick
+                        } else {
+                            None
+                        };
+                        quick.unwrap_or_else(|| {
                             let k = orca.max_neighbours() as usize;
                             let list = &mut scratch.orca_neighbours;
                             scan::nearest_list(

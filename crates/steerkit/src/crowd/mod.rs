@@ -133,6 +133,10 @@ const ARRIVED: u8 = 2;
 const PATH_DONE: u8 = 4;
 const STUCK: u8 = 8;
 const TOUCHING: u8 = 16;
+/// ORCA's shortcut for a clear agent failed on its last try: in a dense crowd it is tried only
+/// every [`RETRY`]th step, so that scanning for it costs little where it seldom succeeds.
+const HELD: u8 = 32;
+const RETRY: u64 = 4;
 
 /// Per-agent data that only the agent itself touches during a step.
 #[derive(Clone, Debug, PartialEq)]
