@@ -38,6 +38,30 @@ fn orca_preferred<V: Vector>(
     clamp(me.velocity + a.linear * dt, limits.max_speed())
 }
 
+/// [`Space::orca_clear`] in either space: `near(reach)` tells whether a static obstacle lies
+/// within `reach` (m) of the agent, `clamp` is glam's and `shortcut` the space's
+/// `Orca::clear_velocity_2d` or `_3d`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn orca_clear_with<V: Vector>(
+    orca: &crate::steering::Orca,
+    me: &Kinematic<V>,
+    radius: f32,
+    request: SteeringOutput<V>,
+    limits: &Limits,
+    dt: f32,
+    near: impl FnOnce(f32) -> bool,
+    clamp: fn(V, f32) -> V,
+    shortcut: impl FnOnce(V, V, f32) -> Option<V>,
+) -> Option<SteeringOutput<V>> {
+    if dt.is_nan() || dt <= 0.0 || near(obstacle_reach(orca, limits, radius)) {
+        return None;
+    }
+    let preferred = orca_preferred(me, &request, limits, dt, clamp);
+    let v = shortcut(me.velocity, preferred, limits.max_speed())?;
+    Some(SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular })
+}
+
 /// How far (m) ORCA looks for static obstacles: the obstacle horizon at top speed, plus the
 /// body.
 #[inline]
@@ -253,22 +277,30 @@ impl Space for Vec2 {
         dt: f32,
         all_clear: impl FnOnce(&crate::steering::Reach<Self>) -> bool,
     ) -> Option<SteeringOutput<Self>> {
-        if dt.is_nan() || dt <= 0.0 {
-            return None;
-        }
-        if let Some(set) = obstacles {
-            let reach = obstacle_reach(orca, limits, radius);
+        let near = |reach| {
             let mut near = false;
-            set.for_each_overlapping(&crate::geometry::Circle::new(me.position, reach), |_, _| {
-                near = true;
-            });
-            if near {
-                return None;
+            if let Some(set) = obstacles {
+                set.for_each_overlapping(
+                    &crate::geometry::Circle::new(me.position, reach),
+                    |_, _| {
+                        near = true;
+                    },
+                );
             }
-        }
-        let preferred = orca_preferred(me, &request, limits, dt, Vec2::clamp_length_max);
-        let v = orca.clear_velocity_2d(me.velocity, preferred, limits.max_speed(), all_clear)?;
-        Some(SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular })
+            near
+        };
+        let shortcut = |v, preferred, max| orca.clear_velocity_2d(v, preferred, max, all_clear);
+        orca_clear_with(
+            orca,
+            me,
+            radius,
+            request,
+            limits,
+            dt,
+            near,
+            Vec2::clamp_length_max,
+            shortcut,
+        )
     }
     #[inline]
     fn drive(
@@ -560,22 +592,30 @@ impl Space for Vec3 {
         dt: f32,
         all_clear: impl FnOnce(&crate::steering::Reach<Self>) -> bool,
     ) -> Option<SteeringOutput<Self>> {
-        if dt.is_nan() || dt <= 0.0 {
-            return None;
-        }
-        if let Some(set) = obstacles {
-            let reach = obstacle_reach(orca, limits, radius);
+        let near = |reach| {
             let mut near = false;
-            set.for_each_overlapping(&crate::geometry::Sphere::new(me.position, reach), |_, _| {
-                near = true;
-            });
-            if near {
-                return None;
+            if let Some(set) = obstacles {
+                set.for_each_overlapping(
+                    &crate::geometry::Sphere::new(me.position, reach),
+                    |_, _| {
+                        near = true;
+                    },
+                );
             }
-        }
-        let preferred = orca_preferred(me, &request, limits, dt, Vec3::clamp_length_max);
-        let v = orca.clear_velocity_3d(me.velocity, preferred, limits.max_speed(), all_clear)?;
-        Some(SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular })
+            near
+        };
+        let shortcut = |v, preferred, max| orca.clear_velocity_3d(v, preferred, max, all_clear);
+        orca_clear_with(
+            orca,
+            me,
+            radius,
+            request,
+            limits,
+            dt,
+            near,
+            Vec3::clamp_length_max,
+            shortcut,
+        )
     }
     fn drive(
         _: &crate::motor::Motor,
