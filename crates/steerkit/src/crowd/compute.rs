@@ -143,7 +143,9 @@ impl<V: CrowdVector> Crowd<V> {
                                 },
                             )
                         };
-                        let retry = c.flags & HELD == 0 || steps % RETRY == 0;
+                        // retried in turns (by slot), so no one step takes every retry
+                        let turn = (steps + u64::from(c.slot)) % RETRY == 0;
+                        let retry = c.flags & HELD == 0 || turn;
                         let quick = if retry {
                             let quick = V::orca_clear(
                                 orca, &me, radius[i], steering, &c.limits, obstacles, dt, clear,

@@ -134,7 +134,8 @@ const PATH_DONE: u8 = 4;
 const STUCK: u8 = 8;
 const TOUCHING: u8 = 16;
 /// ORCA's shortcut for a clear agent failed on its last try: in a dense crowd it is tried only
-/// every [`RETRY`]th step, so that scanning for it costs little where it seldom succeeds.
+/// every [`RETRY`]th step (in turns by slot), so that scanning for it costs little where it
+/// seldom succeeds.
 const HELD: u8 = 32;
 const RETRY: u64 = 4;
 
