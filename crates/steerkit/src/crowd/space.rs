@@ -38,24 +38,31 @@ fn orca_preferred<V: Vector>(
     clamp(me.velocity + a.linear * dt, limits.max_speed())
 }
 
-/// [`Space::orca_clear`] in either space: `near(reach)` tells whether a static obstacle lies
-/// within `reach` (m) of the agent, `clamp` is glam's and `shortcut` the space's
-/// `Orca::clear_velocity_2d` or `_3d`.
+/// [`Space::orca_clear`] in either space: `None` when `dt` is not positive or a static
+/// obstacle lies within ORCA's reach (its constraint would come first); `clamp` is glam's and
+/// `shortcut` the space's `Orca::clear_velocity_2d` or `_3d`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn orca_clear_with<V: Vector>(
+fn orca_clear_with<V: Vector, O: StaticWorld<V>>(
     orca: &crate::steering::Orca,
     me: &Kinematic<V>,
     radius: f32,
     request: SteeringOutput<V>,
     limits: &Limits,
+    obstacles: Option<&O>,
     dt: f32,
-    near: impl FnOnce(f32) -> bool,
     clamp: fn(V, f32) -> V,
     shortcut: impl FnOnce(V, V, f32) -> Option<V>,
 ) -> Option<SteeringOutput<V>> {
-    if dt.is_nan() || dt <= 0.0 || near(obstacle_reach(orca, limits, radius)) {
+    if dt.is_nan() || dt <= 0.0 {
         return None;
+    }
+    if let Some(set) = obstacles {
+        let mut near = false;
+        set.for_each_near(me.position, obstacle_reach(orca, limits, radius), |_, _| near = true);
+        if near {
+            return None;
+        }
     }
     let preferred = orca_preferred(me, &request, limits, dt, clamp);
     let v = shortcut(me.velocity, preferred, limits.max_speed())?;
@@ -277,30 +284,9 @@ impl Space for Vec2 {
         dt: f32,
         all_clear: impl FnOnce(&crate::steering::Reach<Self>) -> bool,
     ) -> Option<SteeringOutput<Self>> {
-        let near = |reach| {
-            let mut near = false;
-            if let Some(set) = obstacles {
-                set.for_each_overlapping(
-                    &crate::geometry::Circle::new(me.position, reach),
-                    |_, _| {
-                        near = true;
-                    },
-                );
-            }
-            near
-        };
         let shortcut = |v, preferred, max| orca.clear_velocity_2d(v, preferred, max, all_clear);
-        orca_clear_with(
-            orca,
-            me,
-            radius,
-            request,
-            limits,
-            dt,
-            near,
-            Vec2::clamp_length_max,
-            shortcut,
-        )
+        let clamp = Vec2::clamp_length_max;
+        orca_clear_with(orca, me, radius, request, limits, obstacles, dt, clamp, shortcut)
     }
     #[inline]
     fn drive(
@@ -592,30 +578,9 @@ impl Space for Vec3 {
         dt: f32,
         all_clear: impl FnOnce(&crate::steering::Reach<Self>) -> bool,
     ) -> Option<SteeringOutput<Self>> {
-        let near = |reach| {
-            let mut near = false;
-            if let Some(set) = obstacles {
-                set.for_each_overlapping(
-                    &crate::geometry::Sphere::new(me.position, reach),
-                    |_, _| {
-                        near = true;
-                    },
-                );
-            }
-            near
-        };
         let shortcut = |v, preferred, max| orca.clear_velocity_3d(v, preferred, max, all_clear);
-        orca_clear_with(
-            orca,
-            me,
-            radius,
-            request,
-            limits,
-            dt,
-            near,
-            Vec3::clamp_length_max,
-            shortcut,
-        )
+        let clamp = Vec3::clamp_length_max;
+        orca_clear_with(orca, me, radius, request, limits, obstacles, dt, clamp, shortcut)
     }
     fn drive(
         _: &crate::motor::Motor,

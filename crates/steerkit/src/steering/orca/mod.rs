@@ -494,8 +494,7 @@ impl Orca {
                 }
             }
         }
-        let max_speed = max_speed.max(0.0);
-        let preferred = if preferred.is_finite() { preferred } else { me.velocity };
+        let (max_speed, preferred) = inputs(max_speed, preferred, me.velocity);
         let mut hard = None;
         let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {
             let mut result = V::ZERO;
@@ -573,9 +572,8 @@ impl Orca {
         max_speed: f32,
         all_clear: impl FnOnce(&Reach<V>) -> bool,
     ) -> Option<V> {
-        // as `solve` takes them, and the program's start: its answer when no constraint binds
-        let max_speed = max_speed.max(0.0);
-        let preferred = if preferred.is_finite() { preferred } else { velocity };
+        let (max_speed, preferred) = inputs(max_speed, preferred, velocity);
+        // the program's start: its answer when no constraint binds there
         let mut start = V::ZERO;
         V::program(&[], max_speed, preferred, &mut start);
         let reach = Reach {
@@ -745,6 +743,13 @@ fn part(share: f32, along: f32) -> f32 {
     }
 }
 
+/// The program's speed limit and preference as [`Orca::velocity_with`] takes them: a negative
+/// limit counts as 0, a non-finite preference as the current `velocity`.
+#[inline]
+fn inputs<V: crate::math::Vector>(max_speed: f32, preferred: V, velocity: V) -> (f32, V) {
+    (max_speed.max(0.0), if preferred.is_finite() { preferred } else { velocity })
+}
+
 /// An agent's velocity `v` and the velocity `x` it would take, for the test of whether a
 /// neighbour's constraint could bind at `x`.
 pub struct Reach<V> {
@@ -767,7 +772,10 @@ impl<V: crate::math::Vector> Reach<V> {
     /// constraint's `u` measures exactly (to the obstacle's nearest point), and the constraint
     /// `(x − v)·n ≥ −part·|u|` (`part` the slack's share, `1 − share`) holds for every `x`
     /// within `part·L` of `v`. The margin, 10⁻⁴ of the speeds involved, is some hundred times
-    /// the rounding of the constraint and of the program's test.
+    /// the rounding of the constraint and of the program's test. Units: `offset` and `r` in m,
+    /// `velocity` in m/s, `share` in (0, 1] (clamped as the constraint clamps it). `false`,
+    /// so the constraints are built, for a neighbour in contact or on the agent's centre
+    /// (`|p| ≤ r`) and for any non-finite input.
     #[inline(always)]
     pub(crate) fn clear(&self, offset: V, velocity: V, r: f32, share: f32) -> bool {
         let d = offset.length_squared().sqrt();
