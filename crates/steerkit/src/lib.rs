@@ -72,8 +72,10 @@ pub mod steering;
 pub mod three_d;
 
 // Implementation files whose items are published by a domain module: `error` at the root,
-// `rng` by `math`, `obstacle` by `geometry`, `pilot` by `steering`, `layering` by `combine`.
+// `rng` by `math`, `obstacle` by `geometry`, `pilot` by `steering`, `layering` by `combine`;
+// `lanes` is the crowd scan's eight-lane vector.
 mod error;
+mod lanes;
 mod layering;
 mod obstacle;
 mod pilot;

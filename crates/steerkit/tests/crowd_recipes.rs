@@ -361,12 +361,19 @@ fn flock_test(recipe: Recipe, name: &str) {
         spawn(&mut c, p, Vec2::from_angle(a) * 1.5, limits(2.0, 4.0), g);
     }
     let (_, order0) = flock_state(&c);
-    for _ in 0..(30.0 / DT) as usize {
+    // the order of a flock that keeps separating its members flickers from step to step
+    // (0.90–0.99 here), so it is averaged over the last 10 of 30 s
+    let (steps, last) = ((30.0 / DT).round() as usize, (10.0 / DT).round() as usize);
+    let mut mean_order = 0.0;
+    for k in 0..steps {
         c.step(DT).unwrap();
+        if k >= steps - last {
+            mean_order += flock_state(&c).1 / last as f32;
+        }
     }
-    let (spread, order) = flock_state(&c);
-    // measured: Millington order 0.960, spread 2.17 m; Buckland 0.998, 2.68 m
-    assert!(order > 0.95, "{name}: order {order} (from {order0})");
+    let (spread, _) = flock_state(&c);
+    // measured: Millington mean order 0.964, spread 2.17 m; Buckland 0.998, 2.69 m
+    assert!(mean_order > 0.95, "{name}: mean order {mean_order} (from {order0})");
     assert!(spread < 6.0, "{name}: spread {spread} m");
 }
 

@@ -37,6 +37,7 @@ impl<V: CrowdVector> Crowd<V> {
             unit: &self.unit,
             radius: &self.radius,
             soa: &self.soa,
+            avx2: self.avx2,
         };
         let (orientation, rotation, radius, status) =
             (&self.orientation, &self.rotation, &self.radius, &self.status);

@@ -327,6 +327,9 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     // grid
     grid: Grid,
     grid_fresh: bool,
+    /// The neighbour scan runs in AVX2 registers (the CPU has them); the portable lanes give
+    /// the same bits, and tests switch this off to show it.
+    avx2: bool,
     /// Each agent's cell while the storage is re-sorted, then its new place (the inverse of
     /// `perm`).
     keys: Vec<u32>,
@@ -420,6 +423,7 @@ impl<V: CrowdVector> Crowd<V> {
             free: Vec::new(),
             grid: Grid::default(),
             grid_fresh: false,
+            avx2: crate::lanes::avx2(),
             keys: Vec::new(),
             perm: Vec::new(),
             swaps: Vec::new(),

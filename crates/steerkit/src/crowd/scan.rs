@@ -1,8 +1,9 @@
 //! The single neighbour pass of the compute phase: one scan of the grid runs around an agent
 //! collects every sum the group leaves need (see `recipe::Summary`).
 //!
-//! The common recipes take the data-parallel scan (`Lanes`): four candidates at a time
-//! straight from the storage's structure-of-arrays copy (`Soa`), the range test a mask. The
+//! The common recipes take the data-parallel scan (`Lanes`): eight candidates at a time
+//! straight from the storage's structure-of-arrays copy (`Soa`), the range test a mask, in
+//! 256-bit registers where the CPU has AVX2 (see `crate::lanes`; the same bits either way). The
 //! others (a view cone, the k nearest, several separations) gather the block's candidates and
 //! take the scalar scan, split in two loops so the hot one stays tight: a branch-free append
 //! of the accepted candidates, then the fold. A torus too small for distinct images scans the
@@ -12,15 +13,16 @@ use super::grid::Grid;
 use super::recipe::{Plan, Summary};
 use super::space::{CrowdVector, WorldBounds};
 use crate::kinematic::Limits;
+use crate::lanes::F32s;
 use crate::neighbours::ViewCone;
 use crate::steering::{LawVisitor, PushLaw, SeparationSum};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
-use wide::{f32x4, i32x4};
 
-/// Candidates the data-parallel scan takes at a time. Fixed (not the machine's vector width),
-/// so the sums' order, and with it every result, is the same on every CPU.
-const LANES: usize = 4;
+/// Running sums per quantity in the data-parallel scan (candidates taken at a time with AVX2;
+/// the portable lanes take them in parts). Fixed, not the machine's vector width, so the
+/// sums' order, and with it every result, is the same on every CPU.
+const LANES: usize = 8;
 
 /// Accepted candidates buffered before folding (minimum-image scan).
 const BATCH: usize = 32;
@@ -36,6 +38,8 @@ pub(crate) struct Storage<'a, V: CrowdVector> {
     pub radius: &'a [f32],
     /// The same by axis, for the data-parallel scan.
     pub soa: &'a Soa,
+    /// The data-parallel scan may use AVX2 (`crate::lanes::avx2()` said so).
+    pub avx2: bool,
 }
 
 /// The block of one cell (3×3(×3) cells, or 5×5(×5) half cells), worked out once and shared
@@ -654,19 +658,30 @@ struct NoPush;
 impl PushLaw for NoPush {
     const RADII: bool = false;
     #[inline(always)]
-    fn near(&self, _: f32x4, _: f32x4) -> f32x4 {
-        f32x4::ZERO
+    fn near<F: F32s>(&self, _: F, _: F) -> F {
+        F::ZERO
     }
     #[inline(always)]
-    fn push(&self, _: f32x4, _: f32x4) -> (f32x4, f32x4) {
-        (f32x4::ZERO, f32x4::ZERO)
+    fn push<F: F32s>(&self, _: F, _: F) -> (F, F) {
+        (F::ZERO, F::ZERO)
     }
 }
 
+/// The data-parallel scan's running sums, lane by lane.
+#[derive(Default)]
+struct Sums {
+    count: [i32; LANES],
+    offset: [[f32; LANES]; 3],
+    velocity: [[f32; LANES]; 3],
+    heading: [[f32; LANES]; 3],
+    push: [[f32; LANES]; 3],
+    acting: bool,
+}
+
 /// The data-parallel scan of a block: every sum of [`Summary`] over the agents of its runs
-/// within `r2` of `centre` (agent `i` excluded), [`LANES`] agents at a time straight from
-/// the storage's arrays, one running sum per lane (added in lane order at the end); the range
-/// test and the run's end are masks, not branches.
+/// within `r2` of `centre` (agent `i` excluded), a lane's worth of agents at a time straight
+/// from the storage's arrays, [`LANES`] running sums per quantity (added in lane order at the
+/// end); the range test and the run's end are masks, not branches.
 struct Lanes<'a, V: CrowdVector> {
     s: &'a Storage<'a, V>,
     runs: &'a [(u32, u32, [f32; 3])],
@@ -684,17 +699,40 @@ impl<V: CrowdVector> LawVisitor<()> for Lanes<'_, V> {
         let head = self.plan.needs_headings && !s.soa.unit[0].is_empty();
         let vel = self.plan.needs_velocities && !s.soa.velocity[0].is_empty();
         match (head, vel) {
-            (false, false) => self.run::<L, false, false>(law),
-            (true, false) => self.run::<L, true, false>(law),
-            (false, true) => self.run::<L, false, true>(law),
-            (true, true) => self.run::<L, true, true>(law),
+            (false, false) => self.dispatch::<L, false, false>(law),
+            (true, false) => self.dispatch::<L, true, false>(law),
+            (false, true) => self.dispatch::<L, false, true>(law),
+            (true, true) => self.dispatch::<L, true, true>(law),
         }
     }
 }
 
 impl<V: CrowdVector> Lanes<'_, V> {
+    /// [`run`](Self::run) in 256-bit registers where the CPU has AVX2, else portably.
+    #[inline(always)]
+    fn dispatch<L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
+        #[cfg(target_arch = "x86_64")]
+        if self.s.avx2 {
+            // SAFETY: `Storage::avx2` is true only where the CPU has AVX2
+            unsafe { self.run_avx2::<L, HEAD, VEL>(law) };
+            return;
+        }
+        self.run::<wide::f32x4, L, HEAD, VEL>(law);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
     #[inline(never)]
-    fn run<L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
+    fn run_avx2<L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
+        self.run::<crate::lanes::Avx2, L, HEAD, VEL>(law);
+    }
+
+    /// The scan with lanes of `F`: [`LANES`] running sums per quantity, whose lane `l` takes
+    /// the candidates `a + l`, `a + l + LANES`, … of each run `a..b`. Narrower lanes take the
+    /// sums in parts (lanes 0–3, then 4–7), each over every run: the same additions in the
+    /// same order per lane, so the same bits.
+    #[inline(always)]
+    fn run<F: F32s, L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
         let Lanes { s, runs, i, centre, r2, plan, sum } = self;
         let soa = s.soa;
         // every array cut to the same length once: the chunk loop's bounds checks become
@@ -715,88 +753,177 @@ impl<V: CrowdVector> Lanes<'_, V> {
             u[ax] = cut(&soa.unit[ax], len, HEAD);
         }
         let radii = cut(&soa.radius, len, L::RADII);
-        let lane = |v: &[f32], k: usize| f32x4::new(v[k..k + LANES].try_into().expect("lane"));
-        let (zero, r2) = (f32x4::ZERO, f32x4::splat(r2));
-        // the candidates within and the pushing ones, per lane, counted by subtracting masks
-        // (a set mask lane is −1)
-        let (mut count, mut acting) = (i32x4::ZERO, i32x4::ZERO);
-        let ints = |mask: f32x4| -> i32x4 { wide::bytemuck::cast(mask) };
-        let (mut offset, mut velocity, mut heading, mut push) =
-            ([zero; 3], [zero; 3], [zero; 3], [zero; 3]);
-        let (ramp, me) = (i32x4::new([0, 1, 2, 3]), i32x4::splat(i as i32));
-        for &(a, b, shift) in runs {
-            // o = p + shift − centre, as p − (centre − shift)
-            let mut c = [zero; 3];
-            for (ax, c) in c.iter_mut().enumerate().take(V::DIM) {
-                *c = f32x4::splat(centre.axis(ax) - shift[ax]);
-            }
-            let end = i32x4::splat(b as i32);
-            // lanes past the run's end and agent i's own lane are masked off; the other
-            // chunks need no mask
-            let valid = |k: usize| -> f32x4 {
-                let at = i32x4::splat(k as i32) + ramp;
-                wide::bytemuck::cast(at.simd_lt(end) & !at.simd_eq(me))
-            };
-            let mut chunk = |k: usize, valid: Option<f32x4>| {
-                let mut o = [zero; 3];
-                let mut d2 = zero;
-                for ax in 0..V::DIM {
-                    o[ax] = lane(p[ax], k) - c[ax];
-                    d2 += o[ax] * o[ax];
+        // no closures here: a closure is a function of its own, without the AVX2 target
+        // feature of `run_avx2`, and the lane operations would stay calls
+        #[inline(always)]
+        fn lane<F: F32s>(v: &[f32], k: usize) -> F {
+            F::load(&v[k..k + F::WIDTH])
+        }
+        let (zero, r2, ramp) = (F::ZERO, F::splat(r2), F::ramp());
+        // per lane: the candidates within, the sums, and whether some neighbour pushed
+        let mut lanes = Sums::default();
+        for part in (0..LANES).step_by(F::WIDTH) {
+            let (mut count, mut acting) = (zero, zero);
+            let (mut offset, mut velocity, mut heading, mut push) =
+                ([zero; 3], [zero; 3], [zero; 3], [zero; 3]);
+            for &(a, b, shift) in runs {
+                // o = p + shift − centre, as p − (centre − shift)
+                let mut c = [zero; 3];
+                for (ax, c) in c.iter_mut().enumerate().take(V::DIM) {
+                    *c = F::splat(centre.axis(ax) - shift[ax]);
                 }
-                let within = match valid {
-                    Some(v) => d2.simd_le(r2) & v,
-                    None => d2.simd_le(r2),
-                };
-                count -= ints(within);
-                let radius = if L::RADII { lane(radii, k) } else { zero };
-                // most candidates are beyond separation's reach: skip its square root and
-                // divisions for four of them at once
-                if (law.near(d2, radius) & within).any() {
-                    let (acts, factor) = law.push(d2, radius);
-                    let acts = acts & within;
-                    acting -= ints(acts);
+                let (mut k, b) = (a as usize + part, b as usize);
+                while k < b {
+                    let mut o = [zero; 3];
+                    let mut d2 = zero;
                     for ax in 0..V::DIM {
-                        push[ax] += acts & (-o[ax] * factor);
+                        o[ax] = lane::<F>(p[ax], k) - c[ax];
+                        d2 = d2 + o[ax] * o[ax];
                     }
-                }
-                for ax in 0..V::DIM {
-                    offset[ax] += within & o[ax];
-                    if VEL {
-                        velocity[ax] += within & lane(v[ax], k);
+                    let mut within = d2.le(r2);
+                    let own = i.wrapping_sub(k);
+                    if k + F::WIDTH > b || own < F::WIDTH {
+                        // lanes past the run's end and agent i's own lane are masked off
+                        // (lane numbers are small whole numbers, exact in f32)
+                        let own = if own < F::WIDTH { own as f32 } else { -1.0 };
+                        within =
+                            within & ramp.lt(F::splat((b - k) as f32)) & ramp.ne(F::splat(own));
                     }
-                    if HEAD {
-                        heading[ax] += within & lane(u[ax], k);
+                    count = count.tally(within);
+                    let radius = if L::RADII { lane::<F>(radii, k) } else { zero };
+                    // most candidates are beyond separation's reach: skip its square root
+                    // and divisions for a whole lane's worth of them at once
+                    if (law.near(d2, radius) & within).any() {
+                        let (acts, factor) = law.push(d2, radius);
+                        let acts = acts & within;
+                        acting = acting | acts;
+                        for ax in 0..V::DIM {
+                            push[ax] = push[ax] + (acts & (-o[ax] * factor));
+                        }
                     }
+                    for ax in 0..V::DIM {
+                        offset[ax] = offset[ax] + (within & o[ax]);
+                        if VEL {
+                            velocity[ax] = velocity[ax] + (within & lane::<F>(v[ax], k));
+                        }
+                        if HEAD {
+                            heading[ax] = heading[ax] + (within & lane::<F>(u[ax], k));
+                        }
+                    }
+                    k += LANES;
                 }
-            };
-            let (mut k, b) = (a as usize, b as usize);
-            while k + LANES <= b {
-                // k ≤ i < k + LANES
-                if i.wrapping_sub(k) < LANES {
-                    chunk(k, Some(valid(k)));
-                } else {
-                    chunk(k, None);
-                }
-                k += LANES;
             }
-            if k < b {
-                chunk(k, Some(valid(k)));
+            count.store_counts(&mut lanes.count[part..]);
+            lanes.acting |= acting.any();
+            for ax in 0..V::DIM {
+                offset[ax].store(&mut lanes.offset[ax][part..]);
+                if VEL {
+                    velocity[ax].store(&mut lanes.velocity[ax][part..]);
+                }
+                if HEAD {
+                    heading[ax].store(&mut lanes.heading[ax][part..]);
+                }
+                push[ax].store(&mut lanes.push[ax][part..]);
             }
         }
-        let total = |x: f32x4| x.to_array().iter().fold(0.0, |t, &v| t + v);
-        let vector = |x: &[f32x4; 3]| V::from_axes([total(x[0]), total(x[1]), total(x[2])]);
-        let ints_total = |x: i32x4| x.to_array().iter().sum::<i32>();
-        sum.count = ints_total(count) as u32;
-        sum.offset = vector(&offset);
+        // each quantity's lanes added in lane order
+        let total = |x: &[f32; LANES]| x.iter().fold(0.0, |t, &v| t + v);
+        let vector =
+            |x: &[[f32; LANES]; 3]| V::from_axes([total(&x[0]), total(&x[1]), total(&x[2])]);
+        sum.count = lanes.count.iter().sum::<i32>() as u32;
+        sum.offset = vector(&lanes.offset);
         if VEL {
-            sum.velocity = vector(&velocity);
+            sum.velocity = vector(&lanes.velocity);
         }
         if HEAD {
-            sum.heading = vector(&heading);
+            sum.heading = vector(&lanes.heading);
         }
         if !plan.separations.is_empty() {
-            sum.separation[0] = SeparationSum::from_sum(vector(&push), ints_total(acting) > 0);
+            sum.separation[0] = SeparationSum::from_sum(vector(&lanes.push), lanes.acting);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{AgentSpec, Crowd, CrowdConfig, CrowdVector, Group, Recipe, WorldBounds};
+    use crate::kinematic::Limits;
+    use crate::math::Rng;
+    use crate::steering::{Alignment, Cohesion, Falloff, Seek, Separation, VelocityMatch};
+    use glam::{Vec2, Vec3};
+
+    /// Dense flocks (about 60 neighbours each) of every scan form: heading or velocity sums,
+    /// no separation or each of its laws, radius-aware or not.
+    fn recipes<V: CrowdVector>() -> Vec<Recipe<V>> {
+        let linear = Separation::new(0.5, Falloff::Linear).unwrap();
+        let divided = Separation::new(0.6, Falloff::Linear).unwrap();
+        let square = Separation::new(0.7, Falloff::InverseSquare(0.4)).unwrap();
+        let inverse = Separation::new(0.7, Falloff::Inverse(0.5)).unwrap().radius_aware(0.05);
+        let heading = Recipe::Alignment(Alignment::heading(0.5).unwrap());
+        let velocity = Recipe::Alignment(Alignment::Velocity(VelocityMatch::new(0.3).unwrap()));
+        let cohesion = || (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new())));
+        let mut all = vec![Recipe::Blend(vec![cohesion(), (1.0, heading.clone())])];
+        for (sep, align) in [
+            (linear, &heading),
+            (divided, &velocity),
+            (square, &heading),
+            (inverse.unwrap(), &velocity),
+            (linear.radius_aware(0.0).unwrap(), &heading),
+        ] {
+            all.push(Recipe::Blend(vec![
+                (2.0, Recipe::Separation(sep)),
+                cohesion(),
+                (1.0, align.clone()),
+                (0.5, heading.clone()),
+            ]));
+        }
+        all
+    }
+
+    fn crowd<V: CrowdVector>(recipe: Recipe<V>, n: usize, side: f32, rng: &mut Rng) -> Crowd<V> {
+        let bounds = WorldBounds::Toroidal { min: V::ZERO, max: V::from_axes([side; 3]) };
+        let mut crowd = Crowd::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+        let g = crowd.add_group(Group::new(recipe)).unwrap();
+        let limits = Limits::new(2.0, 4.0, 4.0, 20.0).unwrap();
+        for _ in 0..n {
+            let p = V::from_axes([rng.uniform(), rng.uniform(), rng.uniform()]) * side;
+            let v = V::from_axes([rng.clamped(), rng.clamped(), rng.clamped()]);
+            let r = 0.05 + 0.2 * rng.uniform();
+            crowd.spawn(AgentSpec { velocity: v, ..AgentSpec::new(p, r, limits, g) }).unwrap();
+        }
+        crowd
+    }
+
+    fn same_bits<V: CrowdVector>(n: usize, side: f32) {
+        let mut rng = Rng::new(5);
+        for recipe in recipes::<V>() {
+            let mut avx2 = crowd(recipe, n, side, &mut rng);
+            let mut portable = avx2.clone();
+            portable.avx2 = false;
+            for step in 0..20 {
+                avx2.step(1.0 / 30.0).unwrap();
+                portable.step(1.0 / 30.0).unwrap();
+                for i in 0..n {
+                    for (a, b) in [
+                        (avx2.position[i], portable.position[i]),
+                        (avx2.velocity[i], portable.velocity[i]),
+                    ] {
+                        let bits =
+                            |v: V| (0..V::DIM).map(|ax| v.axis(ax).to_bits()).collect::<Vec<_>>();
+                        assert_eq!(bits(a), bits(b), "agent {i} at step {step}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The scan in AVX2 registers and the portable one give the same crowd, bit for bit.
+    #[test]
+    fn the_avx2_scan_and_the_portable_one_agree_bit_for_bit() {
+        if !crate::lanes::avx2() {
+            return;
+        }
+        same_bits::<Vec2>(1000, 7.0);
+        same_bits::<Vec3>(1000, 3.2);
     }
 }

@@ -11,10 +11,10 @@
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::lanes::F32s;
 use crate::math::Vector;
 use crate::neighbours::Neighbour;
 use crate::steering::{Arrive, Seek, VelocityMatch};
-use wide::f32x4;
 
 /// How separation's repulsion falls off with distance `d` (m) inside the threshold.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -296,11 +296,11 @@ pub(crate) trait PushLaw: Copy {
     /// A cheap test before [`push`](Self::push): a mask that holds every neighbour the law
     /// may push (centres close enough for the threshold), so a scan can skip the square root
     /// and divisions when no lane holds one.
-    fn near(&self, centre_sq: f32x4, other_radius: f32x4) -> f32x4;
-    /// For four neighbours at squared centre distances `centre_sq` (m²) with radii
+    fn near<F: F32s>(&self, centre_sq: F, other_radius: F) -> F;
+    /// For a lane's worth of neighbours at squared centre distances `centre_sq` (m²) with radii
     /// `other_radius` (m): a mask (all ones where the neighbour is pushed away) and the factor
     /// (1/s²) of each away vector, lane for lane the value of [`push`].
-    fn push(&self, centre_sq: f32x4, other_radius: f32x4) -> (f32x4, f32x4);
+    fn push<F: F32s>(&self, centre_sq: F, other_radius: F) -> (F, F);
 }
 
 /// What [`Separation::with_law`] calls with the law.
@@ -344,32 +344,32 @@ impl<const RA: bool, const F: u8> PushLaw for Law<RA, F> {
     const RADII: bool = RA;
 
     #[inline(always)]
-    fn near(&self, centre_sq: f32x4, other_radius: f32x4) -> f32x4 {
-        let s = f32x4::splat;
+    fn near<X: F32s>(&self, centre_sq: X, other_radius: X) -> X {
+        let s = X::splat;
         if RA {
             // d < threshold needs |Δ| < threshold + own + other + buffer (a hair wider, so
             // rounding never drops a lane the exact test keeps)
             let reach = (s(self.threshold + self.own + self.buffer) + other_radius) * s(1.0001);
-            centre_sq.simd_lt(reach * reach)
+            centre_sq.lt(reach * reach)
         } else {
-            centre_sq.simd_lt(s(self.threshold * self.threshold))
+            centre_sq.lt(s(self.threshold * self.threshold))
         }
     }
 
-    /// [`push`] on four lanes, operation for operation (IEEE square root and division, the
+    /// [`push`] on lanes, operation for operation (IEEE square root and division, the
     /// same order), so each lane equals the scalar value.
     #[inline(always)]
-    fn push(&self, centre_sq: f32x4, other_radius: f32x4) -> (f32x4, f32x4) {
-        let s = f32x4::splat;
+    fn push<X: F32s>(&self, centre_sq: X, other_radius: X) -> (X, X) {
+        let s = X::splat;
         let (threshold, max) = (s(self.threshold), s(self.max));
         let centre = centre_sq.sqrt();
         let d = if RA {
-            (centre - s(self.own) - other_radius - s(self.buffer)).max(f32x4::ZERO)
+            (centre - s(self.own) - other_radius - s(self.buffer)).fast_max(X::ZERO)
         } else {
             centre
         };
         // the non-NaN lanes as `x.max(-max).min(max)`; NaN lanes get `max` (see clamp_signed)
-        let clamp = |x: f32x4| x.is_nan().select(max, x.fast_max(-max).fast_min(max));
+        let clamp = |x: X| x.is_nan().select(max, x.fast_max(-max).fast_min(max));
         let strength = match F {
             LINEAR => max * (threshold - d) / threshold,
             // ÷ a power of two is × its reciprocal exactly: one division fewer per lane
@@ -377,9 +377,9 @@ impl<const RA: bool, const F: u8> PushLaw for Law<RA, F> {
             INV_SQ => clamp(s(self.k) / (d * d)),
             _ => clamp(s(self.k) / d),
         };
-        let mut acts = centre_sq.simd_ne(f32x4::ZERO) & d.simd_lt(threshold);
+        let mut acts = centre_sq.ne(X::ZERO) & d.lt(threshold);
         if !RA {
-            acts &= centre_sq.simd_lt(s(self.threshold * self.threshold));
+            acts = acts & centre_sq.lt(s(self.threshold * self.threshold));
         }
         (acts, strength / centre)
     }
@@ -659,12 +659,23 @@ mod tests {
 
     impl LawVisitor<()> for &Check {
         fn visit<L: PushLaw>(self, law: L) {
+            self.lanes::<L, wide::f32x4>(law);
+            #[cfg(target_arch = "x86_64")]
+            if crate::lanes::Avx2::available() {
+                self.lanes::<L, crate::lanes::Avx2>(law);
+            }
+        }
+    }
+
+    impl Check {
+        /// The law on the lanes of `F`, lane for lane against the scalar [`push`].
+        fn lanes<L: PushLaw, F: F32s>(&self, law: L) {
             let mut rng = Rng::new(7);
-            for _ in 0..2000 {
+            for _ in 0..1000 {
                 // distances from 0 to past the reach, exact zeros and touching bodies included
-                let mut c2 = [0.0f32; 4];
-                let mut other = [0.0f32; 4];
-                for l in 0..4 {
+                let mut c2 = [0.0f32; 8];
+                let mut other = [0.0f32; 8];
+                for l in 0..8 {
                     let d = match rng.next_u32() % 5 {
                         0 => 0.0,
                         1 => self.own + 0.3,
@@ -673,10 +684,15 @@ mod tests {
                     c2[l] = d * d;
                     other[l] = rng.uniform() * 0.5;
                 }
-                let (mask, factor) = law.push(f32x4::new(c2), f32x4::new(other));
-                let near = law.near(f32x4::new(c2), f32x4::new(other)).to_array();
-                let (mask, factor) = (mask.to_array(), factor.to_array());
-                for l in 0..4 {
+                let (mut mask, mut factor, mut near) = ([0.0f32; 8], [0.0f32; 8], [0.0f32; 8]);
+                for h in (0..8).step_by(F::WIDTH) {
+                    let (c2, other) = (F::load(&c2[h..]), F::load(&other[h..]));
+                    let (m, f) = law.push(c2, other);
+                    m.store(&mut mask[h..]);
+                    f.store(&mut factor[h..]);
+                    law.near(c2, other).store(&mut near[h..]);
+                }
+                for l in 0..8 {
                     let (acts, _, f) = push(
                         self.radius_aware,
                         self.falloff,

@@ -1,0 +1,319 @@
+//! `f32` lanes for the data-parallel neighbour scan, in two forms with the same lane semantics:
+//! [`wide::f32x4`] (portable: SSE2, NEON or plain code) and, on an x86-64 that has AVX2
+//! (checked at run time), [`Avx2`], eight lanes in one 256-bit register. Every operation is the
+//! IEEE one lane by lane (no fused multiply-add, no approximate reciprocal), so a scan that
+//! keeps the same running sum per lane gives the same bits with either form.
+
+use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Sub};
+
+/// `WIDTH` `f32` lanes. Comparisons return masks (a set lane is all ones).
+pub(crate) trait F32s:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+{
+    const WIDTH: usize;
+    const ZERO: Self;
+    fn splat(x: f32) -> Self;
+    /// The first `WIDTH` floats of `x` (which must hold that many).
+    fn load(x: &[f32]) -> Self;
+    /// Writes the lanes to the first `WIDTH` floats of `out`.
+    fn store(self, out: &mut [f32]);
+    /// Lane `l` holds `l` (0.0, 1.0, …).
+    fn ramp() -> Self;
+    fn lt(self, rhs: Self) -> Self;
+    fn le(self, rhs: Self) -> Self;
+    /// Unordered not-equal: NaN lanes compare unequal.
+    fn ne(self, rhs: Self) -> Self;
+    fn is_nan(self) -> Self;
+    /// `max(self, rhs)` that returns `rhs` when either lane is NaN (x86's `maxps`).
+    fn fast_max(self, rhs: Self) -> Self;
+    /// `min(self, rhs)` that returns `rhs` when either lane is NaN (x86's `minps`).
+    fn fast_min(self, rhs: Self) -> Self;
+    fn sqrt(self) -> Self;
+    /// Per lane: `if_true` where the mask `self` is set, else `if_false`.
+    fn select(self, if_true: Self, if_false: Self) -> Self;
+    /// Some lane of the mask is set.
+    fn any(self) -> bool;
+    /// Counts per lane: `self` holds `i32` counts in its lanes' bits, one is added where the
+    /// mask is set (a set lane is −1 as an integer, so this is an integer subtraction).
+    fn tally(self, mask: Self) -> Self;
+    /// The lanes' `i32` counts (see [`tally`](Self::tally)) into the first `WIDTH` of `out`.
+    fn store_counts(self, out: &mut [i32]);
+}
+
+impl F32s for wide::f32x4 {
+    const WIDTH: usize = 4;
+    const ZERO: Self = wide::f32x4::ZERO;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        wide::f32x4::splat(x)
+    }
+    #[inline(always)]
+    fn load(x: &[f32]) -> Self {
+        wide::f32x4::new(x[..4].try_into().expect("four lanes"))
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [f32]) {
+        out[..4].copy_from_slice(&self.to_array());
+    }
+    #[inline(always)]
+    fn ramp() -> Self {
+        wide::f32x4::new([0.0, 1.0, 2.0, 3.0])
+    }
+    #[inline(always)]
+    fn lt(self, rhs: Self) -> Self {
+        wide::f32x4::simd_lt(self, rhs)
+    }
+    #[inline(always)]
+    fn le(self, rhs: Self) -> Self {
+        wide::f32x4::simd_le(self, rhs)
+    }
+    #[inline(always)]
+    fn ne(self, rhs: Self) -> Self {
+        wide::f32x4::simd_ne(self, rhs)
+    }
+    #[inline(always)]
+    fn is_nan(self) -> Self {
+        wide::f32x4::is_nan(self)
+    }
+    #[inline(always)]
+    fn fast_max(self, rhs: Self) -> Self {
+        wide::f32x4::fast_max(self, rhs)
+    }
+    #[inline(always)]
+    fn fast_min(self, rhs: Self) -> Self {
+        wide::f32x4::fast_min(self, rhs)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        wide::f32x4::sqrt(self)
+    }
+    #[inline(always)]
+    fn select(self, if_true: Self, if_false: Self) -> Self {
+        wide::f32x4::select(self, if_true, if_false)
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        wide::f32x4::any(self)
+    }
+    #[inline(always)]
+    fn tally(self, mask: Self) -> Self {
+        let ints = |x: Self| -> wide::i32x4 { wide::bytemuck::cast(x) };
+        wide::bytemuck::cast(ints(self) - ints(mask))
+    }
+    #[inline(always)]
+    fn store_counts(self, out: &mut [i32]) {
+        let ints: wide::i32x4 = wide::bytemuck::cast(self);
+        out[..4].copy_from_slice(&ints.to_array());
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx2::Avx2;
+
+/// The CPU has AVX2, so the scan may take [`Avx2`] lanes (detected once, then a cached load).
+pub(crate) fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return Avx2::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    //! The AVX2 form. Its operations are the `core::arch` intrinsics, which need the CPU
+    //! feature: an `Avx2` value exists only after [`Avx2::available`] said yes (the field is
+    //! private and the only constructors are the lane operations themselves), which is what
+    //! makes each `unsafe` block below sound. The scan's entry point carries
+    //! `#[target_feature(enable = "avx2")]`, so these inline into 256-bit code.
+
+    use super::F32s;
+    use core::arch::x86_64::*;
+    use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Sub};
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2(__m256);
+
+    impl Avx2 {
+        /// The CPU has AVX2 (detected once, then a cached load).
+        #[inline]
+        pub(crate) fn available() -> bool {
+            std::arch::is_x86_feature_detected!("avx2")
+        }
+    }
+
+    macro_rules! binary {
+        ($trait:ident, $method:ident, $intrinsic:ident) => {
+            impl $trait for Avx2 {
+                type Output = Self;
+                #[inline(always)]
+                fn $method(self, rhs: Self) -> Self {
+                    // SAFETY: an `Avx2` exists only on a CPU with AVX2 (module docs)
+                    Avx2(unsafe { $intrinsic(self.0, rhs.0) })
+                }
+            }
+        };
+    }
+    binary!(Add, add, _mm256_add_ps);
+    binary!(Sub, sub, _mm256_sub_ps);
+    binary!(Mul, mul, _mm256_mul_ps);
+    binary!(Div, div, _mm256_div_ps);
+    binary!(BitAnd, bitand, _mm256_and_ps);
+    binary!(BitOr, bitor, _mm256_or_ps);
+
+    impl Neg for Avx2 {
+        type Output = Self;
+        #[inline(always)]
+        fn neg(self) -> Self {
+            // flips the sign bit, as `wide` does (so −0.0 from +0.0)
+            // SAFETY: as above
+            Avx2(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+        }
+    }
+
+    // SAFETY (every block of this impl): an `Avx2` exists only on a CPU with AVX2, and
+    // `splat`/`load` are reached only from code that checked `Avx2::available` (module docs)
+    impl F32s for Avx2 {
+        const WIDTH: usize = 8;
+        const ZERO: Self = Avx2(unsafe { core::mem::transmute::<[f32; 8], __m256>([0.0; 8]) });
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            Avx2(unsafe { _mm256_set1_ps(x) })
+        }
+        #[inline(always)]
+        fn load(x: &[f32]) -> Self {
+            // the slice is checked to hold the eight floats read
+            let x: &[f32; 8] = x[..8].try_into().expect("eight lanes");
+            Avx2(unsafe { _mm256_loadu_ps(x.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, out: &mut [f32]) {
+            let out: &mut [f32; 8] = (&mut out[..8]).try_into().expect("eight lanes");
+            unsafe { _mm256_storeu_ps(out.as_mut_ptr(), self.0) };
+        }
+        #[inline(always)]
+        fn ramp() -> Self {
+            Avx2(unsafe { _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0) })
+        }
+        #[inline(always)]
+        fn lt(self, rhs: Self) -> Self {
+            Avx2(unsafe { _mm256_cmp_ps::<_CMP_LT_OS>(self.0, rhs.0) })
+        }
+        #[inline(always)]
+        fn le(self, rhs: Self) -> Self {
+            Avx2(unsafe { _mm256_cmp_ps::<_CMP_LE_OS>(self.0, rhs.0) })
+        }
+        #[inline(always)]
+        fn ne(self, rhs: Self) -> Self {
+            Avx2(unsafe { _mm256_cmp_ps::<_CMP_NEQ_UQ>(self.0, rhs.0) })
+        }
+        #[inline(always)]
+        fn is_nan(self) -> Self {
+            Avx2(unsafe { _mm256_cmp_ps::<_CMP_UNORD_Q>(self.0, self.0) })
+        }
+        #[inline(always)]
+        fn fast_max(self, rhs: Self) -> Self {
+            Avx2(unsafe { _mm256_max_ps(self.0, rhs.0) })
+        }
+        #[inline(always)]
+        fn fast_min(self, rhs: Self) -> Self {
+            Avx2(unsafe { _mm256_min_ps(self.0, rhs.0) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            Avx2(unsafe { _mm256_sqrt_ps(self.0) })
+        }
+        #[inline(always)]
+        fn select(self, if_true: Self, if_false: Self) -> Self {
+            Avx2(unsafe { _mm256_blendv_ps(if_false.0, if_true.0, self.0) })
+        }
+        #[inline(always)]
+        fn any(self) -> bool {
+            unsafe { _mm256_movemask_ps(self.0) != 0 }
+        }
+        #[inline(always)]
+        fn tally(self, mask: Self) -> Self {
+            Avx2(unsafe {
+                _mm256_castsi256_ps(_mm256_sub_epi32(
+                    _mm256_castps_si256(self.0),
+                    _mm256_castps_si256(mask.0),
+                ))
+            })
+        }
+        #[inline(always)]
+        fn store_counts(self, out: &mut [i32]) {
+            let out: &mut [i32; 8] = (&mut out[..8]).try_into().expect("eight lanes");
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_castps_si256(self.0)) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Rng;
+
+    /// Every operation of the two forms, lane for lane the same bits (AVX2 machines only).
+    #[test]
+    fn both_forms_give_the_same_bits() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if !Avx2::available() {
+                return;
+            }
+            fn ops<F: F32s>(a: &[f32; 8], b: &[f32; 8]) -> Vec<[u32; 8]> {
+                let mut out = vec![[0u32; 8]; 15];
+                for h in (0..8).step_by(F::WIDTH) {
+                    let (a, b) = (F::load(&a[h..]), F::load(&b[h..]));
+                    let results = [
+                        a + b,
+                        a - b,
+                        a * b,
+                        a / b,
+                        -a,
+                        a.lt(b),
+                        a.le(b),
+                        a.ne(b),
+                        a.is_nan(),
+                        a.fast_max(b),
+                        a.fast_min(b),
+                        a.sqrt(),
+                        a.lt(b).select(a, b),
+                        a.lt(b) & a | b,
+                        F::ramp() + F::splat(h as f32) + F::ZERO,
+                    ];
+                    for (r, o) in results.into_iter().zip(out.iter_mut()) {
+                        let mut lanes = [0.0f32; 8];
+                        r.store(&mut lanes);
+                        for l in 0..F::WIDTH {
+                            o[h + l] = lanes[l].to_bits();
+                        }
+                    }
+                }
+                out
+            }
+            fn any<F: F32s>(a: &[f32; 8], b: &[f32; 8]) -> bool {
+                (0..8).step_by(F::WIDTH).any(|h| F::load(&a[h..]).lt(F::load(&b[h..])).any())
+            }
+            let mut rng = Rng::new(3);
+            let specials = [0.0, -0.0, 1.0, -1.0, f32::NAN, f32::INFINITY, f32::MIN_POSITIVE];
+            let pick = |rng: &mut Rng| -> [f32; 8] {
+                core::array::from_fn(|_| match rng.next_u32() % 4 {
+                    0 => specials[(rng.next_u32() % specials.len() as u32) as usize],
+                    _ => (rng.uniform() - 0.5) * 10.0,
+                })
+            };
+            for _ in 0..2000 {
+                let (a, b) = (pick(&mut rng), pick(&mut rng));
+                assert_eq!(ops::<wide::f32x4>(&a, &b), ops::<Avx2>(&a, &b), "on {a:?}, {b:?}");
+                assert_eq!(any::<wide::f32x4>(&a, &b), any::<Avx2>(&a, &b));
+            }
+        }
+    }
+}
