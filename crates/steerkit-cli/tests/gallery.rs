@@ -504,7 +504,7 @@ fn the_showcase_shows_each_scene_working() {
         let g = m.group(g).unwrap();
         assert_eq!(g.arrived, Some(g.agents), "{}", g.name);
     }
-    // separation between bodies: 0.999 (0.899 with separation between centres)
+    // separation between bodies: 0.996 (0.899 with separation between centres)
     assert!(m.group("flock").unwrap().final_polarisation.unwrap() > 0.9);
     assert!(m.group("squad").unwrap().slot_error_mean.unwrap() < 0.15);
     assert_eq!(m.wall_crossings, Some(0));
