@@ -128,10 +128,11 @@ pub(crate) fn avx2() -> bool {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     //! The AVX2 form. Its operations are the `core::arch` intrinsics, which need the CPU
-    //! feature: an `Avx2` value exists only after [`Avx2::available`] said yes (the field is
-    //! private and the only constructors are the lane operations themselves), which is what
-    //! makes each `unsafe` block below sound. The scan's entry point carries
-    //! `#[target_feature(enable = "avx2")]`, so these inline into 256-bit code.
+    //! feature. The rule that makes each `unsafe` block below sound: `Avx2` is used only in
+    //! code reached after [`Avx2::available`] said yes (the scan's `run_avx2`, behind
+    //! `Storage::avx2`, and tests that ask first); it is crate-private, so the rule is this
+    //! crate's to keep. The scan's entry point carries `#[target_feature(enable = "avx2")]`, so
+    //! these inline into 256-bit code.
 
     use super::F32s;
     use core::arch::x86_64::*;
@@ -154,7 +155,7 @@ mod avx2 {
                 type Output = Self;
                 #[inline(always)]
                 fn $method(self, rhs: Self) -> Self {
-                    // SAFETY: an `Avx2` exists only on a CPU with AVX2 (module docs)
+                    // SAFETY: `Avx2` is used only where the CPU has AVX2 (module docs)
                     Avx2(unsafe { $intrinsic(self.0, rhs.0) })
                 }
             }
@@ -177,8 +178,8 @@ mod avx2 {
         }
     }
 
-    // SAFETY (every block of this impl): an `Avx2` exists only on a CPU with AVX2, and
-    // `splat`/`load` are reached only from code that checked `Avx2::available` (module docs)
+    // SAFETY (every block of this impl): `Avx2` is used only where the CPU has AVX2 (module
+    // docs); `load` and `store` check that the slice holds the eight floats they touch
     impl F32s for Avx2 {
         const WIDTH: usize = 8;
         const ZERO: Self = Avx2(unsafe { core::mem::transmute::<[f32; 8], __m256>([0.0; 8]) });
