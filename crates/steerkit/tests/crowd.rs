@@ -1483,9 +1483,10 @@ fn orca_avoids_non_avoiding_agents_wholly_and_ignores_other_layers() {
     assert!(closest < 0.5, "an agent avoiding no layer still went round: {closest}");
 }
 
-/// The data-parallel neighbour scan (four agents at a time, one running sum per lane) gives
-/// the scalar scan's steering up to rounding: the same flock, once plain and once with a view
-/// cone of a full turn (which sees everyone but takes the scalar scan), separation plain and
+/// The data-parallel neighbour scan (eight running sums per quantity) gives the scalar scan's
+/// steering up to rounding: the same flock, once plain and once with a topological
+/// neighbourhood larger than the crowd (which sums everyone within the radius but takes the
+/// scalar scan), with and without a view cone (2 rad each side), separation plain and
 /// radius-aware, alignment of velocities and of headings, on a torus and in a bounded world.
 #[test]
 fn the_data_parallel_scan_steers_as_the_scalar_scan() {
@@ -1510,10 +1511,11 @@ fn the_data_parallel_scan_steers_as_the_scalar_scan() {
             WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) },
             WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(9.0, 7.0) },
         ] {
-            let steer = |half: Option<f32>| {
+            let steer = |half: Option<f32>, nearest: Option<u32>| {
                 let mut crowd = Crowd2::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
                 let mut group = Group::new(recipe.clone());
                 group.view_half_angle = half;
+                group.nearest = nearest;
                 let g = crowd.add_group(group).unwrap();
                 let mut rng = Rng::new(5);
                 for _ in 0..600 {
@@ -1526,13 +1528,20 @@ fn the_data_parallel_scan_steers_as_the_scalar_scan() {
                 crowd.step(0.0).unwrap();
                 crowd.debug_info().iter().map(|d| d.steering.linear).collect::<Vec<_>>()
             };
-            let (lanes, scalar) = (steer(None), steer(Some(core::f32::consts::PI)));
-            let mut pushed = 0;
-            for (i, (a, b)) in lanes.iter().zip(&scalar).enumerate() {
-                assert!((*a - *b).length() <= 1e-4 * (1.0 + b.length()), "agent {i}: {a} vs {b}");
-                pushed += usize::from(b.length() > 0.0);
+            let all_round = steer(None, None);
+            for half in [None, Some(2.0)] {
+                let (lanes, scalar) = (steer(half, None), steer(half, Some(100_000)));
+                // the cone leaves out the neighbours behind
+                let differ = lanes.iter().zip(&all_round).filter(|(a, b)| a != b).count();
+                assert_eq!(differ > 300, half.is_some(), "{differ} agents steered otherwise");
+                let mut pushed = 0;
+                for (i, (a, b)) in lanes.iter().zip(&scalar).enumerate() {
+                    let close = (*a - *b).length() <= 1e-4 * (1.0 + b.length());
+                    assert!(close, "agent {i} (cone {half:?}): {a} vs {b}");
+                    pushed += usize::from(b.length() > 0.0);
+                }
+                assert!(pushed > 500, "{pushed} agents steered");
             }
-            assert!(pushed > 500, "{pushed} agents steered");
         }
     }
 }

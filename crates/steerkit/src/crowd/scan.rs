@@ -3,10 +3,10 @@
 //!
 //! The common recipes take the data-parallel scan (`Lanes`): eight candidates at a time
 //! straight from the storage's structure-of-arrays copy (`Soa`), the range test a mask, in
-//! 256-bit registers where the CPU has AVX2 (see `crate::lanes`; the same bits either way). The
-//! others (a view cone, the k nearest, several separations) gather the block's candidates and
-//! take the scalar scan, split in two loops so the hot one stays tight: a branch-free append
-//! of the accepted candidates, then the fold. A torus too small for distinct images scans the
+//! 256-bit registers where the CPU has AVX2 (see `crate::lanes`; the same bits either way), a
+//! view cone one more mask. The others (the k nearest, several separations) gather the
+//! block's candidates and take the scalar scan, split in two loops so the hot one stays
+//! tight: a branch-free append of the accepted candidates, then the fold. A torus too small for distinct images scans the
 //! grid runs with the per-candidate minimum image instead, in on-stack batches.
 
 use super::grid::Grid;
@@ -266,10 +266,12 @@ pub(crate) fn summarise<V: CrowdVector>(
     let own_radius = s.radius[i];
     block.prepare(s, i, centre);
     if !block.min_image {
-        // the common recipes (no view cone, no topological neighbourhood, at most one summed
-        // separation) take the data-parallel scan
-        if cone.is_none() && plan.nearest.is_none() {
-            let lanes = Lanes { s, runs: &block.runs, i, centre, r2, plan, sum };
+        // the common recipes (no topological neighbourhood, at most one summed separation)
+        // take the data-parallel scan
+        if plan.nearest.is_none() {
+            // a cone that sees all round is no cone
+            let cone = cone.filter(|c| c.cos_half_angle() > -1.0);
+            let lanes = Lanes { s, runs: &block.runs, i, centre, r2, cone, plan, sum };
             let done = match plan.separations.as_slice() {
                 [] => {
                     lanes.visit(NoPush);
@@ -688,6 +690,8 @@ struct Lanes<'a, V: CrowdVector> {
     i: usize,
     centre: V,
     r2: f32,
+    /// The agent's view cone, if it has one narrower than all round.
+    cone: Option<&'a ViewCone<V>>,
     plan: &'a Plan,
     sum: &'a mut Summary<V>,
 }
@@ -733,7 +737,7 @@ impl<V: CrowdVector> Lanes<'_, V> {
     /// same order per lane, so the same bits.
     #[inline(always)]
     fn run<F: F32s, L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
-        let Lanes { s, runs, i, centre, r2, plan, sum } = self;
+        let Lanes { s, runs, i, centre, r2, cone, plan, sum } = self;
         let soa = s.soa;
         // every array cut to the same length once: the chunk loop's bounds checks become
         // one test per chunk (the same for every array) on a length held in a register
@@ -760,6 +764,14 @@ impl<V: CrowdVector> Lanes<'_, V> {
             F::load(&v[k..k + F::WIDTH])
         }
         let (zero, r2, ramp) = (F::ZERO, F::splat(r2), F::ramp());
+        // the cone as `ViewCone::contains` tests it: `o · facing ≥ cos(half angle) · |o|`
+        let (mut facing, mut cos) = ([zero; 3], zero);
+        if let Some(c) = cone {
+            for (ax, f) in facing.iter_mut().enumerate().take(V::DIM) {
+                *f = F::splat(c.facing().axis(ax));
+            }
+            cos = F::splat(c.cos_half_angle());
+        }
         // per lane: the candidates within, the sums, and whether some neighbour pushed
         let mut lanes = Sums::default();
         for part in (0..LANES).step_by(F::WIDTH) {
@@ -781,6 +793,14 @@ impl<V: CrowdVector> Lanes<'_, V> {
                         d2 = d2 + o[ax] * o[ax];
                     }
                     let mut within = d2.le(r2);
+                    if cone.is_some() {
+                        // in `Vector::dot`'s order
+                        let mut along = o[0] * facing[0];
+                        for ax in 1..V::DIM {
+                            along = along + o[ax] * facing[ax];
+                        }
+                        within = within & (cos * d2.sqrt()).le(along);
+                    }
                     let own = i.wrapping_sub(k);
                     if k + F::WIDTH > b || own < F::WIDTH {
                         // lanes past the run's end and agent i's own lane are masked off
@@ -853,7 +873,8 @@ mod tests {
     use glam::{Vec2, Vec3};
 
     /// Dense flocks (about 60 neighbours each) of every scan form: heading or velocity sums,
-    /// no separation or each of its laws, radius-aware or not.
+    /// no separation or each of its laws, radius-aware or not (each with and without a view
+    /// cone).
     fn recipes<V: CrowdVector>() -> Vec<Recipe<V>> {
         let linear = Separation::new(0.5, Falloff::Linear).unwrap();
         let divided = Separation::new(0.6, Falloff::Linear).unwrap();
@@ -880,10 +901,18 @@ mod tests {
         all
     }
 
-    fn crowd<V: CrowdVector>(recipe: Recipe<V>, n: usize, side: f32, rng: &mut Rng) -> Crowd<V> {
+    fn crowd<V: CrowdVector>(
+        recipe: Recipe<V>,
+        cone: Option<f32>,
+        n: usize,
+        side: f32,
+        rng: &mut Rng,
+    ) -> Crowd<V> {
         let bounds = WorldBounds::Toroidal { min: V::ZERO, max: V::from_axes([side; 3]) };
         let mut crowd = Crowd::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
-        let g = crowd.add_group(Group::new(recipe)).unwrap();
+        let mut group = Group::new(recipe);
+        group.view_half_angle = cone;
+        let g = crowd.add_group(group).unwrap();
         let limits = Limits::new(2.0, 4.0, 4.0, 20.0).unwrap();
         for _ in 0..n {
             let p = V::from_axes([rng.uniform(), rng.uniform(), rng.uniform()]) * side;
@@ -896,8 +925,10 @@ mod tests {
 
     fn same_bits<V: CrowdVector>(n: usize, side: f32) {
         let mut rng = Rng::new(5);
-        for recipe in recipes::<V>() {
-            let mut avx2 = crowd(recipe, n, side, &mut rng);
+        let with_cones =
+            recipes::<V>().into_iter().flat_map(|r| [(r.clone(), None), (r, Some(1.5))]);
+        for (recipe, cone) in with_cones {
+            let mut avx2 = crowd(recipe, cone, n, side, &mut rng);
             let mut portable = avx2.clone();
             portable.avx2 = false;
             for step in 0..20 {
