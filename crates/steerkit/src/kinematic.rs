@@ -227,7 +227,7 @@ impl Integration {
 /// `(1 − e^(−k·dt)) / k` (→ `dt` as k → 0) and `(dt − that) / k` (→ `dt²/2`): the exact
 /// velocity and position weights of a constant acceleration under linear drag.
 #[inline]
-fn drag_weights(k: f32, dt: f32) -> (f32, f32, f32) {
+pub(crate) fn drag_weights(k: f32, dt: f32) -> (f32, f32, f32) {
     let kdt = k * dt;
     if kdt == 0.0 {
         // no drag: the series below with kdt = 0, without the exp call

@@ -1,8 +1,10 @@
-//! `f32` lanes for the data-parallel neighbour scan, in two forms with the same lane semantics:
+//! `f32` lanes for the crowd's data-parallel code (the neighbour scan, the moves of eight
+//! agents at once), in two forms with the same lane semantics:
 //! [`wide::f32x4`] (portable: SSE2, NEON or plain code) and, on an x86-64 that has AVX2
 //! (checked at run time), [`Avx2`], eight lanes in one 256-bit register. Every operation is the
 //! IEEE one lane by lane (no fused multiply-add, no approximate reciprocal), so a scan that
-//! keeps the same running sum per lane gives the same bits with either form.
+//! keeps the same running sum per lane gives the same bits with either form, and a lane that
+//! does a scalar formula's operations in its order gives that formula's bits.
 
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Sub};
 
@@ -31,6 +33,8 @@ pub(crate) trait F32s:
     /// Unordered not-equal: NaN lanes compare unequal.
     fn ne(self, rhs: Self) -> Self;
     fn is_nan(self) -> Self;
+    /// The magnitude: the sign bit cleared (so `+0.0` from `−0.0`, NaN stays NaN).
+    fn abs(self) -> Self;
     /// `max(self, rhs)` that returns `rhs` when either lane is NaN (x86's `maxps`).
     fn fast_max(self, rhs: Self) -> Self;
     /// `min(self, rhs)` that returns `rhs` when either lane is NaN (x86's `minps`).
@@ -83,6 +87,10 @@ impl F32s for wide::f32x4 {
         wide::f32x4::is_nan(self)
     }
     #[inline(always)]
+    fn abs(self) -> Self {
+        wide::f32x4::abs(self)
+    }
+    #[inline(always)]
     fn fast_max(self, rhs: Self) -> Self {
         wide::f32x4::fast_max(self, rhs)
     }
@@ -129,10 +137,10 @@ pub(crate) fn avx2() -> bool {
 mod avx2 {
     //! The AVX2 form. Its operations are the `core::arch` intrinsics, which need the CPU
     //! feature. The rule that makes each `unsafe` block below sound: `Avx2` is used only in
-    //! code reached after [`Avx2::available`] said yes (the scan's `run_avx2`, behind
-    //! `Storage::avx2`, and tests that ask first); it is crate-private, so the rule is this
-    //! crate's to keep. The scan's entry point carries `#[target_feature(enable = "avx2")]`, so
-    //! these inline into 256-bit code.
+    //! code reached after [`Avx2::available`] said yes (the scan's `run_avx2` behind
+    //! `Storage::avx2`, phase 3's `lanes_avx2` behind `Move::avx2`, and tests that ask first);
+    //! it is crate-private, so the rule is this crate's to keep. Those entry points carry
+    //! `#[target_feature(enable = "avx2")]`, so these inline into 256-bit code.
 
     use super::F32s;
     use core::arch::x86_64::*;
@@ -219,6 +227,10 @@ mod avx2 {
             Avx2(unsafe { _mm256_cmp_ps::<_CMP_UNORD_Q>(self.0, self.0) })
         }
         #[inline(always)]
+        fn abs(self) -> Self {
+            Avx2(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+        }
+        #[inline(always)]
         fn fast_max(self, rhs: Self) -> Self {
             Avx2(unsafe { _mm256_max_ps(self.0, rhs.0) })
         }
@@ -269,7 +281,7 @@ mod tests {
                 return;
             }
             fn ops<F: F32s>(a: &[f32; 8], b: &[f32; 8]) -> Vec<[u32; 8]> {
-                let mut out = vec![[0u32; 8]; 15];
+                let mut out = vec![[0u32; 8]; 16];
                 for h in (0..8).step_by(F::WIDTH) {
                     let (a, b) = (F::load(&a[h..]), F::load(&b[h..]));
                     let results = [
@@ -282,6 +294,7 @@ mod tests {
                         a.le(b),
                         a.ne(b),
                         a.is_nan(),
+                        a.abs(),
                         a.fast_max(b),
                         a.fast_min(b),
                         a.sqrt(),

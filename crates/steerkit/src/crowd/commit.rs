@@ -1,6 +1,7 @@
 //! Step phase 3: integrate, keep centres out of walls and solids, confine to the world, face the
 //! motion, raise arrived/stuck events, quarantine non-finite results.
 
+use super::advance::Move;
 use super::*;
 use crate::motor::Controls;
 
@@ -19,6 +20,8 @@ impl<V: CrowdVector> Crowd<V> {
         let (groups, slots, debug, radius) = (&self.groups, &self.slots, &self.debug, &self.radius);
         let obstacles = self.obstacles.as_ref();
         let bounds = self.config.bounds;
+        let (avx2, lanes) =
+            (self.avx2, V::MOVES_IN_LANES && self.lane_moves && obstacles.is_none() && dt > 0.0);
         // each chunk's slices; `controls` only when some group drives a vehicle (`drive_on`)
         let body = |ci: usize,
                     (pos, vel, ori, rot): KinematicChunks<'_, V>,
@@ -27,9 +30,56 @@ impl<V: CrowdVector> Crowd<V> {
                     scratch: &mut ChunkScratch<V>,
                     mut controls: Option<&mut [Option<Controls>]>| {
             let base = ci * CHUNK;
+            // runs of eight agents of one group move at once in lanes (`Space::move_eight`,
+            // the same bits as one by one): `done` agents are moved, a run is next tried at
+            // `next_try`
+            let (mut done, mut next_try) = (0, if lanes { 0 } else { usize::MAX });
             for k in 0..pos.len() {
-                if status[k] & QUARANTINED != 0 {
+                if k < done || status[k] & QUARANTINED != 0 {
                     continue;
+                }
+                if k >= next_try {
+                    let rt = &groups[cold[k].group as usize];
+                    let g = &rt.spec;
+                    let run = k..k + 8;
+                    match eight(run.clone(), status, cold, &debug[base..]) {
+                        Err(failed) => next_try = failed + 1,
+                        Ok(()) if g.motor.is_some() || rt.plan.kinematic => next_try = k + 1,
+                        Ok(()) => {
+                            let mut moved = [0.0; 8];
+                            let step = Move {
+                                integration: &g.integration,
+                                face: g.face_motion && g.fake_rotation.is_none(),
+                                bounds: &bounds,
+                                dt,
+                                avx2,
+                            };
+                            let (b, e) = (base + k, base + k + 8);
+                            if V::move_eight(
+                                (&mut pos[run.clone()], &mut vel[run.clone()]),
+                                (&mut ori[run.clone()], &mut rot[run.clone()]),
+                                &debug[b..e],
+                                &cold[run.clone()],
+                                &step,
+                                &mut moved,
+                            ) {
+                                for (l, &moved_sq) in moved.iter().enumerate() {
+                                    let j = k + l;
+                                    scratch.max_move = scratch.max_move.max(moved_sq);
+                                    let c = &mut cold[j];
+                                    if c.flags & HAS_GOAL != 0 || g.stuck.is_some() {
+                                        settle(
+                                            c, rt, pos[j], moved_sq, dt, &bounds, slots, scratch,
+                                        );
+                                    }
+                                }
+                                done = k + 8;
+                                continue;
+                            }
+                            // a result not finite: the agents take the scalar path
+                            next_try = k + 8;
+                        }
+                    }
                 }
                 let i = base + k;
                 let c = &mut cold[k];
@@ -120,30 +170,7 @@ impl<V: CrowdVector> Crowd<V> {
                 vel[k] = kin.velocity;
                 ori[k] = kin.orientation;
                 rot[k] = kin.rotation;
-
-                let has_goal = c.flags & HAS_GOAL != 0;
-                if has_goal && c.flags & ARRIVED == 0 {
-                    let d = bounds.offset(kin.position, c.goal);
-                    if d.length_squared() <= g.arrive_radius * g.arrive_radius {
-                        c.flags |= ARRIVED;
-                        scratch.events.push(CrowdEvent::Arrived { agent: agent() });
-                    }
-                }
-                if let Some(st) = g.stuck {
-                    let trying = (has_goal && c.flags & ARRIVED == 0)
-                        || (rt.plan.follows_path && c.flags & PATH_DONE == 0);
-                    let slow = st.min_speed * dt;
-                    if trying && dt > 0.0 && moved_sq < slow * slow {
-                        c.state.stalled += dt;
-                        if c.state.stalled >= st.time && c.flags & STUCK == 0 {
-                            c.flags |= STUCK;
-                            scratch.events.push(CrowdEvent::Stuck { agent: agent() });
-                        }
-                    } else if dt > 0.0 {
-                        c.state.stalled = 0.0;
-                        c.flags &= !STUCK;
-                    }
-                }
+                settle(c, rt, kin.position, moved_sq, dt, &bounds, slots, scratch);
             }
         };
         let chunks = chunks!(self.position)
@@ -165,6 +192,70 @@ impl<V: CrowdVector> Crowd<V> {
                     body(ci, (pos, vel, ori, rot), status, cold, scratch, None);
                 },
             );
+        }
+    }
+}
+
+/// Whether agents `run` (eight) of a chunk can move at once in lanes: all in the chunk, none
+/// quarantined, all of one group, every steering finite (`debug` from the chunk's start).
+/// `Err` holds the first agent that cannot (or the chunk's end).
+fn eight<V: CrowdVector>(
+    run: core::ops::Range<usize>,
+    status: &[u8],
+    cold: &[Cold<V>],
+    debug: &[AgentDebug<V>],
+) -> Result<(), usize> {
+    if run.end > status.len() {
+        return Err(status.len());
+    }
+    let group = cold[run.start].group;
+    for j in run {
+        if status[j] & QUARANTINED != 0 || cold[j].group != group || !debug[j].steering.is_finite()
+        {
+            return Err(j);
+        }
+    }
+    Ok(())
+}
+
+/// The bookkeeping after an agent's move to `position` (`moved_sq`: the squared displacement):
+/// the arrival at its goal and being stuck, with their events.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn settle<V: CrowdVector>(
+    c: &mut Cold<V>,
+    rt: &GroupRt<V>,
+    position: V,
+    moved_sq: f32,
+    dt: f32,
+    bounds: &WorldBounds<V>,
+    slots: &[Slot],
+    scratch: &mut ChunkScratch<V>,
+) {
+    let g = &rt.spec;
+    let slot = c.slot;
+    let agent = || AgentHandle { index: slot, generation: slots[slot as usize].generation };
+    let has_goal = c.flags & HAS_GOAL != 0;
+    if has_goal && c.flags & ARRIVED == 0 {
+        let d = bounds.offset(position, c.goal);
+        if d.length_squared() <= g.arrive_radius * g.arrive_radius {
+            c.flags |= ARRIVED;
+            scratch.events.push(CrowdEvent::Arrived { agent: agent() });
+        }
+    }
+    if let Some(st) = g.stuck {
+        let trying = (has_goal && c.flags & ARRIVED == 0)
+            || (rt.plan.follows_path && c.flags & PATH_DONE == 0);
+        let slow = st.min_speed * dt;
+        if trying && dt > 0.0 && moved_sq < slow * slow {
+            c.state.stalled += dt;
+            if c.state.stalled >= st.time && c.flags & STUCK == 0 {
+                c.flags |= STUCK;
+                scratch.events.push(CrowdEvent::Stuck { agent: agent() });
+            }
+        } else if dt > 0.0 {
+            c.state.stalled = 0.0;
+            c.flags &= !STUCK;
         }
     }
 }

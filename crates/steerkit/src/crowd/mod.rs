@@ -84,6 +84,7 @@ macro_rules! agent_view {
     };
 }
 
+mod advance;
 mod commit;
 mod compute;
 mod contact;
@@ -327,9 +328,12 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     // grid
     grid: Grid,
     grid_fresh: bool,
-    /// The neighbour scan runs in AVX2 registers (the CPU has them); the portable lanes give
-    /// the same bits, and tests switch this off to show it.
+    /// The lane code (neighbour scan, moves) runs in AVX2 registers (the CPU has them); the
+    /// portable lanes give the same bits, and tests switch this off to show it.
     avx2: bool,
+    /// Phase 3 moves runs of eight agents at once in lanes where the space can
+    /// (`Space::move_eight`): the same bits as one by one, which tests show by switching it off.
+    lane_moves: bool,
     /// Each agent's cell while the storage is re-sorted, then its new place (the inverse of
     /// `perm`).
     keys: Vec<u32>,
@@ -424,6 +428,7 @@ impl<V: CrowdVector> Crowd<V> {
             grid: Grid::default(),
             grid_fresh: false,
             avx2: crate::lanes::avx2(),
+            lane_moves: true,
             keys: Vec::new(),
             perm: Vec::new(),
             swaps: Vec::new(),

@@ -108,6 +108,24 @@ mod sealed {
         /// The orientation that looks along `direction` (not zero), starting from `current`
         /// (3D keeps the roll by taking the shortest arc).
         fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
+        /// The space has a lane form of phase 3's move ([`move_eight`](Self::move_eight)).
+        const MOVES_IN_LANES: bool = false;
+        /// Phase 3's move of eight agents of one group at once, in lanes, bit for bit as the
+        /// scalar phase (`crowd::advance::move_eight`; `moved` gets the squared
+        /// displacements), where [`MOVES_IN_LANES`](Self::MOVES_IN_LANES). `false`, with
+        /// nothing written, when a result is not finite.
+        // the trait is sealed (this module is private), so its crate-private types stay so
+        #[allow(private_interfaces)]
+        fn move_eight(
+            _linear: (&mut [Self], &mut [Self]),
+            _angular: (&mut [Self::Orientation], &mut [Self::Angular]),
+            _debug: &[crate::crowd::AgentDebug<Self>],
+            _cold: &[crate::crowd::Cold<Self>],
+            _step: &crate::crowd::advance::Move<'_, Self>,
+            _moved: &mut [f32; 8],
+        ) -> bool {
+            false
+        }
         /// Look where you're going with `align` (3D: `LookWhereYoureGoing3`).
         fn look_where_going(
             align: &crate::steering::Align,
@@ -215,6 +233,28 @@ impl Space for Vec2 {
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
         facing_angle(direction)
+    }
+    const MOVES_IN_LANES: bool = true;
+    #[inline]
+    #[allow(private_interfaces)]
+    fn move_eight(
+        (position, velocity): (&mut [Self], &mut [Self]),
+        (orientation, rotation): (&mut [f32], &mut [f32]),
+        debug: &[super::AgentDebug<Self>],
+        cold: &[super::Cold<Self>],
+        step: &super::advance::Move<'_, Self>,
+        moved: &mut [f32; 8],
+    ) -> bool {
+        super::advance::move_eight(
+            position,
+            velocity,
+            orientation,
+            rotation,
+            debug,
+            cold,
+            step,
+            moved,
+        )
     }
     fn fake_facing(_: &crate::three_d::FakeRotation, _: Self, _: &mut Kinematic<Self>, _: f32) {}
     fn orca(
