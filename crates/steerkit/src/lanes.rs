@@ -51,6 +51,45 @@ pub(crate) trait F32s:
     fn store_counts(self, out: &mut [i32]);
 }
 
+/// Lane masks: all ones where `mask` is clear, clear where it is set.
+#[inline(always)]
+pub(crate) fn not<F: F32s>(mask: F) -> F {
+    mask.select(F::ZERO, F::splat(f32::from_bits(u32::MAX)))
+}
+
+/// Set where the lane is finite (neither infinite nor NaN).
+#[inline(always)]
+pub(crate) fn finite<F: F32s>(v: F) -> F {
+    v.abs().lt(F::splat(f32::INFINITY))
+}
+
+/// `f32::clamp(v, −max, max)` lane by lane (`max ≥ 0`).
+#[inline(always)]
+pub(crate) fn clamp<F: F32s>(v: F, max: F) -> F {
+    let v = v.lt(-max).select(-max, v);
+    max.lt(v).select(max, v)
+}
+
+/// 2D vectors `(x, y)` in lanes with their length limited to `max` as `Vector::clamp_length_max`
+/// does it: `v·(max/|v|)` where `|v|² > max²`, the squared length in glam's order (`max` is
+/// the limit after `max(0)`).
+#[inline(always)]
+pub(crate) fn clamp_len<F: F32s>(x: F, y: F, max: F) -> (F, F) {
+    let len_sq = x * x + y * y;
+    let over = (max * max).lt(len_sq);
+    let s = max / len_sq.sqrt();
+    (over.select(x * s, x), over.select(y * s, y))
+}
+
+/// 2D vectors in lanes normalised as glam's `normalize_or_zero`: `v·(1/|v|)` where that
+/// reciprocal is finite and positive, else zero.
+#[inline(always)]
+pub(crate) fn normalize_or_zero<F: F32s>(x: F, y: F) -> (F, F) {
+    let rcp = F::splat(1.0) / (x * x + y * y).sqrt();
+    let ok = finite(rcp) & F::ZERO.lt(rcp);
+    (ok.select(x * rcp, F::ZERO), ok.select(y * rcp, F::ZERO))
+}
+
 impl F32s for wide::f32x4 {
     const WIDTH: usize = 4;
     const ZERO: Self = wide::f32x4::ZERO;

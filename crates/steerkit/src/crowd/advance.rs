@@ -9,7 +9,7 @@
 use super::space::{facing_angle, WorldBounds};
 use super::{AgentDebug, Cold};
 use crate::kinematic::{drag_weights, Integration, Kinematic, Scheme};
-use crate::lanes::F32s;
+use crate::lanes::{clamp, clamp_len, finite, not, F32s};
 use crate::math::{wrap_angle, Vector};
 use core::f32::consts::{FRAC_PI_2, PI};
 use glam::Vec2;
@@ -208,30 +208,8 @@ fn lanes_avx2(x: &mut Lanes8, w: &Weights) -> bool {
 #[inline(always)]
 fn lanes<F: F32s>(x: &mut Lanes8, w: &Weights) -> bool {
     #[inline(always)]
-    fn clamp_len<F: F32s>(vx: F, vy: F, max: F) -> (F, F) {
-        // `clamp_len`: v·(max/|v|) when |v|² > max², in glam's `length_squared` order
-        let len_sq = vx * vx + vy * vy;
-        let over = (max * max).lt(len_sq);
-        let s = max / len_sq.sqrt();
-        (over.select(vx * s, vx), over.select(vy * s, vy))
-    }
-    #[inline(always)]
-    fn clamp<F: F32s>(v: F, max: F) -> F {
-        // `f32::clamp(v, −max, max)`
-        let v = v.lt(-max).select(-max, v);
-        max.lt(v).select(max, v)
-    }
-    #[inline(always)]
     fn at<F: F32s>(a: &[f32; EIGHT], h: usize) -> F {
         F::load(&a[h..])
-    }
-    #[inline(always)]
-    fn not<F: F32s>(mask: F) -> F {
-        mask.select(F::ZERO, F::splat(f32::from_bits(u32::MAX)))
-    }
-    #[inline(always)]
-    fn finite<F: F32s>(v: F) -> F {
-        v.abs().lt(F::splat(f32::INFINITY))
     }
     let (decay, phi, psi) = (F::splat(w.linear.0), F::splat(w.linear.1), F::splat(w.linear.2));
     let (adecay, aphi) = (F::splat(w.angular.0), F::splat(w.angular.1));

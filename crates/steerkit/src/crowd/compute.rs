@@ -47,6 +47,14 @@ impl<V: CrowdVector> Crowd<V> {
         let hazards = &self.hazards[..];
         let nr = self.config.neighbour_radius;
         let steps = self.steps;
+        let (avx2, lanes) = (self.avx2, V::BLENDS_IN_LANES && self.lane_moves);
+        // a group whose flat blend has a lane form and no ORCA after it: its agents keep their
+        // sums, and the blend takes them eight at a time after the chunk's scans
+        let blend_later = |g: &GroupRt<V>| -> bool {
+            lanes
+                && g.spec.orca.is_none()
+                && matches!(&g.direct, Some(Direct::Blend(flat)) if flat.lanes().is_some())
+        };
         let body = |ci: usize,
                     cold: &mut [Cold<V>],
                     debug: &mut [AgentDebug<V>],
@@ -55,6 +63,11 @@ impl<V: CrowdVector> Crowd<V> {
             let base = ci * CHUNK;
             // agents of recipes without obstacle avoidance have no avoidance state
             let mut spare = AvoidState::default();
+            scratch.blend_later.clear();
+            scratch.blend_later.resize(cold.len(), false);
+            if scratch.sums.len() < cold.len() {
+                scratch.sums.resize(cold.len(), Summary::default());
+            }
             for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
                 let i = base + k;
                 if status[i] & QUARANTINED != 0 {
@@ -94,6 +107,10 @@ impl<V: CrowdVector> Crowd<V> {
                         let buf = &mut scratch.neighbours;
                         view.for_each_within(&q, |n| buf.push(*n));
                     }
+                }
+                if blend_later(g) {
+                    (scratch.sums[k], scratch.blend_later[k]) = (summary, true);
+                    continue;
                 }
                 let goal = (c.flags & HAS_GOAL != 0).then_some(c.goal);
                 let mut notes = Notes::default();
@@ -195,6 +212,52 @@ impl<V: CrowdVector> Crowd<V> {
                     };
                     scratch.events.push(CrowdEvent::PathFinished { agent });
                 }
+            }
+            // the flat blends: runs of eight agents of one group in lanes, the rest one by one
+            let later = &scratch.blend_later;
+            let mut k = 0;
+            while k < cold.len() {
+                if !later[k] {
+                    k += 1;
+                    continue;
+                }
+                let group = cold[k].group;
+                let g = &groups[group as usize];
+                let Some(direct @ Direct::Blend(flat)) = &g.direct else {
+                    unreachable!("`blend_later` holds only flat blends")
+                };
+                let me = |j: usize| {
+                    let i = base + j;
+                    Kinematic {
+                        position: view.position[i],
+                        orientation: orientation[i],
+                        velocity: view.velocity[i],
+                        rotation: rotation[i],
+                    }
+                };
+                let run = k..k + 8;
+                if run.end <= cold.len() && run.clone().all(|j| later[j] && cold[j].group == group)
+                {
+                    let kin = core::array::from_fn(|l| me(k + l));
+                    let limits = core::array::from_fn(|l| cold[k + l].limits);
+                    let leaves = flat.lanes().unwrap_or_default();
+                    if let Some(out) =
+                        V::steer_eight(leaves, &kin, &limits, &scratch.sums[run], avx2)
+                    {
+                        for (d, (steering, target)) in debug[k..k + 8].iter_mut().zip(out) {
+                            *d = AgentDebug { steering, target };
+                        }
+                        k += 8;
+                        continue;
+                    }
+                }
+                let c = &cold[k];
+                let goal = (c.flags & HAS_GOAL != 0).then_some(c.goal);
+                let mut notes = Notes::default();
+                let steering =
+                    direct.evaluate(&me(k), &c.limits, goal, &scratch.sums[k], &mut notes);
+                debug[k] = AgentDebug { steering, target: notes.target };
+                k += 1;
             }
         };
         let chunks = chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks));

@@ -85,6 +85,7 @@ macro_rules! agent_view {
 }
 
 mod advance;
+mod blend;
 mod commit;
 mod compute;
 mod contact;
@@ -218,6 +219,10 @@ struct ChunkScratch<V: CrowdVector> {
     events: Vec<CrowdEvent>,
     /// Largest squared move of the chunk's agents this step (m²).
     max_move: f32,
+    /// The neighbour sums of the chunk's agents whose flat blend waits to be taken eight at a
+    /// time in lanes (`blend`), and which those are.
+    sums: Vec<recipe::Summary<V>>,
+    blend_later: Vec<bool>,
 }
 
 /// Read-only view of every agent's kinematic, for behaviours that name another agent.
@@ -331,8 +336,9 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     /// The lane code (neighbour scan, moves) runs in AVX2 registers (the CPU has them); the
     /// portable lanes give the same bits, and tests switch this off to show it.
     avx2: bool,
-    /// Phase 3 moves runs of eight agents at once in lanes where the space can
-    /// (`Space::move_eight`): the same bits as one by one, which tests show by switching it off.
+    /// Phases 2 and 3 take runs of eight agents at once in lanes where the space can (the flat
+    /// blend, `Space::steer_eight`; the move, `Space::move_eight`): the same bits as one by
+    /// one, which tests show by switching this off.
     lane_moves: bool,
     /// Each agent's cell while the storage is re-sorted, then its new place (the inverse of
     /// `perm`).

@@ -1495,6 +1495,19 @@ enum FlatLeaf {
 #[derive(Clone, Debug)]
 pub(crate) struct FlatBlend {
     members: Vec<(f32, FlatLeaf)>,
+    /// The members in the lane form (`blend::steer_eight`), when every leaf has one.
+    lanes: Option<Vec<(f32, LaneLeaf)>>,
+}
+
+/// A flat blend's leaf that eight agents evaluate at once in lanes (`blend::steer_eight`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LaneLeaf {
+    /// A summing separation and the index of its running sum.
+    Separation(usize),
+    /// Cohesion by full-acceleration seek.
+    Cohesion,
+    /// Heading alignment with its response time (s).
+    Alignment(f32),
 }
 
 impl FlatBlend {
@@ -1503,7 +1516,7 @@ impl FlatBlend {
         let Recipe::Blend(members) = recipe else {
             return None;
         };
-        let mut flat = FlatBlend { members: Vec::with_capacity(members.len()) };
+        let mut flat = FlatBlend { members: Vec::with_capacity(members.len()), lanes: None };
         for (w, r) in members {
             let leaf = match r {
                 Recipe::Separation(s) => {
@@ -1515,7 +1528,23 @@ impl FlatBlend {
             };
             flat.members.push((*w, leaf));
         }
+        let lane = |leaf: &FlatLeaf| match *leaf {
+            FlatLeaf::Separation(s, k) => s.sums().then_some(LaneLeaf::Separation(k)),
+            FlatLeaf::Cohesion(Cohesion::Seek(seek)) => {
+                seek.full_acceleration().then_some(LaneLeaf::Cohesion)
+            }
+            FlatLeaf::Alignment(Alignment::Heading { time_to_target }) => {
+                Some(LaneLeaf::Alignment(time_to_target))
+            }
+            _ => None,
+        };
+        flat.lanes = flat.members.iter().map(|(w, leaf)| Some((*w, lane(leaf)?))).collect();
         Some(flat)
+    }
+
+    /// The members in the lane form, when every leaf has one.
+    pub(crate) fn lanes(&self) -> Option<&[(f32, LaneLeaf)]> {
+        self.lanes.as_deref()
     }
 
     /// The blended steering (what [`evaluate`] returns for the recipe, never `None`).

@@ -108,6 +108,22 @@ mod sealed {
         /// The orientation that looks along `direction` (not zero), starting from `current`
         /// (3D keeps the roll by taking the shortest arc).
         fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
+        /// The space has a lane form of phase 2's flat blend ([`steer_eight`](Self::steer_eight)).
+        const BLENDS_IN_LANES: bool = false;
+        /// Phase 2's flat blend of eight agents of one group at once, in lanes, bit for bit as
+        /// `FlatBlend::evaluate` (`crowd::blend::steer_eight`): each agent's steering and
+        /// target, from `me`, `limits` and the neighbour sums (the first eight of `sums`).
+        /// `None` where the space has no lane form.
+        #[allow(private_interfaces)]
+        fn steer_eight(
+            _leaves: &[(f32, crate::crowd::recipe::LaneLeaf)],
+            _me: &[Kinematic<Self>; 8],
+            _limits: &[Limits; 8],
+            _sums: &[crate::crowd::recipe::Summary<Self>],
+            _avx2: bool,
+        ) -> Option<[(SteeringOutput<Self>, Option<Self>); 8]> {
+            None
+        }
         /// The space has a lane form of phase 3's move ([`move_eight`](Self::move_eight)).
         const MOVES_IN_LANES: bool = false;
         /// Phase 3's move of eight agents of one group at once, in lanes, bit for bit as the
@@ -233,6 +249,18 @@ impl Space for Vec2 {
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
         facing_angle(direction)
+    }
+    const BLENDS_IN_LANES: bool = true;
+    #[inline]
+    #[allow(private_interfaces)]
+    fn steer_eight(
+        leaves: &[(f32, super::recipe::LaneLeaf)],
+        me: &[Kinematic<Self>; 8],
+        limits: &[Limits; 8],
+        sums: &[super::recipe::Summary<Self>],
+        avx2: bool,
+    ) -> Option<[(SteeringOutput<Self>, Option<Self>); 8]> {
+        Some(super::blend::steer_eight(leaves, me, limits, sums, avx2))
     }
     const MOVES_IN_LANES: bool = true;
     #[inline]

@@ -189,6 +189,11 @@ impl Separation {
         })
     }
 
+    /// The separation sums its pushes ([`Gather::Sum`]) rather than keeping the nearest.
+    pub(crate) fn sums(&self) -> bool {
+        self.gather == Gather::Sum
+    }
+
     /// The steering of a running sum: `None` when no neighbour was in range.
     #[inline]
     pub(crate) fn finish<V: Vector>(
@@ -227,6 +232,12 @@ impl<V: Vector> Default for SeparationSum<V> {
 }
 
 impl<V: Vector> SeparationSum<V> {
+    /// The summed pushes (m/s²) and whether any neighbour was in range (a summing
+    /// separation's result before its clamp).
+    pub(crate) fn summed(&self) -> (V, bool) {
+        (self.sum, self.any != 0)
+    }
+
     /// A sum gathered elsewhere (the crowd's data-parallel scan): the summed pushes (m/s²) and
     /// whether any neighbour was in range.
     pub(crate) fn from_sum(sum: V, any: bool) -> Self {

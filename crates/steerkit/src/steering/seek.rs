@@ -61,6 +61,11 @@ pub struct Seek {
 }
 
 impl Seek {
+    /// Full acceleration toward the target ([`SeekMode::FullAcceleration`]).
+    pub(crate) fn full_acceleration(&self) -> bool {
+        self.mode == SeekMode::FullAcceleration
+    }
+
     /// Millington's seek: full acceleration toward the target.
     #[must_use]
     pub const fn new() -> Self {
