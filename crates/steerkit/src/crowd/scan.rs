@@ -271,13 +271,15 @@ pub(crate) fn summarise<V: CrowdVector>(
         if plan.nearest.is_none() {
             // a cone that sees all round is no cone
             let cone = cone.filter(|c| c.cos_half_angle() > -1.0);
-            let lanes = Lanes { s, runs: &block.runs, i, centre, r2, cone, plan, sum };
+            // passed by reference: a copy of it, written field by field, made the scan's first
+            // loads wait on partly forwarded stores
+            let mut lanes = Lanes { s, runs: &block.runs, i, centre, r2, cone, plan, sum };
             let done = match plan.separations.as_slice() {
                 [] => {
-                    lanes.visit(NoPush);
+                    (&mut lanes).visit(NoPush);
                     true
                 }
-                [sep] => sep.with_law(own_radius, limits, lanes).is_some(),
+                [sep] => sep.with_law(own_radius, limits, &mut lanes).is_some(),
                 _ => false,
             };
             if done {
@@ -696,7 +698,7 @@ struct Lanes<'a, V: CrowdVector> {
     sum: &'a mut Summary<V>,
 }
 
-impl<V: CrowdVector> LawVisitor<()> for Lanes<'_, V> {
+impl<V: CrowdVector> LawVisitor<()> for &mut Lanes<'_, V> {
     #[inline]
     fn visit<L: PushLaw>(self, law: L) {
         let s = self.s;
@@ -714,7 +716,7 @@ impl<V: CrowdVector> LawVisitor<()> for Lanes<'_, V> {
 impl<V: CrowdVector> Lanes<'_, V> {
     /// [`run`](Self::run) in 256-bit registers where the CPU has AVX2, else portably.
     #[inline(always)]
-    fn dispatch<L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
+    fn dispatch<L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
         #[cfg(target_arch = "x86_64")]
         if self.s.avx2 {
             // SAFETY: `Storage::avx2` is true only where the CPU has AVX2
@@ -727,7 +729,7 @@ impl<V: CrowdVector> Lanes<'_, V> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[inline(never)]
-    fn run_avx2<L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
+    fn run_avx2<L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
         self.run::<crate::lanes::Avx2, L, HEAD, VEL>(law);
     }
 
@@ -736,8 +738,9 @@ impl<V: CrowdVector> Lanes<'_, V> {
     /// sums in parts (lanes 0–3, then 4–7), each over every run: the same additions in the
     /// same order per lane, so the same bits.
     #[inline(always)]
-    fn run<F: F32s, L: PushLaw, const HEAD: bool, const VEL: bool>(self, law: L) {
-        let Lanes { s, runs, i, centre, r2, cone, plan, sum } = self;
+    fn run<F: F32s, L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
+        let (s, runs, i, centre, r2) = (self.s, self.runs, self.i, self.centre, self.r2);
+        let (cone, plan, sum) = (self.cone, self.plan, &mut *self.sum);
         let soa = s.soa;
         // every array cut to the same length once: the chunk loop's bounds checks become
         // one test per chunk (the same for every array) on a length held in a register
