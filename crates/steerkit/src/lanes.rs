@@ -24,6 +24,9 @@ pub(crate) trait F32s:
     fn splat(x: f32) -> Self;
     /// The first `WIDTH` floats of `x` (which must hold that many).
     fn load(x: &[f32]) -> Self;
+    /// Lane `l` holds `f(l)`: built in registers from scalars, so a lane filled by scalar
+    /// stores just before is not loaded whole (the load would wait for the stores).
+    fn from_fn(f: impl FnMut(usize) -> f32) -> Self;
     /// Writes the lanes to the first `WIDTH` floats of `out`.
     fn store(self, out: &mut [f32]);
     /// Lane `l` holds `l` (0.0, 1.0, …).
@@ -100,6 +103,10 @@ impl F32s for wide::f32x4 {
     #[inline(always)]
     fn load(x: &[f32]) -> Self {
         wide::f32x4::new(x[..4].try_into().expect("four lanes"))
+    }
+    #[inline(always)]
+    fn from_fn(f: impl FnMut(usize) -> f32) -> Self {
+        wide::f32x4::new(core::array::from_fn(f))
     }
     #[inline(always)]
     fn store(self, out: &mut [f32]) {
@@ -241,6 +248,12 @@ mod avx2 {
             Avx2(unsafe { _mm256_loadu_ps(x.as_ptr()) })
         }
         #[inline(always)]
+        fn from_fn(mut f: impl FnMut(usize) -> f32) -> Self {
+            let (a, b, c, d) = (f(0), f(1), f(2), f(3));
+            let (e, g, h, i) = (f(4), f(5), f(6), f(7));
+            Avx2(unsafe { _mm256_setr_ps(a, b, c, d, e, g, h, i) })
+        }
+        #[inline(always)]
         fn store(self, out: &mut [f32]) {
             let out: &mut [f32; 8] = (&mut out[..8]).try_into().expect("eight lanes");
             unsafe { _mm256_storeu_ps(out.as_mut_ptr(), self.0) };
@@ -320,7 +333,8 @@ mod tests {
                 return;
             }
             fn ops<F: F32s>(a: &[f32; 8], b: &[f32; 8]) -> Vec<[u32; 8]> {
-                let mut out = vec![[0u32; 8]; 16];
+                let mut out = vec![[0u32; 8]; 17];
+                let src = *b;
                 for h in (0..8).step_by(F::WIDTH) {
                     let (a, b) = (F::load(&a[h..]), F::load(&b[h..]));
                     let results = [
@@ -340,6 +354,7 @@ mod tests {
                         a.lt(b).select(a, b),
                         a.lt(b) & a | b,
                         F::ramp() + F::splat(h as f32) + F::ZERO,
+                        F::from_fn(|l| src[h + l]),
                     ];
                     for (r, o) in results.into_iter().zip(out.iter_mut()) {
                         let mut lanes = [0.0f32; 8];

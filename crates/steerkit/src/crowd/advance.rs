@@ -8,7 +8,7 @@
 
 use super::space::{facing_angle, WorldBounds};
 use super::{AgentDebug, Cold};
-use crate::kinematic::{drag_weights, Integration, Kinematic, Scheme};
+use crate::kinematic::{drag_weights, Integration, Kinematic, Limits, Scheme};
 use crate::lanes::{clamp, clamp_len, finite, not, F32s};
 use crate::math::{wrap_angle, Vector};
 use core::f32::consts::{FRAC_PI_2, PI};
@@ -17,37 +17,40 @@ use glam::Vec2;
 /// Agents advanced at once.
 pub(crate) const EIGHT: usize = 8;
 
-/// Eight agents' quantities, one array per quantity (lane `l` is agent `l`).
+/// Eight agents' state and requests (agent `l` at index `l`). The lanes take them from
+/// here value by value (`F32s::from_fn`): a lane array filled by scalar stores and loaded
+/// whole would wait for those stores.
+struct In8<'a> {
+    position: &'a [Vec2],
+    velocity: &'a [Vec2],
+    orientation: &'a [f32],
+    rotation: &'a [f32],
+    debug: &'a [AgentDebug<Vec2>],
+    limits: &'a [Limits; EIGHT],
+}
+
+/// Eight agents' results, one array per quantity (lane `l` is agent `l`).
 #[derive(Clone, Copy, Default)]
 struct Lanes8 {
-    /// Position (m): on return, the integrated one (before a fix).
+    /// Position (m): the integrated one (before a fix).
     px: [f32; EIGHT],
     py: [f32; EIGHT],
     /// Velocity (m/s), likewise.
     vx: [f32; EIGHT],
     vy: [f32; EIGHT],
-    /// Orientation (rad): on return, the new one (faced, or wrapped where that needs no fix).
+    /// Orientation (rad): the new one (faced, or wrapped where that needs no fix).
     o: [f32; EIGHT],
-    /// On return: the integrated orientation before wrapping.
+    /// The integrated orientation before wrapping.
     raw: [f32; EIGHT],
     /// Rotation (rad/s).
     w: [f32; EIGHT],
-    ax: [f32; EIGHT],
-    ay: [f32; EIGHT],
-    alpha: [f32; EIGHT],
-    /// `max(limit, 0)` per limit, as `clamp_len` takes it.
-    speed: [f32; EIGHT],
-    accel: [f32; EIGHT],
-    /// The angular limits as `f32::clamp` takes them.
-    rot: [f32; EIGHT],
-    ang: [f32; EIGHT],
-    /// On return: the facing of the new velocity (tests read it).
+    /// The facing of the new velocity (tests read it).
     face: [f32; EIGHT],
-    /// On return: the squared displacement (m²).
+    /// The squared displacement (m²).
     moved: [f32; EIGHT],
-    /// On return: a mask, set where the agent needs the scalar step after the integration (it
-    /// crossed the torus seam or met a bounded face, its orientation left (−π, π], or a
-    /// result is not finite).
+    /// A mask, set where the agent needs the scalar step after the integration (it crossed
+    /// the torus seam or met a bounded face, its orientation left (−π, π], or a result is
+    /// not finite).
     fix: [f32; EIGHT],
 }
 
@@ -142,19 +145,10 @@ pub(crate) fn move_eight(
     let (position, velocity) = (&mut position[..EIGHT], &mut velocity[..EIGHT]);
     let (orientation, rotation) = (&mut orientation[..EIGHT], &mut rotation[..EIGHT]);
     let mut x = Lanes8::default();
-    for l in 0..EIGHT {
-        let (s, limits) = (&debug[l].steering, &cold[l].limits);
-        (x.px[l], x.py[l]) = (position[l].x, position[l].y);
-        (x.vx[l], x.vy[l]) = (velocity[l].x, velocity[l].y);
-        (x.ax[l], x.ay[l], x.alpha[l]) = (s.linear.x, s.linear.y, s.angular);
-        x.speed[l] = limits.max_speed().max(0.0);
-        x.accel[l] = limits.max_acceleration().max(0.0);
-        (x.rot[l], x.ang[l]) = (limits.max_rotation(), limits.max_angular_acceleration());
-    }
-    x.o.copy_from_slice(orientation);
-    x.w.copy_from_slice(rotation);
+    let limits = core::array::from_fn(|l| cold[l].limits);
+    let inputs = In8 { position, velocity, orientation, rotation, debug, limits: &limits };
     let w = Weights::new(m.integration, dt, m.face, m.bounds);
-    if !run(&mut x, &w, m.avx2) {
+    if !run(&inputs, &mut x, &w, m.avx2) {
         for (l, &old) in position.iter().enumerate() {
             if x.fix[l].to_bits() == 0 {
                 continue;
@@ -186,50 +180,55 @@ pub(crate) fn move_eight(
 
 /// The lanes on `x` (AVX2 where `avx2`): `true` when no agent needs a fix.
 #[inline]
-fn run(x: &mut Lanes8, w: &Weights, avx2: bool) -> bool {
+fn run(i: &In8<'_>, x: &mut Lanes8, w: &Weights, avx2: bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         // SAFETY: the caller says the CPU has AVX2
-        return unsafe { lanes_avx2(x, w) };
+        return unsafe { lanes_avx2(i, x, w) };
     }
     let _ = avx2;
-    lanes::<wide::f32x4>(x, w)
+    lanes::<wide::f32x4>(i, x, w)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn lanes_avx2(x: &mut Lanes8, w: &Weights) -> bool {
-    lanes::<crate::lanes::Avx2>(x, w)
+fn lanes_avx2(i: &In8<'_>, x: &mut Lanes8, w: &Weights) -> bool {
+    lanes::<crate::lanes::Avx2>(i, x, w)
 }
 
 /// The arithmetic, `F::WIDTH` agents at a time; `true` when no agent needs a fix. No
-/// closures: they would lose `lanes_avx2`'s target feature.
+/// closures around lane operations: they would lose `lanes_avx2`'s target feature (the ones
+/// that read a value for `from_fn` hold none).
 #[inline(always)]
-fn lanes<F: F32s>(x: &mut Lanes8, w: &Weights) -> bool {
-    #[inline(always)]
-    fn at<F: F32s>(a: &[f32; EIGHT], h: usize) -> F {
-        F::load(&a[h..])
-    }
+fn lanes<F: F32s>(i: &In8<'_>, x: &mut Lanes8, w: &Weights) -> bool {
     let (decay, phi, psi) = (F::splat(w.linear.0), F::splat(w.linear.1), F::splat(w.linear.2));
     let (adecay, aphi) = (F::splat(w.angular.0), F::splat(w.angular.1));
     let (mphi, mpsi) = (F::splat(w.mean.0), F::splat(w.mean.1));
     let (dt, pi) = (F::splat(w.dt), F::splat(PI));
     let mut fixes = F::ZERO;
     for h in (0..EIGHT).step_by(F::WIDTH) {
-        let (px, py, vx, vy) =
-            (at::<F>(&x.px, h), at::<F>(&x.py, h), at::<F>(&x.vx, h), at::<F>(&x.vy, h));
-        let (o, w0) = (at::<F>(&x.o, h), at::<F>(&x.w, h));
-        let (ax, ay) = clamp_len(at::<F>(&x.ax, h), at::<F>(&x.ay, h), at::<F>(&x.accel, h));
-        let alpha = clamp(at::<F>(&x.alpha, h), at::<F>(&x.ang, h));
-        let (v1x, v1y) =
-            clamp_len(vx * decay + ax * phi, vy * decay + ay * phi, at::<F>(&x.speed, h));
+        let (p, v, s, m) = (&i.position[h..], &i.velocity[h..], &i.debug[h..], &i.limits[h..]);
+        let (px, py) = (F::from_fn(|l| p[l].x), F::from_fn(|l| p[l].y));
+        let (vx, vy) = (F::from_fn(|l| v[l].x), F::from_fn(|l| v[l].y));
+        let (o, w0) = (F::load(&i.orientation[h..]), F::load(&i.rotation[h..]));
+        // the linear limits after `max(0)`, as `clamp_len` takes them
+        let accel = F::from_fn(|l| m[l].max_acceleration().max(0.0));
+        let speed = F::from_fn(|l| m[l].max_speed().max(0.0));
+        let (ax, ay) =
+            (F::from_fn(|l| s[l].steering.linear.x), F::from_fn(|l| s[l].steering.linear.y));
+        let (ax, ay) = clamp_len(ax, ay, accel);
+        let alpha = clamp(
+            F::from_fn(|l| s[l].steering.angular),
+            F::from_fn(|l| m[l].max_angular_acceleration()),
+        );
+        let (v1x, v1y) = clamp_len(vx * decay + ax * phi, vy * decay + ay * phi, speed);
         let (dx, dy) = match w.scheme {
             Scheme::Exact => (vx * phi + ax * psi, vy * phi + ay * psi),
             Scheme::NewtonEuler1 => (vx * dt, vy * dt),
             Scheme::SemiImplicit => (v1x * dt, v1y * dt),
         };
-        let w1 = clamp(w0 * adecay + alpha * aphi, at::<F>(&x.rot, h));
+        let w1 = clamp(w0 * adecay + alpha * aphi, F::from_fn(|l| m[l].max_rotation()));
         let mean = match w.scheme {
             Scheme::Exact => w0 * mphi + alpha * mpsi,
             Scheme::NewtonEuler1 => w0,
@@ -337,17 +336,23 @@ mod tests {
         dt: f32,
         avx2: bool,
     ) -> ([Kinematic<Vec2>; EIGHT], [f32; EIGHT]) {
+        let position = cases.map(|c| c.0.position);
+        let velocity = cases.map(|c| c.0.velocity);
+        let orientation = cases.map(|c| c.0.orientation);
+        let rotation = cases.map(|c| c.0.rotation);
+        let debug = cases.map(|c| AgentDebug { steering: c.1, target: None });
+        let limits = cases.map(|c| c.2);
+        let inputs = In8 {
+            position: &position,
+            velocity: &velocity,
+            orientation: &orientation,
+            rotation: &rotation,
+            debug: &debug,
+            limits: &limits,
+        };
         let mut x = Lanes8::default();
-        for (l, (k, s, m)) in cases.iter().enumerate() {
-            (x.px[l], x.py[l], x.vx[l], x.vy[l]) =
-                (k.position.x, k.position.y, k.velocity.x, k.velocity.y);
-            (x.o[l], x.w[l], x.ax[l], x.ay[l], x.alpha[l]) =
-                (k.orientation, k.rotation, s.linear.x, s.linear.y, s.angular);
-            (x.speed[l], x.accel[l]) = (m.max_speed().max(0.0), m.max_acceleration().max(0.0));
-            (x.rot[l], x.ang[l]) = (m.max_rotation(), m.max_angular_acceleration());
-        }
         let w = Weights::new(integration, dt, false, &WorldBounds::Unbounded);
-        run(&mut x, &w, avx2);
+        run(&inputs, &mut x, &w, avx2);
         let kin = core::array::from_fn(|l| Kinematic {
             position: Vec2::new(x.px[l], x.py[l]),
             orientation: wrap_angle(x.raw[l]),

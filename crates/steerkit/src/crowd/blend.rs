@@ -4,7 +4,7 @@
 //! blend's operations in their order, a leaf's `None` a mask, so the steering and the target
 //! are the scalar evaluation's bits.
 
-use super::recipe::{LaneLeaf, Summary, MAX_SEPARATIONS};
+use super::recipe::{LaneLeaf, Summary};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::lanes::{clamp_len, normalize_or_zero, F32s};
 use glam::Vec2;
@@ -12,38 +12,28 @@ use glam::Vec2;
 /// Agents blended at once.
 const EIGHT: usize = 8;
 
-/// Eight agents' inputs and results, one array per quantity (lane `l` is agent `l`).
+/// Eight agents' state, limits and neighbour sums (agent `l` at index `l`). The lanes take
+/// them from here value by value (`F32s::from_fn`): a lane array filled by scalar stores and
+/// loaded whole would wait for those stores.
+struct In8<'a> {
+    me: &'a [Kinematic<Vec2>; EIGHT],
+    limits: &'a [Limits; EIGHT],
+    sums: &'a [Summary<Vec2>],
+}
+
+/// Eight agents' results, one array per quantity (lane `l` is agent `l`): the blended
+/// acceleration and cohesion's target (the neighbours' centre).
 #[derive(Clone, Copy, Default)]
-struct Blend8 {
-    px: [f32; EIGHT],
-    py: [f32; EIGHT],
-    vx: [f32; EIGHT],
-    vy: [f32; EIGHT],
-    /// Neighbours summed.
-    n: [f32; EIGHT],
-    /// Σ offsets, Σ unit velocities.
-    ox: [f32; EIGHT],
-    oy: [f32; EIGHT],
-    hx: [f32; EIGHT],
-    hy: [f32; EIGHT],
-    /// Each separation's summed pushes, and a mask set where some neighbour pushed.
-    sx: [[f32; EIGHT]; MAX_SEPARATIONS],
-    sy: [[f32; EIGHT]; MAX_SEPARATIONS],
-    pushed: [[f32; EIGHT]; MAX_SEPARATIONS],
-    /// `max_acceleration` as seek takes it, and after `max(0)` as the clamps take it.
-    accel: [f32; EIGHT],
-    clamp: [f32; EIGHT],
-    speed: [f32; EIGHT],
-    /// On return: the blended acceleration and cohesion's target (the neighbours' centre).
+struct Out8 {
     ax: [f32; EIGHT],
     ay: [f32; EIGHT],
     tx: [f32; EIGHT],
     ty: [f32; EIGHT],
 }
 
-/// The blend `leaves` (weight, leaf) of eight agents from their sums, each as
-/// `FlatBlend::evaluate` gives it: the steering and the target (cohesion's centre where some
-/// neighbour was summed). `avx2`: the CPU has AVX2 (`crate::lanes::avx2`).
+/// The blend `leaves` (weight, leaf) of eight agents from their sums (the first eight of
+/// `sums`), each as `FlatBlend::evaluate` gives it: the steering and the target (cohesion's
+/// centre where some neighbour was summed). `avx2`: the CPU has AVX2 (`crate::lanes::avx2`).
 pub(crate) fn steer_eight(
     leaves: &[(f32, LaneLeaf)],
     me: &[Kinematic<Vec2>; EIGHT],
@@ -51,32 +41,20 @@ pub(crate) fn steer_eight(
     sums: &[Summary<Vec2>],
     avx2: bool,
 ) -> [(SteeringOutput<Vec2>, Option<Vec2>); EIGHT] {
-    let mut x = Blend8::default();
-    let mask = |on: bool| if on { f32::from_bits(u32::MAX) } else { 0.0 };
-    for (l, ((k, m), s)) in me.iter().zip(limits).zip(&sums[..EIGHT]).enumerate() {
-        (x.px[l], x.py[l], x.vx[l], x.vy[l]) =
-            (k.position.x, k.position.y, k.velocity.x, k.velocity.y);
-        x.n[l] = s.count as f32;
-        (x.ox[l], x.oy[l], x.hx[l], x.hy[l]) = (s.offset.x, s.offset.y, s.heading.x, s.heading.y);
-        for (j, sep) in s.separation.iter().enumerate() {
-            let (sum, any) = sep.summed();
-            (x.sx[j][l], x.sy[j][l], x.pushed[j][l]) = (sum.x, sum.y, mask(any));
-        }
-        x.accel[l] = m.max_acceleration();
-        x.clamp[l] = m.max_acceleration().max(0.0);
-        x.speed[l] = m.max_speed();
-    }
+    let sums = &sums[..EIGHT];
+    let inputs = In8 { me, limits, sums };
+    let mut x = Out8::default();
     #[cfg(target_arch = "x86_64")]
     if avx2 {
         // SAFETY: the caller says the CPU has AVX2
-        unsafe { lanes_avx2(&mut x, leaves) };
+        unsafe { lanes_avx2(&inputs, &mut x, leaves) };
     } else {
-        lanes::<wide::f32x4>(&mut x, leaves);
+        lanes::<wide::f32x4>(&inputs, &mut x, leaves);
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = avx2;
-        lanes::<wide::f32x4>(&mut x, leaves);
+        lanes::<wide::f32x4>(&inputs, &mut x, leaves);
     }
     let centre = leaves.iter().any(|(_, leaf)| matches!(leaf, LaneLeaf::Cohesion));
     core::array::from_fn(|l| {
@@ -88,30 +66,39 @@ pub(crate) fn steer_eight(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn lanes_avx2(x: &mut Blend8, leaves: &[(f32, LaneLeaf)]) {
-    lanes::<crate::lanes::Avx2>(x, leaves);
+fn lanes_avx2(i: &In8<'_>, x: &mut Out8, leaves: &[(f32, LaneLeaf)]) {
+    lanes::<crate::lanes::Avx2>(i, x, leaves);
 }
 
-/// The arithmetic, `F::WIDTH` agents at a time (no closures: they would lose `lanes_avx2`'s
-/// target feature).
+/// The arithmetic, `F::WIDTH` agents at a time (no closures around lane operations: they
+/// would lose `lanes_avx2`'s target feature; the ones that read a value for `from_fn` hold
+/// none).
 #[inline(always)]
-fn lanes<F: F32s>(x: &mut Blend8, leaves: &[(f32, LaneLeaf)]) {
+fn lanes<F: F32s>(i: &In8<'_>, x: &mut Out8, leaves: &[(f32, LaneLeaf)]) {
     let zero = F::ZERO;
+    let set = f32::from_bits(u32::MAX);
     for h in (0..EIGHT).step_by(F::WIDTH) {
-        let (px, py) = (F::load(&x.px[h..]), F::load(&x.py[h..]));
-        let n = F::load(&x.n[h..]);
+        let (k, m, s) = (&i.me[h..], &i.limits[h..], &i.sums[h..]);
+        let (px, py) = (F::from_fn(|l| k[l].position.x), F::from_fn(|l| k[l].position.y));
+        let n = F::from_fn(|l| s[l].count as f32);
         let some = zero.lt(n);
-        let (accel, clamp) = (F::load(&x.accel[h..]), F::load(&x.clamp[h..]));
+        // `max_acceleration` as seek takes it, and after `max(0)` as the clamps take it
+        let accel = F::from_fn(|l| m[l].max_acceleration());
+        let clamp = F::from_fn(|l| m[l].max_acceleration().max(0.0));
         // the neighbours' centre, `me.position + Σ offsets / n`
-        let cx = px + F::load(&x.ox[h..]) / n;
-        let cy = py + F::load(&x.oy[h..]) / n;
+        let cx = px + F::from_fn(|l| s[l].offset.x) / n;
+        let cy = py + F::from_fn(|l| s[l].offset.y) / n;
         // the blend: Σ leaf·weight from zero, in member order, a `None` leaf adding 0·weight
         let (mut ax, mut ay) = (zero, zero);
         for &(w, leaf) in leaves {
             let (on, lx, ly) = match leaf {
                 LaneLeaf::Separation(j) => {
-                    let (lx, ly) = clamp_len(F::load(&x.sx[j][h..]), F::load(&x.sy[j][h..]), clamp);
-                    (F::load(&x.pushed[j][h..]), lx, ly)
+                    let sx = F::from_fn(|l| s[l].separation[j].summed().0.x);
+                    let sy = F::from_fn(|l| s[l].separation[j].summed().0.y);
+                    let (lx, ly) = clamp_len(sx, sy, clamp);
+                    let pushed =
+                        F::from_fn(|l| if s[l].separation[j].summed().1 { set } else { 0.0 });
+                    (pushed, lx, ly)
                 }
                 LaneLeaf::Cohesion => {
                     // seek the centre: no direction, no steering
@@ -119,9 +106,13 @@ fn lanes<F: F32s>(x: &mut Blend8, leaves: &[(f32, LaneLeaf)]) {
                     (some & (dx.ne(zero) | dy.ne(zero)), dx * accel, dy * accel)
                 }
                 LaneLeaf::Alignment(time_to_target) => {
-                    let (mx, my) = (F::load(&x.hx[h..]) / n, F::load(&x.hy[h..]) / n);
-                    let (ux, uy) = normalize_or_zero(F::load(&x.vx[h..]), F::load(&x.vy[h..]));
-                    let k = F::load(&x.speed[h..]) / F::splat(time_to_target);
+                    let mx = F::from_fn(|l| s[l].heading.x) / n;
+                    let my = F::from_fn(|l| s[l].heading.y) / n;
+                    let vx = F::from_fn(|l| k[l].velocity.x);
+                    let vy = F::from_fn(|l| k[l].velocity.y);
+                    let (ux, uy) = normalize_or_zero(vx, vy);
+                    let speed = F::from_fn(|l| m[l].max_speed());
+                    let k = speed / F::splat(time_to_target);
                     let (lx, ly) = clamp_len((mx - ux) * k, (my - uy) * k, clamp);
                     (some, lx, ly)
                 }
