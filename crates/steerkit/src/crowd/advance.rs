@@ -415,14 +415,14 @@ mod tests {
         }
     }
 
-    /// Whole 2D crowds stepped with the lane moves and with the scalar phase alone give the
-    /// same bits and the same events: open, bounded and wrap-around worlds small enough that
+    /// Whole 2D crowds stepped with the agents in lanes (the flat blends of `blend` and the
+    /// moves) and with the scalar phases alone give the same bits and the same events: open, bounded and wrap-around worlds small enough that
     /// agents meet the faces and cross the seam every few steps, every integration scheme with
     /// and without drag, facing the motion or turning by their own steering (look where you
     /// are going), goals with arrival and stuck detection, and groups interleaved in storage
     /// so that runs of eight break.
     #[test]
-    fn lane_moves_step_crowds_as_the_scalar_phase() {
+    fn agent_lanes_step_crowds_as_the_scalar_phases() {
         use super::super::{AgentSpec, Crowd, CrowdConfig, Group, Recipe, Stuck, Target};
         use crate::steering::{
             Align, Alignment, Cohesion, Falloff, LookWhereYoureGoing, Seek, Separation,
@@ -485,7 +485,7 @@ mod tests {
                     crowd.spawn(spec).unwrap();
                 }
                 let mut scalar = crowd.clone();
-                scalar.lane_moves = false;
+                scalar.agent_lanes = false;
                 for step in 0..90 {
                     // runs of eight agents of one group in storage, taken as commit takes them
                     let mut k = 0;

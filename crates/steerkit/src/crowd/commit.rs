@@ -21,7 +21,7 @@ impl<V: CrowdVector> Crowd<V> {
         let obstacles = self.obstacles.as_ref();
         let bounds = self.config.bounds;
         let (avx2, lanes) =
-            (self.avx2, V::MOVES_IN_LANES && self.lane_moves && obstacles.is_none() && dt > 0.0);
+            (self.avx2, V::MOVES_IN_LANES && self.agent_lanes && obstacles.is_none() && dt > 0.0);
         // each chunk's slices; `controls` only when some group drives a vehicle (`drive_on`)
         let body = |ci: usize,
                     (pos, vel, ori, rot): KinematicChunks<'_, V>,

@@ -47,7 +47,7 @@ impl<V: CrowdVector> Crowd<V> {
         let hazards = &self.hazards[..];
         let nr = self.config.neighbour_radius;
         let steps = self.steps;
-        let (avx2, lanes) = (self.avx2, V::BLENDS_IN_LANES && self.lane_moves);
+        let (avx2, lanes) = (self.avx2, V::BLENDS_IN_LANES && self.agent_lanes);
         // a group whose flat blend has a lane form and no ORCA after it: its agents keep their
         // sums, and the blend takes them eight at a time after the chunk's scans
         let blend_later = |g: &GroupRt<V>| -> bool {

@@ -339,7 +339,7 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     /// Phases 2 and 3 take runs of eight agents at once in lanes where the space can (the flat
     /// blend, `Space::steer_eight`; the move, `Space::move_eight`): the same bits as one by
     /// one, which tests show by switching this off.
-    lane_moves: bool,
+    agent_lanes: bool,
     /// Each agent's cell while the storage is re-sorted, then its new place (the inverse of
     /// `perm`).
     keys: Vec<u32>,
@@ -434,7 +434,7 @@ impl<V: CrowdVector> Crowd<V> {
             grid: Grid::default(),
             grid_fresh: false,
             avx2: crate::lanes::avx2(),
-            lane_moves: true,
+            agent_lanes: true,
             keys: Vec::new(),
             perm: Vec::new(),
             swaps: Vec::new(),
