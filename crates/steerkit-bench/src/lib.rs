@@ -117,6 +117,10 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
     }
     v.push(w("dense2d", 10_000, dense2d));
     v.push(w("dense2d_k7", 10_000, dense2d_k7));
+    v.push(w("cone2d", 10_000, cone2d));
+    if !quick {
+        v.push(w("cone2d", 100_000, cone2d));
+    }
     if !quick {
         v.push(w("dense2d", 100_000, dense2d));
     }
@@ -359,6 +363,15 @@ fn orca3d(n: usize) -> World {
 fn dense2d_k7(n: usize) -> World {
     let mut crowd = dense2d_crowd(n);
     let group = Group { nearest: Some(7), ..Group::new(flocking()) };
+    crowd.set_group(steerkit::crowd::GroupId(0), group).expect("valid group");
+    World::Crowd2(Box::new(crowd))
+}
+
+/// [`flock2d_crowd`] with Millington's view cone: the group's sums see only the neighbours
+/// within 2 rad (about 115°) either side of the heading (`Group::view_half_angle`).
+fn cone2d(n: usize) -> World {
+    let mut crowd = flock2d_crowd(n);
+    let group = Group { view_half_angle: Some(2.0), ..Group::new(flocking()) };
     crowd.set_group(steerkit::crowd::GroupId(0), group).expect("valid group");
     World::Crowd2(Box::new(crowd))
 }
