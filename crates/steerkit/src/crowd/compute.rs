@@ -63,13 +63,54 @@ impl<V: CrowdVector> Crowd<V> {
             let base = ci * CHUNK;
             // agents of recipes without obstacle avoidance have no avoidance state
             let mut spare = AvoidState::default();
-            scratch.blend_later.clear();
-            scratch.blend_later.resize(cold.len(), false);
-            if scratch.sums.len() < cold.len() {
-                scratch.sums.resize(cold.len(), Summary::default());
-            }
-            for (k, (c, d)) in cold.iter_mut().zip(debug.iter_mut()).enumerate() {
+            // consecutive agents of one group whose flat blend waits to be taken eight at a
+            // time in lanes (`flush`), with their sums
+            let mut held = Held::<V>::default();
+            // the held agents' blends: eight at once in lanes, fewer one by one
+            let flush = |held: &mut Held<V>, cold: &[Cold<V>], debug: &mut [AgentDebug<V>]| {
+                let (a, n) = (held.first, core::mem::take(&mut held.len));
+                if n == 0 {
+                    return;
+                }
+                let g = &groups[held.group as usize];
+                let Some(direct @ Direct::Blend(flat)) = &g.direct else {
+                    unreachable!("only flat blends are held")
+                };
+                let me = |j: usize| {
+                    let i = base + j;
+                    Kinematic {
+                        position: view.position[i],
+                        orientation: orientation[i],
+                        velocity: view.velocity[i],
+                        rotation: rotation[i],
+                    }
+                };
+                if n == 8 {
+                    let kin = core::array::from_fn(|l| me(a + l));
+                    let limits = core::array::from_fn(|l| cold[a + l].limits);
+                    let leaves = flat.lanes().unwrap_or_default();
+                    if let Some(out) = V::steer_eight(leaves, &kin, &limits, &held.sums, avx2) {
+                        for (d, (steering, target)) in debug[a..a + 8].iter_mut().zip(out) {
+                            *d = AgentDebug { steering, target };
+                        }
+                        return;
+                    }
+                }
+                for (l, sums) in held.sums[..n].iter().enumerate() {
+                    let mut notes = Notes::default();
+                    let j = a + l;
+                    let steering = direct.evaluate(&me(j), &cold[j].limits, None, sums, &mut notes);
+                    debug[j] = AgentDebug { steering, target: notes.target };
+                }
+            };
+            for k in 0..cold.len() {
                 let i = base + k;
+                let later =
+                    status[i] & QUARANTINED == 0 && blend_later(&groups[cold[k].group as usize]);
+                if held.len > 0 && !(later && cold[k].group == held.group) {
+                    flush(&mut held, cold, debug);
+                }
+                let (c, d) = (&mut cold[k], &mut debug[k]);
                 if status[i] & QUARANTINED != 0 {
                     *d = AgentDebug::default();
                     continue;
@@ -81,7 +122,18 @@ impl<V: CrowdVector> Crowd<V> {
                     velocity: view.velocity[i],
                     rotation: rotation[i],
                 };
-                let mut summary = Summary::<V>::default();
+                let mut local = Summary::<V>::default();
+                let summary = if later {
+                    // the scan writes the held agent's sums in place
+                    if held.len == 0 {
+                        (held.first, held.group) = (k, c.group);
+                    }
+                    let kept = &mut held.sums[held.len];
+                    *kept = Summary::default();
+                    kept
+                } else {
+                    &mut local
+                };
                 scratch.neighbours.clear();
                 if g.plan.needs_neighbours {
                     let cone = g.spec.view_half_angle.and_then(|half| {
@@ -97,7 +149,7 @@ impl<V: CrowdVector> Crowd<V> {
                         cone.as_ref(),
                         &g.plan,
                         &c.limits,
-                        &mut summary,
+                        summary,
                     );
                     if g.plan.needs_list {
                         let mut q = NeighbourQuery::around(i, me.position, nr);
@@ -108,14 +160,18 @@ impl<V: CrowdVector> Crowd<V> {
                         view.for_each_within(&q, |n| buf.push(*n));
                     }
                 }
-                if blend_later(g) {
-                    (scratch.sums[k], scratch.blend_later[k]) = (summary, true);
+                if later {
+                    held.len += 1;
+                    if held.len == 8 {
+                        flush(&mut held, cold, debug);
+                    }
                     continue;
                 }
+                let summary = &*summary;
                 let goal = (c.flags & HAS_GOAL != 0).then_some(c.goal);
                 let mut notes = Notes::default();
                 let steering = match &g.direct {
-                    Some(direct) => direct.evaluate(&me, &c.limits, goal, &summary, &mut notes),
+                    Some(direct) => direct.evaluate(&me, &c.limits, goal, summary, &mut notes),
                     None => {
                         let cx = Context {
                             me,
@@ -124,7 +180,7 @@ impl<V: CrowdVector> Crowd<V> {
                             dt,
                             goal,
                             neighbours: &scratch.neighbours,
-                            summary: &summary,
+                            summary,
                             separations: &g.plan.separations,
                             paths,
                             obstacles,
@@ -213,52 +269,7 @@ impl<V: CrowdVector> Crowd<V> {
                     scratch.events.push(CrowdEvent::PathFinished { agent });
                 }
             }
-            // the flat blends: runs of eight agents of one group in lanes, the rest one by one
-            let later = &scratch.blend_later;
-            let mut k = 0;
-            while k < cold.len() {
-                if !later[k] {
-                    k += 1;
-                    continue;
-                }
-                let group = cold[k].group;
-                let g = &groups[group as usize];
-                let Some(direct @ Direct::Blend(flat)) = &g.direct else {
-                    unreachable!("`blend_later` holds only flat blends")
-                };
-                let me = |j: usize| {
-                    let i = base + j;
-                    Kinematic {
-                        position: view.position[i],
-                        orientation: orientation[i],
-                        velocity: view.velocity[i],
-                        rotation: rotation[i],
-                    }
-                };
-                let run = k..k + 8;
-                if run.end <= cold.len() && run.clone().all(|j| later[j] && cold[j].group == group)
-                {
-                    let kin = core::array::from_fn(|l| me(k + l));
-                    let limits = core::array::from_fn(|l| cold[k + l].limits);
-                    let leaves = flat.lanes().unwrap_or_default();
-                    if let Some(out) =
-                        V::steer_eight(leaves, &kin, &limits, &scratch.sums[run], avx2)
-                    {
-                        for (d, (steering, target)) in debug[k..k + 8].iter_mut().zip(out) {
-                            *d = AgentDebug { steering, target };
-                        }
-                        k += 8;
-                        continue;
-                    }
-                }
-                let c = &cold[k];
-                let goal = (c.flags & HAS_GOAL != 0).then_some(c.goal);
-                let mut notes = Notes::default();
-                let steering =
-                    direct.evaluate(&me(k), &c.limits, goal, &scratch.sums[k], &mut notes);
-                debug[k] = AgentDebug { steering, target: notes.target };
-                k += 1;
-            }
+            flush(&mut held, cold, debug);
         };
         let chunks = chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks));
         if self.avoid_on {
@@ -273,4 +284,14 @@ impl<V: CrowdVector> Crowd<V> {
                 .for_each(|(ci, ((cold, debug), scratch))| body(ci, cold, debug, scratch, None));
         }
     }
+}
+
+/// Up to eight consecutive agents of one group, from `first` on, whose flat blend waits to be
+/// taken in lanes, and their neighbour sums.
+#[derive(Default)]
+struct Held<V: Vector> {
+    first: usize,
+    len: usize,
+    group: u16,
+    sums: [Summary<V>; 8],
 }

@@ -219,10 +219,6 @@ struct ChunkScratch<V: CrowdVector> {
     events: Vec<CrowdEvent>,
     /// Largest squared move of the chunk's agents this step (m²).
     max_move: f32,
-    /// The neighbour sums of the chunk's agents whose flat blend waits to be taken eight at a
-    /// time in lanes (`blend`), and which those are.
-    sums: Vec<recipe::Summary<V>>,
-    blend_later: Vec<bool>,
 }
 
 /// Read-only view of every agent's kinematic, for behaviours that name another agent.
