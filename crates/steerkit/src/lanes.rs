@@ -184,8 +184,9 @@ mod avx2 {
     //! The AVX2 form. Its operations are the `core::arch` intrinsics, which need the CPU
     //! feature. The rule that makes each `unsafe` block below sound: `Avx2` is used only in
     //! code reached after [`Avx2::available`] said yes (the scan's `run_avx2` behind
-    //! `Storage::avx2`, phase 3's `lanes_avx2` behind `Move::avx2`, and tests that ask first);
-    //! it is crate-private, so the rule is this crate's to keep. Those entry points carry
+    //! `Storage::avx2`, the moves' and the blends' `lanes_avx2` behind `Move::avx2` and the
+    //! `avx2` argument of `blend::steer_eight`, all set from `Crowd::avx2`, and tests that ask
+    //! first); it is crate-private, so the rule is this crate's to keep. Those entry points carry
     //! `#[target_feature(enable = "avx2")]`, so these inline into 256-bit code.
 
     use super::F32s;
