@@ -52,6 +52,13 @@ pub(crate) trait F32s:
     fn tally(self, mask: Self) -> Self;
     /// The lanes' `i32` counts (see [`tally`](Self::tally)) into the first `WIDTH` of `out`.
     fn store_counts(self, out: &mut [i32]);
+    /// Each row's eight floats added in order from zero, `((0 + r[0]) + r[1]) + … + r[7]`,
+    /// row `q` into lane `q` of the result: the same bits in either form (the AVX2 one
+    /// transposes the rows and adds eight whole registers).
+    #[inline(always)]
+    fn totals(rows: &[[f32; 8]; 8]) -> [f32; 8] {
+        rows.map(|r| r.iter().fold(0.0, |t, &v| t + v))
+    }
 }
 
 /// Lane masks: all ones where `mask` is clear, clear where it is set.
@@ -317,6 +324,52 @@ mod avx2 {
             let out: &mut [i32; 8] = (&mut out[..8]).try_into().expect("eight lanes");
             unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_castps_si256(self.0)) };
         }
+        #[inline(always)]
+        fn totals(rows: &[[f32; 8]; 8]) -> [f32; 8] {
+            // no closures: a closure is a function of its own, without the caller's AVX2
+            unsafe {
+                let row = |q: usize| rows[q].as_ptr();
+                let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+                let (r4, r5, r6, r7) = (row(4), row(5), row(6), row(7));
+                let (r0, r1) = (_mm256_loadu_ps(r0), _mm256_loadu_ps(r1));
+                let (r2, r3) = (_mm256_loadu_ps(r2), _mm256_loadu_ps(r3));
+                let (r4, r5) = (_mm256_loadu_ps(r4), _mm256_loadu_ps(r5));
+                let (r6, r7) = (_mm256_loadu_ps(r6), _mm256_loadu_ps(r7));
+                // the 8×8 transpose: lane l of every row into register c_l
+                let (t0, t1) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+                let (t2, t3) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+                let (t4, t5) = (_mm256_unpacklo_ps(r4, r5), _mm256_unpackhi_ps(r4, r5));
+                let (t6, t7) = (_mm256_unpacklo_ps(r6, r7), _mm256_unpackhi_ps(r6, r7));
+                let (s0, s1) =
+                    (_mm256_shuffle_ps::<0x44>(t0, t2), _mm256_shuffle_ps::<0xEE>(t0, t2));
+                let (s2, s3) =
+                    (_mm256_shuffle_ps::<0x44>(t1, t3), _mm256_shuffle_ps::<0xEE>(t1, t3));
+                let (s4, s5) =
+                    (_mm256_shuffle_ps::<0x44>(t4, t6), _mm256_shuffle_ps::<0xEE>(t4, t6));
+                let (s6, s7) =
+                    (_mm256_shuffle_ps::<0x44>(t5, t7), _mm256_shuffle_ps::<0xEE>(t5, t7));
+                let c0 = _mm256_permute2f128_ps::<0x20>(s0, s4);
+                let c1 = _mm256_permute2f128_ps::<0x20>(s1, s5);
+                let c2 = _mm256_permute2f128_ps::<0x20>(s2, s6);
+                let c3 = _mm256_permute2f128_ps::<0x20>(s3, s7);
+                let c4 = _mm256_permute2f128_ps::<0x31>(s0, s4);
+                let c5 = _mm256_permute2f128_ps::<0x31>(s1, s5);
+                let c6 = _mm256_permute2f128_ps::<0x31>(s2, s6);
+                let c7 = _mm256_permute2f128_ps::<0x31>(s3, s7);
+                // every row's sum in lane order at once
+                let mut t = _mm256_add_ps(_mm256_setzero_ps(), c0);
+                t = _mm256_add_ps(t, c1);
+                t = _mm256_add_ps(t, c2);
+                t = _mm256_add_ps(t, c3);
+                t = _mm256_add_ps(t, c4);
+                t = _mm256_add_ps(t, c5);
+                t = _mm256_add_ps(t, c6);
+                t = _mm256_add_ps(t, c7);
+                let mut out = [0.0; 8];
+                _mm256_storeu_ps(out.as_mut_ptr(), t);
+                out
+            }
+        }
     }
 }
 
@@ -383,6 +436,15 @@ mod tests {
                 assert_eq!(ops::<wide::f32x4>(&a, &b), ops::<Avx2>(&a, &b), "on {a:?}, {b:?}");
                 assert_eq!(any::<wide::f32x4>(&a, &b), any::<Avx2>(&a, &b));
             }
+            // the transposed totals add each row in lane order (rows of −0.0 stay +0.0)
+            let bits = |t: [f32; 8]| t.map(f32::to_bits);
+            for _ in 0..500 {
+                let rows: [[f32; 8]; 8] = core::array::from_fn(|_| pick(&mut rng));
+                let expected = rows.map(|r| r.iter().fold(0.0f32, |t, &v| t + v));
+                assert_eq!(bits(Avx2::totals(&rows)), bits(expected), "on {rows:?}");
+                assert_eq!(bits(wide::f32x4::totals(&rows)), bits(expected));
+            }
+            assert_eq!(bits(Avx2::totals(&[[-0.0; 8]; 8])), [0; 8]);
         }
     }
 }

@@ -34,7 +34,6 @@ impl<V: CrowdVector> Crowd<V> {
             bounds: &self.config.bounds,
             position: &self.position,
             velocity: &self.velocity,
-            unit: &self.unit,
             radius: &self.radius,
             soa: &self.soa,
             avx2: self.avx2,

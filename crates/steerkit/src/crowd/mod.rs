@@ -304,8 +304,6 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     orientation: Vec<V::Orientation>,
     rotation: Vec<V::Angular>,
     radius: Vec<f32>,
-    /// Unit velocities, refreshed after each rebuild when a group aligns headings.
-    unit: Vec<V>,
     /// The storage by axis for the data-parallel neighbour scan (rebuilt with the grid).
     soa: scan::Soa,
     status: Vec<u8>,
@@ -414,7 +412,6 @@ impl<V: CrowdVector> Crowd<V> {
             orientation: Vec::new(),
             rotation: Vec::new(),
             radius: Vec::new(),
-            unit: Vec::new(),
             soa: scan::Soa::default(),
             status: Vec::new(),
             cold: Vec::new(),
@@ -911,7 +908,6 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.orientation)
             + cap(&self.rotation)
             + cap(&self.radius)
-            + cap(&self.unit)
             + self.soa.bytes()
             + cap(&self.status)
             + cap(&self.cold)

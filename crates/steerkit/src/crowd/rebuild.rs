@@ -140,19 +140,11 @@ impl<V: CrowdVector> Crowd<V> {
                 .enumerate()
                 .all(|(i, c)| { self.slots[c.slot as usize].index as usize == i }));
         }
-        let headings = self.groups.iter().any(|g| g.plan.needs_headings);
-        if headings {
-            self.unit.resize(n, V::ZERO);
-            #[cfg(feature = "parallel")]
-            let it = self.unit.par_iter_mut().zip(self.velocity.par_iter());
-            #[cfg(not(feature = "parallel"))]
-            let it = self.unit.iter_mut().zip(self.velocity.iter());
-            it.for_each(|(u, v)| *u = v.normalize_or_zero());
-        }
         if self.groups.iter().any(|g| g.plan.needs_neighbours) {
             let velocities = self.groups.iter().any(|g| g.plan.needs_velocities);
-            let unit = if headings { &self.unit[..] } else { &[] };
-            self.soa.rebuild(&self.position, &self.velocity, velocities, unit, &self.radius);
+            let headings = self.groups.iter().any(|g| g.plan.needs_headings);
+            let (p, v, r) = (&self.position, &self.velocity, &self.radius);
+            self.soa.rebuild(p, v, velocities, headings, r);
         }
         self.grid_fresh = true;
     }

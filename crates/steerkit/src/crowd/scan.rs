@@ -33,8 +33,6 @@ pub(crate) struct Storage<'a, V: CrowdVector> {
     pub bounds: &'a WorldBounds<V>,
     pub position: &'a [V],
     pub velocity: &'a [V],
-    /// Unit velocities (empty when no group aligns headings).
-    pub unit: &'a [V],
     pub radius: &'a [f32],
     /// The same by axis, for the data-parallel scan.
     pub soa: &'a Soa,
@@ -602,7 +600,7 @@ fn add<V: CrowdVector>(s: &Storage<'_, V>, sum: &mut Summary<V>, plan: &Plan, o:
     sum.offset += o;
     sum.velocity += s.velocity[j];
     if plan.needs_headings {
-        sum.heading += s.unit[j];
+        sum.heading += s.soa.unit(j);
     }
 }
 
@@ -618,33 +616,65 @@ pub(crate) struct Soa {
 }
 
 impl Soa {
-    /// Copies the storage (`unit` empty, or `velocities` false, leaves those arrays empty).
+    /// Copies the storage by axis, with the unit velocities when `headings` (normalised here,
+    /// where each velocity is read anyway) and the velocities when `velocities`; the arrays
+    /// not asked for are left empty. One pass over the agents, in parallel pieces.
     pub(crate) fn rebuild<V: CrowdVector>(
         &mut self,
         position: &[V],
         velocity: &[V],
         velocities: bool,
-        unit: &[V],
+        headings: bool,
         radius: &[f32],
     ) {
-        fn copy<V: CrowdVector>(to: &mut Vec<f32>, from: &[V], ax: usize) {
-            to.clear();
-            if ax < V::DIM && !from.is_empty() {
-                #[cfg(feature = "parallel")]
-                to.par_extend(from.par_iter().with_min_len(4096).map(|p| p.axis(ax)));
-                #[cfg(not(feature = "parallel"))]
-                to.extend(from.iter().map(|p| p.axis(ax)));
-                to.extend([0.0; LANES]);
+        let n = position.len();
+        // the arrays in use hold `n` agents (overwritten by the pass, so not cleared first)
+        // and `LANES` zeros after them
+        fn fit(v: &mut Vec<f32>, n: usize, on: bool) -> &mut [f32] {
+            if !on {
+                v.clear();
+                return &mut [];
             }
+            v.resize(n + LANES, 0.0);
+            v[n..].fill(0.0);
+            &mut v[..n]
         }
-        for ax in 0..3 {
-            copy(&mut self.position[ax], position, ax);
-            copy(&mut self.velocity[ax], if velocities { velocity } else { &[] }, ax);
-            copy(&mut self.unit[ax], unit, ax);
+        let mut on = [false; 3];
+        on[..V::DIM].fill(true);
+        let [px, py, pz] = &mut self.position;
+        let [vx, vy, vz] = &mut self.velocity;
+        let [ux, uy, uz] = &mut self.unit;
+        let piece = Piece {
+            start: 0,
+            len: n,
+            position: [fit(px, n, on[0]), fit(py, n, on[1]), fit(pz, n, on[2])],
+            velocity: [
+                fit(vx, n, on[0] && velocities),
+                fit(vy, n, on[1] && velocities),
+                fit(vz, n, on[2] && velocities),
+            ],
+            unit: [
+                fit(ux, n, on[0] && headings),
+                fit(uy, n, on[1] && headings),
+                fit(uz, n, on[2] && headings),
+            ],
+            radius: fit(&mut self.radius, n, true),
+        };
+        let fill = |p: Piece<'_>| p.fill(position, velocity, radius);
+        #[cfg(feature = "parallel")]
+        rayon::iter::split(piece, Piece::halve).for_each(fill);
+        #[cfg(not(feature = "parallel"))]
+        fill(piece);
+    }
+
+    /// The unit velocity of agent `j` (the rebuild had `headings`).
+    #[inline(always)]
+    fn unit<V: CrowdVector>(&self, j: usize) -> V {
+        let mut u = [0.0; 3];
+        for (ax, u) in u.iter_mut().enumerate().take(V::DIM) {
+            *u = self.unit[ax][j];
         }
-        self.radius.clear();
-        self.radius.extend_from_slice(radius);
-        self.radius.extend([0.0; LANES]);
+        V::from_axes(u)
     }
 
     /// Bytes held.
@@ -652,6 +682,82 @@ impl Soa {
         let axes = [&self.position, &self.velocity, &self.unit];
         let floats: usize = axes.iter().flat_map(|a| a.iter()).map(Vec::capacity).sum();
         (floats + self.radius.capacity()) * 4
+    }
+}
+
+/// Agents `start..start + len` of the arrays a [`Soa`] rebuild fills (slices of the arrays
+/// not in use are empty): the unit of its parallel pass.
+struct Piece<'a> {
+    start: usize,
+    len: usize,
+    position: [&'a mut [f32]; 3],
+    velocity: [&'a mut [f32]; 3],
+    unit: [&'a mut [f32]; 3],
+    radius: &'a mut [f32],
+}
+
+impl<'a> Piece<'a> {
+    /// Agents per piece below which a piece is not split (the result does not depend on it).
+    #[cfg(feature = "parallel")]
+    const MIN: usize = 4096;
+
+    /// The piece in two halves, or whole when small.
+    #[cfg(feature = "parallel")]
+    fn halve(self) -> (Self, Option<Self>) {
+        if self.len < 2 * Self::MIN {
+            return (self, None);
+        }
+        let mid = self.len / 2;
+        fn cut(s: &mut [f32], mid: usize) -> (&mut [f32], &mut [f32]) {
+            if s.is_empty() {
+                (&mut [], &mut [])
+            } else {
+                s.split_at_mut(mid)
+            }
+        }
+        fn cut3(a: [&mut [f32]; 3], mid: usize) -> ([&mut [f32]; 3], [&mut [f32]; 3]) {
+            let [x, y, z] = a;
+            let ((x0, x1), (y0, y1), (z0, z1)) = (cut(x, mid), cut(y, mid), cut(z, mid));
+            ([x0, y0, z0], [x1, y1, z1])
+        }
+        let (p0, p1) = cut3(self.position, mid);
+        let (v0, v1) = cut3(self.velocity, mid);
+        let (u0, u1) = cut3(self.unit, mid);
+        let (r0, r1) = cut(self.radius, mid);
+        let first =
+            Piece { start: self.start, len: mid, position: p0, velocity: v0, unit: u0, radius: r0 };
+        let start = self.start + mid;
+        let len = self.len - mid;
+        (first, Some(Piece { start, len, position: p1, velocity: v1, unit: u1, radius: r1 }))
+    }
+
+    /// Fills the piece from the storage.
+    fn fill<V: CrowdVector>(self, position: &[V], velocity: &[V], radius: &[f32]) {
+        let range = self.start..self.start + self.len;
+        let (position, velocity, radius) =
+            (&position[range.clone()], &velocity[range.clone()], &radius[range]);
+        self.radius.copy_from_slice(radius);
+        for ax in 0..V::DIM {
+            let to = &mut *self.position[ax];
+            to.iter_mut().zip(position).for_each(|(t, p)| *t = p.axis(ax));
+        }
+        if !self.velocity[0].is_empty() {
+            for ax in 0..V::DIM {
+                let to = &mut *self.velocity[ax];
+                to.iter_mut().zip(velocity).for_each(|(t, v)| *t = v.axis(ax));
+            }
+        }
+        if !self.unit[0].is_empty() {
+            let [ux, uy, uz] = self.unit;
+            for (k, v) in velocity.iter().enumerate() {
+                let u = v.normalize_or_zero();
+                ux[k] = u.axis(0);
+                uy[k] = u.axis(1);
+                if V::DIM == 3 {
+                    uz[k] = u.axis(2);
+                }
+            }
+        }
     }
 }
 
@@ -669,17 +775,6 @@ impl PushLaw for NoPush {
     fn push<F: F32s>(&self, _: F, _: F) -> (F, F) {
         (F::ZERO, F::ZERO)
     }
-}
-
-/// The data-parallel scan's running sums, lane by lane.
-#[derive(Default)]
-struct Sums {
-    count: [i32; LANES],
-    offset: [[f32; LANES]; 3],
-    velocity: [[f32; LANES]; 3],
-    heading: [[f32; LANES]; 3],
-    push: [[f32; LANES]; 3],
-    acting: bool,
 }
 
 /// The data-parallel scan of a block: every sum of [`Summary`] over the agents of its runs
@@ -775,8 +870,16 @@ impl<V: CrowdVector> Lanes<'_, V> {
             }
             cos = F::splat(c.cos_half_angle());
         }
-        // per lane: the candidates within, the sums, and whether some neighbour pushed
-        let mut lanes = Sums::default();
+        // per lane, the candidates within and whether some neighbour pushed; and the sums by
+        // row, one per quantity and axis the scan sums (offset, then velocity, heading and
+        // push as the recipe asks), packed so that a 2D scan's rows are added in one
+        // `F32s::totals` (the second eight are used in 3D only)
+        let (mut counts, mut pushed) = ([0i32; LANES], false);
+        let mut rows = [[[0.0f32; LANES]; 8]; 2];
+        let dim = V::DIM;
+        let vel_row = dim;
+        let head_row = vel_row + if VEL { dim } else { 0 };
+        let push_row = head_row + if HEAD { dim } else { 0 };
         for part in (0..LANES).step_by(F::WIDTH) {
             let (mut count, mut acting) = (zero, zero);
             let (mut offset, mut velocity, mut heading, mut push) =
@@ -836,33 +939,40 @@ impl<V: CrowdVector> Lanes<'_, V> {
                     k += LANES;
                 }
             }
-            count.store_counts(&mut lanes.count[part..]);
-            lanes.acting |= acting.any();
+            count.store_counts(&mut counts[part..]);
+            pushed |= acting.any();
+            #[inline(always)]
+            fn row<F: F32s>(rows: &mut [[[f32; LANES]; 8]; 2], q: usize, part: usize, x: F) {
+                x.store(&mut rows[q / 8][q % 8][part..]);
+            }
             for ax in 0..V::DIM {
-                offset[ax].store(&mut lanes.offset[ax][part..]);
+                row(&mut rows, ax, part, offset[ax]);
                 if VEL {
-                    velocity[ax].store(&mut lanes.velocity[ax][part..]);
+                    row(&mut rows, vel_row + ax, part, velocity[ax]);
                 }
                 if HEAD {
-                    heading[ax].store(&mut lanes.heading[ax][part..]);
+                    row(&mut rows, head_row + ax, part, heading[ax]);
                 }
-                push[ax].store(&mut lanes.push[ax][part..]);
+                row(&mut rows, push_row + ax, part, push[ax]);
             }
         }
-        // each quantity's lanes added in lane order
-        let total = |x: &[f32; LANES]| x.iter().fold(0.0, |t, &v| t + v);
-        let vector =
-            |x: &[[f32; LANES]; 3]| V::from_axes([total(&x[0]), total(&x[1]), total(&x[2])]);
-        sum.count = lanes.count.iter().sum::<i32>() as u32;
-        sum.offset = vector(&lanes.offset);
+        // each row's lanes added in lane order, eight rows at a time
+        let mut t = [0.0; 16];
+        t[..8].copy_from_slice(&F::totals(&rows[0]));
+        if push_row + dim > 8 {
+            t[8..].copy_from_slice(&F::totals(&rows[1]));
+        }
+        let vector = |at: usize| V::from_axes([t[at], t[at + 1], t[at + 2]]);
+        sum.count = counts.iter().sum::<i32>() as u32;
+        sum.offset = vector(0);
         if VEL {
-            sum.velocity = vector(&lanes.velocity);
+            sum.velocity = vector(vel_row);
         }
         if HEAD {
-            sum.heading = vector(&lanes.heading);
+            sum.heading = vector(head_row);
         }
         if !plan.separations.is_empty() {
-            sum.separation[0] = SeparationSum::from_sum(vector(&lanes.push), lanes.acting);
+            sum.separation[0] = SeparationSum::from_sum(vector(push_row), pushed);
         }
     }
 }
