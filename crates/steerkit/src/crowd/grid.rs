@@ -38,7 +38,8 @@ const DENSE: f64 = 12.0;
 fn floor_i64(x: f32) -> i64 {
     let t = x as i64;
     if (t as f32) > x {
-        t - 1
+        // below −2⁶³, `t` saturated: stay there rather than wrap to the top
+        t.saturating_sub(1)
     } else {
         t
     }
@@ -338,6 +339,25 @@ impl Grid {
         if !self.sparse {
             let cells = self.cells() as u32;
             let grid = &*self;
+            // Below 2²⁴ cells per axis (every dense grid but absurd ones) the cell along an
+            // axis is the position's offset in cells clamped into 0..=dims − 1 in `f32` (exact
+            // there), then truncated: the same cell as `key_and_coordinates` (truncation is the
+            // floor from 0 up; NaN clamps to NaN, which converts to 0), in a loop without
+            // branches that the compiler vectorises.
+            let exact = grid.dims.iter().all(|&d| d < 1 << 24);
+            let mut top = [0.0f32; 3];
+            for (t, &d) in top.iter_mut().zip(&grid.dims) {
+                *t = (d - 1) as f32;
+            }
+            let key = |p: V| {
+                let (mut key, mut stride) = (0u32, 1u32);
+                for (ax, &top) in top.iter().enumerate().take(V::DIM) {
+                    let f = (p.axis(ax) - grid.origin[ax]) * grid.inv_cell[ax];
+                    key += f.clamp(0.0, top) as i32 as u32 * stride;
+                    stride *= grid.dims[ax] as u32;
+                }
+                key
+            };
             // in blocks, so the loop over a block's agents is plain (and fully inlined)
             const BLOCK: usize = 4096;
             #[cfg(feature = "parallel")]
@@ -347,12 +367,19 @@ impl Grid {
             #[cfg(not(feature = "parallel"))]
             let it = cell.chunks_mut(BLOCK).zip(position.chunks(BLOCK)).zip(status.chunks(BLOCK));
             it.for_each(|((cell, position), status)| {
-                for ((c, &p), &s) in cell.iter_mut().zip(position).zip(status) {
-                    *c = if s & quarantined == 0 {
-                        grid.key_and_coordinates(p).0 as u32
-                    } else {
-                        cells
-                    };
+                let agents = cell.iter_mut().zip(position).zip(status);
+                if exact {
+                    for ((c, &p), &s) in agents {
+                        *c = if s & quarantined == 0 { key(p) } else { cells };
+                    }
+                } else {
+                    for ((c, &p), &s) in agents {
+                        *c = if s & quarantined == 0 {
+                            grid.key_and_coordinates(p).0 as u32
+                        } else {
+                            cells
+                        };
+                    }
                 }
             });
             return;
@@ -972,5 +999,53 @@ mod tests {
         let packed: Vec<Vec2> =
             (0..n).map(|k| Vec2::new((k % 100) as f32, (k / 100) as f32)).collect();
         assert!(!grid_over(&packed, 15.0).sparse);
+    }
+
+    /// A dense grid's assignment (truncation after a clamp in `f32`) gives every position the
+    /// cell of `key_and_coordinates` (a floor, then a clamp in integers): inside, on cell
+    /// edges, outside on either side, at ±0, infinities and NaN, in 2D and 3D; and quarantined
+    /// agents the bucket after the last cell.
+    #[test]
+    fn dense_assignment_gives_the_cell_of_each_position() {
+        fn check<V: CrowdVector>(bounds: WorldBounds<V>, lo: [f32; 3], hi: [f32; 3]) {
+            let mut rng = crate::rng::Rng::new(9);
+            let special =
+                [0.0, -0.0, -0.3, 1e-30, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e30, -1e30];
+            let mut points = Vec::new();
+            for k in 0..4000 {
+                let axis = |rng: &mut crate::rng::Rng, ax: usize| match k % 4 {
+                    0 => special[(rng.next_u32() % special.len() as u32) as usize],
+                    // on a cell edge (whole metres, cells of 1 m)
+                    1 => lo[ax] + (rng.next_u32() % 40) as f32 - 5.0,
+                    _ => lo[ax] + (rng.uniform() * 1.4 - 0.2) * (hi[ax] - lo[ax]),
+                };
+                let a = [axis(&mut rng, 0), axis(&mut rng, 1), axis(&mut rng, 2)];
+                points.push(V::from_axes(a));
+            }
+            let mut g = Grid::default();
+            g.layout(&bounds, 1.0, lo, hi, points.len());
+            assert!(!g.sparse);
+            let status: Vec<u8> = (0..points.len()).map(|k| u8::from(k % 97 == 0)).collect();
+            let mut cell = Vec::new();
+            g.assign(&points, &status, 1, &mut cell);
+            for (k, p) in points.iter().enumerate() {
+                let expected = if status[k] == 0 {
+                    g.key_and_coordinates(*p).0 as u32
+                } else {
+                    g.cells() as u32
+                };
+                assert_eq!(
+                    cell[k],
+                    expected,
+                    "{:?}",
+                    (0..V::DIM).map(|a| p.axis(a)).collect::<Vec<_>>()
+                );
+            }
+        }
+        let (lo, hi) = ([-3.0, 2.0, 0.5], [27.0, 21.0, 9.5]);
+        check::<Vec2>(WorldBounds::Unbounded, lo, hi);
+        check::<glam::Vec3>(WorldBounds::Unbounded, lo, hi);
+        let torus = WorldBounds::Toroidal { min: Vec2::new(-3.0, 2.0), max: Vec2::new(27.0, 21.0) };
+        check::<Vec2>(torus, lo, hi);
     }
 }
