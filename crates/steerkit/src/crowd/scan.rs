@@ -129,9 +129,47 @@ impl<V: CrowdVector> Block<V> {
         let start = g.cell_start[cell as usize] as usize;
         self.cell = Some(cell);
         self.members = start..g.cell_start[cell as usize + 1] as usize;
-        self.first_member = 0;
-        self.runs.clear();
         self.gathered = false;
+        if !self.interior_runs(g, start, at) {
+            self.any_runs(g, cell, start, at);
+        }
+    }
+
+    /// The common case, a cell of a dense 2D grid clear of its edges (and of a torus wide
+    /// enough for distinct images): one run per row of the block, none shifted, as
+    /// [`any_runs`](Self::any_runs) would find them. `false` (nothing done) for other cells.
+    #[inline]
+    fn interior_runs(&mut self, g: &Grid, start: usize, at: [usize; 3]) -> bool {
+        let r = g.reach;
+        let wide = |d: usize| !g.toroidal || d >= 2 * r + 2;
+        let (x, y) = (at[0], at[1]);
+        if V::DIM == 2
+            && !g.sparse
+            && (x >= r && x + r < g.dims[0] && wide(g.dims[0]))
+            && (y >= r && y + r < g.dims[1] && wide(g.dims[1]))
+        {
+            self.runs.clear();
+            (self.min_image, self.first_member) = (false, 0);
+            let mut len = 0;
+            for row in y - r..=y + r {
+                let base = row * g.dims[0];
+                let a = g.cell_start[base + x - r] as usize;
+                let b = g.cell_start[base + x + r + 1] as usize;
+                if a <= start && start < b {
+                    self.first_member = len + (start - a);
+                }
+                len += b - a;
+                self.runs.push((a as u32, b as u32, [0.0; 3]));
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The block's runs for any cell (`start`: the storage index of its first agent).
+    fn any_runs(&mut self, g: &Grid, cell: u32, start: usize, at: [usize; 3]) {
+        self.runs.clear();
+        self.first_member = 0;
         let mut axes = [BlockAxis { runs: [(0, 0, 0.0); 2], n: 1 }; 3];
         for a in 0..V::DIM {
             match BlockAxis::new(at[a], g.reach, g.dims[a], g.size[a], g.toroidal) {
@@ -1059,6 +1097,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A dense 2D cell clear of the grid's edges gets from the short path the runs, the own
+    /// agents' place and the image flag that the general path gives it: tori of several
+    /// widths (down to too narrow for distinct images) and a bounded world, with whole cells
+    /// and with half cells.
+    #[test]
+    fn interior_blocks_have_the_general_runs() {
+        use super::super::grid::Grid;
+        use super::Block;
+        let mut rng = Rng::new(11);
+        let mut interior = 0;
+        for (side, agents, torus) in [
+            (3.0, 40, true),
+            (4.0, 300, true),
+            (9.5, 400, true),
+            (9.5, 3000, true),
+            (12.0, 900, false),
+        ] {
+            let bounds = if torus {
+                WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::splat(side) }
+            } else {
+                WorldBounds::Unbounded
+            };
+            let points: Vec<Vec2> =
+                (0..agents).map(|_| Vec2::new(rng.uniform(), rng.uniform()) * side).collect();
+            let mut g = Grid::default();
+            g.layout(&bounds, 1.0, [0.0; 3], [side, side, 0.0], agents);
+            let mut keys = Vec::new();
+            g.assign(&points, &vec![0; agents], 1, &mut keys);
+            g.cell_start = vec![0; g.cells() + 2];
+            for &k in &keys {
+                g.cell_start[k as usize + 1] += 1;
+            }
+            for c in 1..g.cell_start.len() {
+                g.cell_start[c] += g.cell_start[c - 1];
+            }
+            for y in 0..g.dims[1] {
+                for x in 0..g.dims[0] {
+                    let cell = (y * g.dims[0] + x) as u32;
+                    let start = g.cell_start[cell as usize] as usize;
+                    let (mut short, mut general) =
+                        (Block::<Vec2>::default(), Block::<Vec2>::default());
+                    general.any_runs(&g, cell, start, [x, y, 0]);
+                    if short.interior_runs(&g, start, [x, y, 0]) {
+                        interior += 1;
+                        assert_eq!(short.runs, general.runs, "cell {x}, {y} of {:?}", g.dims);
+                        assert_eq!(short.first_member, general.first_member);
+                        assert_eq!(short.min_image, general.min_image);
+                    }
+                }
+            }
+        }
+        assert!(interior > 100, "{interior} interior cells");
     }
 
     /// The scan in AVX2 registers and the portable one give the same crowd, bit for bit.
