@@ -881,12 +881,13 @@ impl<V: CrowdVector> Crowd<V> {
         }
     }
 
-    /// Bytes of persistent per-agent state the step reads and writes (the storage arrays,
-    /// unit velocities included), per agent. Sort keys, the permutation and the re-sort buffers
-    /// come on top: see [`bytes_per_agent`](Self::bytes_per_agent).
+    /// Bytes of persistent per-agent state the step reads and writes (the storage arrays), per
+    /// agent. The neighbour scan's by-axis copy (rebuilt every step, unit velocities included),
+    /// sort keys, the permutation and the re-sort buffers come on top: see
+    /// [`bytes_per_agent`](Self::bytes_per_agent).
     #[must_use]
     pub fn hot_bytes_per_agent() -> usize {
-        3 * size_of::<V>()
+        2 * size_of::<V>()
             + size_of::<V::Orientation>()
             + size_of::<V::Angular>()
             + size_of::<f32>()
