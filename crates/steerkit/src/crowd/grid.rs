@@ -291,15 +291,18 @@ impl Grid {
         (cell, at)
     }
 
-    /// The row-major index of a position's cell (its key) and its coordinates.
+    /// The row-major index of a position's cell (its key) and its coordinates: along each axis
+    /// `⌊offset / cell⌋` clamped into `0..=dims − 1`, worked out as the offset in cells raised
+    /// to 0 (NaN too: `max` ignores it), truncated (the floor from 0 up; infinity saturates)
+    /// and capped; no branch and no floor per axis.
     #[inline]
     fn key_and_coordinates<V: CrowdVector>(&self, p: V) -> (u64, [usize; 3]) {
         let mut index = 0u64;
         let mut stride = 1u64;
         let mut at = [0usize; 3];
         for (i, a) in at.iter_mut().enumerate().take(V::DIM) {
-            let c = floor_i64((p.axis(i) - self.origin[i]) * self.inv_cell[i]);
-            *a = if c >= 0 { (c as usize).min(self.dims[i] - 1) } else { 0 };
+            let f = (p.axis(i) - self.origin[i]) * self.inv_cell[i];
+            *a = (f.max(0.0) as usize).min(self.dims[i] - 1);
             index += *a as u64 * stride;
             stride *= self.dims[i] as u64;
         }
@@ -339,25 +342,6 @@ impl Grid {
         if !self.sparse {
             let cells = self.cells() as u32;
             let grid = &*self;
-            // Below 2²⁴ cells per axis (every dense grid but absurd ones) the cell along an
-            // axis is the position's offset in cells clamped into 0..=dims − 1 in `f32` (exact
-            // there), then truncated: the same cell as `key_and_coordinates` (truncation is the
-            // floor from 0 up; NaN clamps to NaN, which converts to 0), in a loop without
-            // branches that the compiler vectorises.
-            let exact = grid.dims.iter().all(|&d| d < 1 << 24);
-            let mut top = [0.0f32; 3];
-            for (t, &d) in top.iter_mut().zip(&grid.dims) {
-                *t = (d - 1) as f32;
-            }
-            let key = |p: V| {
-                let (mut key, mut stride) = (0u32, 1u32);
-                for (ax, &top) in top.iter().enumerate().take(V::DIM) {
-                    let f = (p.axis(ax) - grid.origin[ax]) * grid.inv_cell[ax];
-                    key += f.clamp(0.0, top) as i32 as u32 * stride;
-                    stride *= grid.dims[ax] as u32;
-                }
-                key
-            };
             // in blocks, so the loop over a block's agents is plain (and fully inlined)
             const BLOCK: usize = 4096;
             #[cfg(feature = "parallel")]
@@ -367,19 +351,12 @@ impl Grid {
             #[cfg(not(feature = "parallel"))]
             let it = cell.chunks_mut(BLOCK).zip(position.chunks(BLOCK)).zip(status.chunks(BLOCK));
             it.for_each(|((cell, position), status)| {
-                let agents = cell.iter_mut().zip(position).zip(status);
-                if exact {
-                    for ((c, &p), &s) in agents {
-                        *c = if s & quarantined == 0 { key(p) } else { cells };
-                    }
-                } else {
-                    for ((c, &p), &s) in agents {
-                        *c = if s & quarantined == 0 {
-                            grid.key_and_coordinates(p).0 as u32
-                        } else {
-                            cells
-                        };
-                    }
+                for ((c, &p), &s) in cell.iter_mut().zip(position).zip(status) {
+                    *c = if s & quarantined == 0 {
+                        grid.key_and_coordinates(p).0 as u32
+                    } else {
+                        cells
+                    };
                 }
             });
             return;
@@ -1001,10 +978,10 @@ mod tests {
         assert!(!grid_over(&packed, 15.0).sparse);
     }
 
-    /// A dense grid's assignment (truncation after a clamp in `f32`) gives every position the
-    /// cell of `key_and_coordinates` (a floor, then a clamp in integers): inside, on cell
-    /// edges, outside on either side, at ±0, infinities and NaN, in 2D and 3D; and quarantined
-    /// agents the bucket after the last cell.
+    /// A dense grid's assignment (`key_and_coordinates`: truncation after a clamp) gives every
+    /// position the cell of the definition (the floor of the offset in cells, clamped into
+    /// the grid, NaN to 0): inside, on cell edges, outside on either side, at ±0, infinities
+    /// and NaN, in 2D and 3D; and quarantined agents the bucket after the last cell.
     #[test]
     fn dense_assignment_gives_the_cell_of_each_position() {
         fn check<V: CrowdVector>(bounds: WorldBounds<V>, lo: [f32; 3], hi: [f32; 3]) {
@@ -1028,12 +1005,19 @@ mod tests {
             let status: Vec<u8> = (0..points.len()).map(|k| u8::from(k % 97 == 0)).collect();
             let mut cell = Vec::new();
             g.assign(&points, &status, 1, &mut cell);
+            let definition = |p: V| {
+                let (mut key, mut stride) = (0, 1);
+                for ax in 0..V::DIM {
+                    let f = ((p.axis(ax) - g.origin[ax]) * g.inv_cell[ax]).floor();
+                    let top = g.dims[ax] as f32 - 1.0;
+                    let c = if f.is_nan() || f < 0.0 { 0.0 } else { f.min(top) };
+                    key += c as usize * stride;
+                    stride *= g.dims[ax];
+                }
+                key as u32
+            };
             for (k, p) in points.iter().enumerate() {
-                let expected = if status[k] == 0 {
-                    g.key_and_coordinates(*p).0 as u32
-                } else {
-                    g.cells() as u32
-                };
+                let expected = if status[k] == 0 { definition(*p) } else { g.cells() as u32 };
                 assert_eq!(
                     cell[k],
                     expected,
