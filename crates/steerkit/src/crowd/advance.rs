@@ -136,7 +136,7 @@ pub(crate) fn move_eight(
     orientation: &mut [f32],
     rotation: &mut [f32],
     debug: &[AgentDebug<Vec2>],
-    cold: &[Cold<Vec2>],
+    cold: &[Cold],
     m: &Move<'_, Vec2>,
     moved: &mut [f32; EIGHT],
 ) -> bool {

@@ -26,7 +26,8 @@ impl<V: CrowdVector> Crowd<V> {
         let body = |ci: usize,
                     (pos, vel, ori, rot): KinematicChunks<'_, V>,
                     status: &mut [u8],
-                    cold: &mut [Cold<V>],
+                    cold: &mut [Cold],
+                    mut memory: Option<&mut [Memory<V>]>,
                     scratch: &mut ChunkScratch<V>,
                     mut controls: Option<&mut [Option<Controls>]>| {
             let base = ci * CHUNK;
@@ -68,8 +69,9 @@ impl<V: CrowdVector> Crowd<V> {
                                     scratch.max_move = scratch.max_move.max(moved_sq);
                                     let c = &mut cold[j];
                                     if c.flags & HAS_GOAL != 0 || g.stuck.is_some() {
+                                        let m = memory.as_deref_mut().map(|m| &mut m[j]);
                                         settle(
-                                            c, rt, pos[j], moved_sq, dt, &bounds, slots, scratch,
+                                            c, m, rt, pos[j], moved_sq, dt, &bounds, slots, scratch,
                                         );
                                     }
                                 }
@@ -170,29 +172,20 @@ impl<V: CrowdVector> Crowd<V> {
                 vel[k] = kin.velocity;
                 ori[k] = kin.orientation;
                 rot[k] = kin.rotation;
-                settle(c, rt, kin.position, moved_sq, dt, &bounds, slots, scratch);
+                let m = memory.as_deref_mut().map(|m| &mut m[k]);
+                settle(c, m, rt, kin.position, moved_sq, dt, &bounds, slots, scratch);
             }
         };
-        let chunks = chunks!(self.position)
-            .zip(chunks!(self.velocity))
-            .zip(chunks!(self.orientation))
-            .zip(chunks!(self.rotation))
-            .zip(chunks!(self.status))
-            .zip(chunks!(self.cold))
-            .zip(each!(self.chunks));
-        if self.drive_on {
-            chunks.zip(chunks!(self.controls)).enumerate().for_each(
-                |(ci, (((((((pos, vel), ori), rot), status), cold), scratch), controls))| {
-                    body(ci, (pos, vel, ori, rot), status, cold, scratch, Some(controls));
-                },
-            );
-        } else {
-            chunks.enumerate().for_each(
-                |(ci, ((((((pos, vel), ori), rot), status), cold), scratch))| {
-                    body(ci, (pos, vel, ori, rot), status, cold, scratch, None);
-                },
-            );
-        }
+        let n = self.cold.len().div_ceil(CHUNK);
+        let kinematic = (chunks!(self.position).zip(chunks!(self.velocity)))
+            .zip(chunks!(self.orientation).zip(chunks!(self.rotation)));
+        let own = (chunks!(self.status).zip(chunks!(self.cold)))
+            .zip(side_chunks!(self.memory, n).zip(side_chunks!(self.controls, n)));
+        (kinematic.zip(own).zip(each!(self.chunks))).enumerate().for_each(
+            |(ci, ((((pos, vel), (ori, rot)), ((status, cold), (memory, controls))), scratch))| {
+                body(ci, (pos, vel, ori, rot), status, cold, memory, scratch, controls);
+            },
+        );
     }
 }
 
@@ -202,7 +195,7 @@ impl<V: CrowdVector> Crowd<V> {
 fn eight<V: CrowdVector>(
     run: core::ops::Range<usize>,
     status: &[u8],
-    cold: &[Cold<V>],
+    cold: &[Cold],
     debug: &[AgentDebug<V>],
 ) -> Result<(), usize> {
     if run.end > status.len() {
@@ -223,7 +216,8 @@ fn eight<V: CrowdVector>(
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn settle<V: CrowdVector>(
-    c: &mut Cold<V>,
+    c: &mut Cold,
+    memory: Option<&mut Memory<V>>,
     rt: &GroupRt<V>,
     position: V,
     moved_sq: f32,
@@ -236,8 +230,13 @@ fn settle<V: CrowdVector>(
     let slot = c.slot;
     let agent = || AgentHandle { index: slot, generation: slots[slot as usize].generation };
     let has_goal = c.flags & HAS_GOAL != 0;
+    // with a goal or a tree recipe the agent's memory is stored (`Crowd::remember`): without
+    // either it stays as spawned (nothing stalled)
+    let Some(memory) = memory else {
+        return;
+    };
     if has_goal && c.flags & ARRIVED == 0 {
-        let d = bounds.offset(position, c.goal);
+        let d = bounds.offset(position, memory.goal);
         if d.length_squared() <= g.arrive_radius * g.arrive_radius {
             c.flags |= ARRIVED;
             scratch.events.push(CrowdEvent::Arrived { agent: agent() });
@@ -248,13 +247,13 @@ fn settle<V: CrowdVector>(
             || (rt.plan.follows_path && c.flags & PATH_DONE == 0);
         let slow = st.min_speed * dt;
         if trying && dt > 0.0 && moved_sq < slow * slow {
-            c.state.stalled += dt;
-            if c.state.stalled >= st.time && c.flags & STUCK == 0 {
+            memory.state.stalled += dt;
+            if memory.state.stalled >= st.time && c.flags & STUCK == 0 {
                 c.flags |= STUCK;
                 scratch.events.push(CrowdEvent::Stuck { agent: agent() });
             }
         } else if dt > 0.0 {
-            c.state.stalled = 0.0;
+            memory.state.stalled = 0.0;
             c.flags &= !STUCK;
         }
     }

@@ -11,7 +11,7 @@ impl<V: CrowdVector> Crowd<V> {
         self.orca_tags.clear();
         if self.groups.iter().any(|g| g.spec.orca.is_some()) {
             let groups = &self.groups;
-            let tag = |c: &Cold<V>| match &groups[c.group as usize].spec.orca {
+            let tag = |c: &Cold| match &groups[c.group as usize].spec.orca {
                 Some(o) => OrcaTag {
                     layers: o.layers(),
                     mask: o.mask(),
@@ -55,18 +55,22 @@ impl<V: CrowdVector> Crowd<V> {
                 && matches!(&g.direct, Some(Direct::Blend(flat)) if flat.lanes().is_some())
         };
         let body = |ci: usize,
-                    cold: &mut [Cold<V>],
+                    cold: &mut [Cold],
                     debug: &mut [AgentDebug<V>],
                     scratch: &mut ChunkScratch<V>,
-                    mut avoid: Option<&mut [AvoidState]>| {
+                    mut avoid: Option<&mut [AvoidState]>,
+                    mut memory: Option<&mut [Memory<V>]>| {
             let base = ci * CHUNK;
             // agents of recipes without obstacle avoidance have no avoidance state
             let mut spare = AvoidState::default();
+            // nor memory before something reads it (`memory_on`: a goal or a tree recipe
+            // allocates it first, so this stand-in is never read)
+            let mut spare_memory = None;
             // consecutive agents of one group whose flat blend waits to be taken eight at a
             // time in lanes (`flush`), with their sums
             let mut held = Held::<V>::default();
             // the held agents' blends: eight at once in lanes, fewer one by one
-            let flush = |held: &mut Held<V>, cold: &[Cold<V>], debug: &mut [AgentDebug<V>]| {
+            let flush = |held: &mut Held<V>, cold: &[Cold], debug: &mut [AgentDebug<V>]| {
                 let (a, n) = (held.first, core::mem::take(&mut held.len));
                 if n == 0 {
                     return;
@@ -167,7 +171,13 @@ impl<V: CrowdVector> Crowd<V> {
                     continue;
                 }
                 let summary = &*summary;
-                let goal = (c.flags & HAS_GOAL != 0).then_some(c.goal);
+                let memory = match memory.as_deref_mut() {
+                    Some(m) => &mut m[k],
+                    None => spare_memory.get_or_insert_with(|| {
+                        Memory::new(0, AgentHandle { index: 0, generation: 0 }, None)
+                    }),
+                };
+                let goal = (c.flags & HAS_GOAL != 0).then_some(memory.goal);
                 let mut notes = Notes::default();
                 let steering = match &g.direct {
                     Some(direct) => direct.evaluate(&me, &c.limits, goal, summary, &mut notes),
@@ -194,7 +204,7 @@ impl<V: CrowdVector> Crowd<V> {
                             Some(a) => &mut a[k],
                             None => &mut spare,
                         };
-                        evaluate(&g.spec.recipe, &cx, &mut c.state, avoid, &mut notes)
+                        evaluate(&g.spec.recipe, &cx, &mut memory.state, avoid, &mut notes)
                             .unwrap_or_default()
                     }
                 };
@@ -270,18 +280,13 @@ impl<V: CrowdVector> Crowd<V> {
             }
             flush(&mut held, cold, debug);
         };
-        let chunks = chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks));
-        if self.avoid_on {
-            chunks.zip(chunks!(self.avoid)).enumerate().for_each(
-                |(ci, (((cold, debug), scratch), avoid))| {
-                    body(ci, cold, debug, scratch, Some(avoid))
-                },
-            );
-        } else {
-            chunks
-                .enumerate()
-                .for_each(|(ci, ((cold, debug), scratch))| body(ci, cold, debug, scratch, None));
-        }
+        let n = self.cold.len().div_ceil(CHUNK);
+        (chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)))
+            .zip(side_chunks!(self.avoid, n).zip(side_chunks!(self.memory, n)))
+            .enumerate()
+            .for_each(|(ci, (((cold, debug), scratch), (avoid, memory)))| {
+                body(ci, cold, debug, scratch, avoid, memory)
+            });
     }
 }
 

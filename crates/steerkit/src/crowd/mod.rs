@@ -55,6 +55,23 @@ macro_rules! each {
     };
 }
 
+/// `chunks!` of a side array that is allocated only when needed: `Some` chunk for each of the
+/// storage's `$n` chunks, or `None` for each while the array is empty.
+#[cfg(feature = "parallel")]
+macro_rules! side_chunks {
+    ($v:expr, $n:expr) => {{
+        let missing = if $v.is_empty() { $n } else { 0 };
+        $v.par_chunks_mut(CHUNK).map(Some).chain((0..missing).into_par_iter().map(|_| None))
+    }};
+}
+#[cfg(not(feature = "parallel"))]
+macro_rules! side_chunks {
+    ($v:expr, $n:expr) => {{
+        let missing = if $v.is_empty() { $n } else { 0 };
+        $v.chunks_mut(CHUNK).map(Some).chain((0..missing).map(|_| None))
+    }};
+}
+
 /// The grid's neighbour queries over the crowd's storage, borrowing only the fields it reads
 /// (so the compute phase can hold it while writing other fields).
 macro_rules! grid_view {
@@ -141,15 +158,41 @@ const TOUCHING: u8 = 16;
 const HELD: u8 = 32;
 const RETRY: u64 = 4;
 
-/// Per-agent data that only the agent itself touches during a step.
-#[derive(Clone, Debug, PartialEq)]
-struct Cold<V: Vector> {
+/// Per-agent data that only the agent itself touches during a step, and every step reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cold {
     limits: Limits,
-    goal: V,
-    state: BehaviourState<V>,
     slot: u32,
     group: u16,
     flags: u8,
+}
+
+/// What an agent remembers from step to step besides its kinematic: its goal and behaviour
+/// state. Stored (in storage order) only once something reads it (`memory_on`: an agent has a
+/// goal, or a group's recipe is evaluated as a tree, which keeps state). Until then every
+/// agent's memory is the one it was spawned with, which follows from its handle, so a crowd of
+/// direct recipes neither stores it nor moves it at each re-sort.
+#[derive(Clone, Debug, PartialEq)]
+struct Memory<V: Vector> {
+    goal: V,
+    state: BehaviourState<V>,
+}
+
+impl<V: Vector> Memory<V> {
+    /// The memory of a newly spawned agent: its generator seeded from the world seed and the
+    /// agent's handle.
+    fn new(seed: u64, h: AgentHandle, goal: Option<V>) -> Self {
+        let id = u64::from(h.index) | (u64::from(h.generation) << 32);
+        Memory {
+            goal: goal.unwrap_or(V::ZERO),
+            state: BehaviourState {
+                wander: V::ZERO,
+                path_param: f32::NAN,
+                stalled: 0.0,
+                rng: Rng::new(mix(seed ^ mix(id))),
+            },
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -262,7 +305,8 @@ struct Scratch<V: Vector> {
     o: Vec<V::Orientation>,
     a: Vec<V::Angular>,
     u: Vec<u8>,
-    cold: Vec<Cold<V>>,
+    cold: Vec<Cold>,
+    memory: Vec<Memory<V>>,
     debug: Vec<AgentDebug<V>>,
     avoid: Vec<AvoidState>,
     controls: Vec<Option<crate::motor::Controls>>,
@@ -307,7 +351,11 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     /// The storage by axis for the data-parallel neighbour scan (rebuilt with the grid).
     soa: scan::Soa,
     status: Vec<u8>,
-    cold: Vec<Cold<V>>,
+    cold: Vec<Cold>,
+    /// Goals and behaviour state, in storage order; allocated (and re-sorted) only once
+    /// something reads them (`memory_on`, see [`Memory`]).
+    memory: Vec<Memory<V>>,
+    memory_on: bool,
     debug: Vec<AgentDebug<V>>,
     /// Obstacle-avoidance state, in storage order; allocated (and re-sorted) only once some
     /// group's recipe avoids obstacles (`avoid_on`).
@@ -415,6 +463,8 @@ impl<V: CrowdVector> Crowd<V> {
             soa: scan::Soa::default(),
             status: Vec::new(),
             cold: Vec::new(),
+            memory: Vec::new(),
+            memory_on: false,
             debug: Vec::new(),
             avoid: Vec::new(),
             controls: Vec::new(),
@@ -496,7 +546,7 @@ impl<V: CrowdVector> Crowd<V> {
         let planar = self.obstacles.as_ref().and_then(V::planar_obstacles);
         self.groups.push(GroupRt::new(group, planar, &self.customs)?);
         self.resize_smoothing();
-        self.resize_avoid();
+        self.resize_side_arrays();
         Ok(GroupId(id))
     }
 
@@ -512,7 +562,7 @@ impl<V: CrowdVector> Crowd<V> {
         let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = rt;
         self.resize_smoothing();
-        self.resize_avoid();
+        self.resize_side_arrays();
         Ok(())
     }
 
@@ -597,6 +647,9 @@ impl<V: CrowdVector> Crowd<V> {
         let mut velocity = spec.velocity;
         self.config.bounds.confine(&mut position, &mut velocity);
 
+        if spec.goal.is_some() {
+            self.remember();
+        }
         let index = self.position.len() as u32;
         let slot = match self.free.pop() {
             Some(s) => {
@@ -609,7 +662,6 @@ impl<V: CrowdVector> Crowd<V> {
             }
         };
         let handle = AgentHandle { index: slot, generation: self.slots[slot as usize].generation };
-        let id = u64::from(handle.index) | (u64::from(handle.generation) << 32);
         self.position.push(position);
         self.velocity.push(velocity);
         self.orientation.push(spec.orientation);
@@ -618,17 +670,13 @@ impl<V: CrowdVector> Crowd<V> {
         self.status.push(0);
         self.cold.push(Cold {
             limits: spec.limits,
-            goal: spec.goal.unwrap_or(V::ZERO),
-            state: BehaviourState {
-                wander: V::ZERO,
-                path_param: f32::NAN,
-                stalled: 0.0,
-                rng: Rng::new(mix(self.config.seed ^ mix(id))),
-            },
             slot,
             group: spec.group.0,
             flags: if spec.goal.is_some() { HAS_GOAL } else { 0 },
         });
+        if self.memory_on {
+            self.memory.push(Memory::new(self.config.seed, handle, spec.goal));
+        }
         self.debug.push(AgentDebug::default());
         if self.avoid_on {
             self.avoid.push(AvoidState::default());
@@ -657,6 +705,9 @@ impl<V: CrowdVector> Crowd<V> {
         self.radius.swap_remove(i);
         self.status.swap_remove(i);
         self.cold.swap_remove(i);
+        if self.memory_on {
+            self.memory.swap_remove(i);
+        }
         self.debug.swap_remove(i);
         if self.avoid_on {
             self.avoid.swap_remove(i);
@@ -799,7 +850,8 @@ impl<V: CrowdVector> Crowd<V> {
     /// first step on a path.
     #[must_use]
     pub fn path_param(&self, h: AgentHandle) -> Option<f32> {
-        self.index_of(h).map(|i| self.cold[i].state.path_param)
+        let i = self.index_of(h)?;
+        Some(self.memory.get(i).map_or(f32::NAN, |m| m.state.path_param))
     }
 
     /// True when the agent is quarantined.
@@ -834,12 +886,17 @@ impl<V: CrowdVector> Crowd<V> {
                 crate::error::finite("goal", g.axis(a))?;
             }
         }
+        if goal.is_some() {
+            self.remember();
+        }
         let c = &mut self.cold[i];
-        c.goal = goal.unwrap_or(V::ZERO);
         c.flags &= !(ARRIVED | HAS_GOAL | STUCK);
-        c.state.stalled = 0.0;
         if goal.is_some() {
             c.flags |= HAS_GOAL;
+        }
+        if let Some(m) = self.memory.get_mut(i) {
+            m.goal = goal.unwrap_or(V::ZERO);
+            m.state.stalled = 0.0;
         }
         Ok(())
     }
@@ -847,8 +904,8 @@ impl<V: CrowdVector> Crowd<V> {
     /// An agent's goal.
     #[must_use]
     pub fn goal(&self, h: AgentHandle) -> Option<V> {
-        let c = &self.cold[self.index_of(h)?];
-        (c.flags & HAS_GOAL != 0).then_some(c.goal)
+        let i = self.index_of(h)?;
+        (self.cold[i].flags & HAS_GOAL != 0).then(|| self.memory[i].goal)
     }
 
     /// Overwrites an agent's kinematic **without validation**, as an engine does when its
@@ -892,7 +949,7 @@ impl<V: CrowdVector> Crowd<V> {
             + size_of::<V::Angular>()
             + size_of::<f32>()
             + size_of::<u8>()
-            + size_of::<Cold<V>>()
+            + size_of::<Cold>()
             + size_of::<AgentDebug<V>>()
     }
 
@@ -912,6 +969,7 @@ impl<V: CrowdVector> Crowd<V> {
             + self.soa.bytes()
             + cap(&self.status)
             + cap(&self.cold)
+            + cap(&self.memory)
             + cap(&self.debug)
             + cap(&self.slots)
             + cap(&self.free)
@@ -926,6 +984,7 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&s.a)
             + cap(&s.u)
             + cap(&s.cold)
+            + cap(&s.memory)
             + cap(&s.debug)
             + cap(&self.avoid)
             + cap(&s.avoid)
@@ -941,9 +1000,12 @@ impl<V: CrowdVector> Crowd<V> {
         total as f64 / self.len().max(1) as f64
     }
 
-    /// Allocates the obstacle-avoidance and vehicle-controls side arrays once some group needs
-    /// them.
-    fn resize_avoid(&mut self) {
+    /// Allocates the side arrays once some group needs them: memory for a recipe evaluated as a
+    /// tree, obstacle-avoidance state, vehicle controls.
+    fn resize_side_arrays(&mut self) {
+        if self.groups.iter().any(|g| g.direct.is_none()) {
+            self.remember();
+        }
         self.avoid_on |= self.groups.iter().any(|g| g.plan.avoids_obstacles);
         if self.avoid_on {
             self.avoid.resize(self.len(), AvoidState::default());
@@ -951,6 +1013,17 @@ impl<V: CrowdVector> Crowd<V> {
         self.drive_on |= self.groups.iter().any(|g| g.spec.motor.is_some());
         if self.drive_on {
             self.controls.resize(self.len(), None);
+        }
+    }
+
+    /// Stores every agent's memory from now on (see [`Memory`]): until now none was read, so
+    /// each is the one its agent was spawned with.
+    fn remember(&mut self) {
+        if !self.memory_on {
+            self.memory_on = true;
+            let seed = self.config.seed;
+            self.memory =
+                (0..self.len()).map(|i| Memory::new(seed, self.handle_at(i), None)).collect();
         }
     }
 

@@ -96,6 +96,9 @@ impl<V: CrowdVector> Crowd<V> {
             swap_along(&mut self.radius, w);
             swap_along(&mut self.status, w);
             swap_along(&mut self.cold, w);
+            if self.memory_on {
+                swap_along(&mut self.memory, w);
+            }
             if keep_debug {
                 swap_along(&mut self.debug, w);
             }
@@ -113,6 +116,9 @@ impl<V: CrowdVector> Crowd<V> {
         } else {
             self.gather_hot();
             let (s, p) = (&mut self.scratch, &self.perm);
+            if self.memory_on {
+                permute(&mut self.memory, &mut s.memory, p);
+            }
             if keep_debug {
                 permute(&mut self.debug, &mut s.debug, p);
             }
@@ -191,7 +197,7 @@ impl<V: CrowdVector> Crowd<V> {
                 let j = j as usize;
                 (*p, *v, *o, *a) = (position[j], velocity[j], orientation[j], rotation[j]);
                 (*f, *u) = (radius[j], status[j]);
-                c.clone_from(&cold[j]);
+                *c = cold[j];
             }
         });
         core::mem::swap(&mut self.position, &mut s.v);

@@ -136,7 +136,7 @@ mod sealed {
             _linear: (&mut [Self], &mut [Self]),
             _angular: (&mut [Self::Orientation], &mut [Self::Angular]),
             _debug: &[crate::crowd::AgentDebug<Self>],
-            _cold: &[crate::crowd::Cold<Self>],
+            _cold: &[crate::crowd::Cold],
             _step: &crate::crowd::advance::Move<'_, Self>,
             _moved: &mut [f32; 8],
         ) -> bool {
@@ -269,7 +269,7 @@ impl Space for Vec2 {
         (position, velocity): (&mut [Self], &mut [Self]),
         (orientation, rotation): (&mut [f32], &mut [f32]),
         debug: &[super::AgentDebug<Self>],
-        cold: &[super::Cold<Self>],
+        cold: &[super::Cold],
         step: &super::advance::Move<'_, Self>,
         moved: &mut [f32; 8],
     ) -> bool {
