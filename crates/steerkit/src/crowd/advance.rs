@@ -419,8 +419,9 @@ mod tests {
     /// moves) and with the scalar phases alone give the same bits and the same events: open, bounded and wrap-around worlds small enough that
     /// agents meet the faces and cross the seam every few steps, every integration scheme with
     /// and without drag, facing the motion or turning by their own steering (look where you
-    /// are going), goals with arrival and stuck detection, and groups interleaved in storage
-    /// so that runs of eight break.
+    /// are going), goals with arrival and stuck detection, groups interleaved in storage so
+    /// that runs of eight break, agents of several radii and limits (each with its own
+    /// separation law: radius-aware in one group), and quarantined agents among them.
     #[test]
     fn agent_lanes_step_crowds_as_the_scalar_phases() {
         use super::super::{AgentSpec, Crowd, CrowdConfig, Group, Recipe, Stuck, Target};
@@ -438,10 +439,21 @@ mod tests {
             // a torus narrower than two steps' move: displacements across it are wrapped
             // without leaving it
             WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::splat(0.3) },
+            // too narrow for distinct images of the neighbourhood even in half cells: each
+            // candidate's nearest image is taken
+            WorldBounds::Toroidal { min: Vec2::ZERO, max: Vec2::splat(0.25) },
         ];
         let flock = || {
             Recipe::Blend(vec![
                 (2.0, Recipe::Separation(Separation::new(0.5, Falloff::Linear).unwrap())),
+                (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
+                (1.0, Recipe::Alignment(Alignment::heading(0.5).unwrap())),
+            ])
+        };
+        let aware = || {
+            let separation = Separation::new(0.6, Falloff::Inverse(0.5)).unwrap();
+            Recipe::Blend(vec![
+                (2.0, Recipe::Separation(separation.radius_aware(0.05).unwrap())),
                 (0.5, Recipe::Cohesion(Cohesion::Seek(Seek::new()))),
                 (1.0, Recipe::Alignment(Alignment::heading(0.5).unwrap())),
             ])
@@ -451,7 +463,7 @@ mod tests {
         let mut runs = 0;
         for (w, bounds) in worlds.into_iter().enumerate() {
             for scheme in [Scheme::NewtonEuler1, Scheme::Exact, Scheme::SemiImplicit] {
-                let radius = if w == 3 { 0.1 } else { 2.0 };
+                let radius = if w >= 3 { 0.1 } else { 2.0 };
                 let config = CrowdConfig::new(radius).with_bounds(bounds).with_seed(w as u64);
                 let mut crowd = Crowd::<Vec2>::new(config).unwrap();
                 let drag = Integration::new(scheme, 0.4, 1.5).unwrap();
@@ -460,6 +472,7 @@ mod tests {
                     flock(),
                     Recipe::Seek { target: Target::Goal, seek: Seek::new() },
                     Recipe::Blend(vec![(1.0, flock()), (1.0, Recipe::LookWhereYoureGoing(look))]),
+                    aware(),
                 ]
                 .into_iter()
                 .enumerate()
@@ -472,17 +485,27 @@ mod tests {
                     group.stuck = (k == 1).then_some(Stuck { time: 0.2, min_speed: 0.5 });
                     groups.push(crowd.add_group(group).unwrap());
                 }
-                let limits = Limits::new(6.0, 20.0, 4.0, 30.0).unwrap();
                 for a in 0..400 {
+                    let limits = Limits::new(6.0, 10.0 + 20.0 * rng.uniform(), 4.0, 30.0).unwrap();
                     let mut p = Vec2::new(rng.uniform(), rng.uniform()) * side;
                     bounds.confine(&mut p, &mut { Vec2::ZERO });
                     let v = Vec2::new(rng.clamped(), rng.clamped()) * 4.0;
                     // a third of the world each, with a few of another group between
                     let third = ((p.x / side * 3.0) as usize).min(2);
-                    let g = groups[if a % 13 == 0 { (third + 1) % 3 } else { third }];
+                    let g = match a {
+                        _ if a % 13 == 0 => groups[(third + 1) % 3],
+                        _ if a % 5 == 0 => groups[3],
+                        _ => groups[third],
+                    };
                     let goal = Some(Vec2::new(rng.uniform(), rng.uniform()) * side);
-                    let spec = AgentSpec { velocity: v, goal, ..AgentSpec::new(p, 0.2, limits, g) };
-                    crowd.spawn(spec).unwrap();
+                    let r = 0.1 + 0.2 * rng.uniform();
+                    let spec = AgentSpec { velocity: v, goal, ..AgentSpec::new(p, r, limits, g) };
+                    let h = crowd.spawn(spec).unwrap();
+                    if a % 97 == 0 {
+                        let mut k = crowd.kinematic(h).unwrap();
+                        k.velocity.x = f32::NAN;
+                        crowd.write_kinematic(h, k).unwrap();
+                    }
                 }
                 let mut scalar = crowd.clone();
                 scalar.agent_lanes = false;

@@ -88,7 +88,7 @@ impl<V: CrowdVector> Crowd<V> {
                         rotation: rotation[i],
                     }
                 };
-                if n == 8 {
+                if n == LANE_AGENTS {
                     let kin = core::array::from_fn(|l| me(a + l));
                     let limits = core::array::from_fn(|l| cold[a + l].limits);
                     let leaves = flat.lanes().unwrap_or_default();
@@ -106,12 +106,46 @@ impl<V: CrowdVector> Crowd<V> {
                     debug[j] = AgentDebug { steering, target: notes.target };
                 }
             };
+            // agents before `next` had their sums taken in a run (`summarise_run`)
+            let mut next = 0;
             for k in 0..cold.len() {
+                if k < next {
+                    continue;
+                }
                 let i = base + k;
                 let later =
                     status[i] & QUARANTINED == 0 && blend_later(&groups[cold[k].group as usize]);
                 if held.len > 0 && !(later && cold[k].group == held.group) {
                     flush(&mut held, cold, debug);
+                }
+                let (group, g) = (cold[k].group, &groups[cold[k].group as usize]);
+                if later && scan::runs_in_lanes(&g.plan, g.spec.view_half_angle) {
+                    // this agent and the next ones of its group, up to the held batch's free
+                    // places, take the scan as one run
+                    if held.len == 0 {
+                        (held.first, held.group) = (k, group);
+                    }
+                    let room = (LANE_AGENTS - held.len).min(cold.len() - k);
+                    let same =
+                        |d: &usize| status[i + d] & QUARANTINED == 0 && cold[k + d].group == group;
+                    let m = 1 + (1..room).take_while(same).count();
+                    let sums = &mut held.sums[held.len..held.len + m];
+                    sums.fill(Summary::default());
+                    let limits = |d: usize| &cold[k + d].limits;
+                    scan::summarise_run(
+                        &storage,
+                        &mut scratch.block,
+                        i,
+                        nr,
+                        &g.plan,
+                        &limits,
+                        sums,
+                    );
+                    (held.len, next) = (held.len + m, k + m);
+                    if held.len == LANE_AGENTS {
+                        flush(&mut held, cold, debug);
+                    }
+                    continue;
                 }
                 let (c, d) = (&mut cold[k], &mut debug[k]);
                 if status[i] & QUARANTINED != 0 {
@@ -165,7 +199,7 @@ impl<V: CrowdVector> Crowd<V> {
                 }
                 if later {
                     held.len += 1;
-                    if held.len == 8 {
+                    if held.len == LANE_AGENTS {
                         flush(&mut held, cold, debug);
                     }
                     continue;
@@ -290,6 +324,9 @@ impl<V: CrowdVector> Crowd<V> {
     }
 }
 
+/// Agents whose flat blend is taken at once in lanes.
+const LANE_AGENTS: usize = 8;
+
 /// Up to eight consecutive agents of one group, from `first` on, whose flat blend waits to be
 /// taken in lanes, and their neighbour sums.
 #[derive(Default)]
@@ -297,5 +334,5 @@ struct Held<V: Vector> {
     first: usize,
     len: usize,
     group: u16,
-    sums: [Summary<V>; 8],
+    sums: [Summary<V>; LANE_AGENTS],
 }

@@ -307,15 +307,14 @@ pub(crate) fn summarise<V: CrowdVector>(
         if plan.nearest.is_none() {
             // a cone that sees all round is no cone
             let cone = cone.filter(|c| c.cos_half_angle() > -1.0);
-            // passed by reference: a copy of it, written field by field, made the scan's first
-            // loads wait on partly forwarded stores
-            let mut lanes = Lanes { s, runs: &block.runs, i, centre, r2, cone, plan, sum };
+            let sums = core::slice::from_mut(sum);
+            let mut run = Run { s, block, first: i, radius, cone, plan, limits: &|_| limits, sums };
             let done = match plan.separations.as_slice() {
                 [] => {
-                    (&mut lanes).visit(NoPush);
+                    (&mut run).visit(NoPush);
                     true
                 }
-                [sep] => sep.with_law(own_radius, limits, &mut lanes).is_some(),
+                [sep] => sep.with_law(own_radius, limits, &mut run).is_some(),
                 _ => false,
             };
             if done {
@@ -813,6 +812,118 @@ impl PushLaw for NoPush {
     fn push<F: F32s>(&self, _: F, _: F) -> (F, F) {
         (F::ZERO, F::ZERO)
     }
+    #[inline(always)]
+    fn for_agent(self, _: f32, _: &Limits) -> Self {
+        self
+    }
+}
+
+/// Whether [`summarise_run`] takes a group's agents: its plan sums at most one separation and
+/// no topological neighbourhood, and it has no view cone (the agents' sums all come from the
+/// data-parallel scan, in one form for the whole group).
+pub(crate) fn runs_in_lanes(plan: &Plan, view_half_angle: Option<f32>) -> bool {
+    plan.needs_neighbours
+        && !plan.needs_list
+        && plan.nearest.is_none()
+        && view_half_angle.is_none()
+        && match plan.separations.as_slice() {
+            [] => true,
+            [sep] => sep.sums(),
+            _ => false,
+        }
+}
+
+/// [`summarise`] for the consecutive agents `first..first + sums.len()` of one group that
+/// [`runs_in_lanes`] (`limits(k)`: agent `first + k`'s): the separation's law and the scan's
+/// form are chosen once for the run rather than per agent; the same sums, bit for bit.
+#[inline]
+pub(crate) fn summarise_run<'a, V: CrowdVector>(
+    s: &Storage<'_, V>,
+    block: &mut Block<V>,
+    first: usize,
+    radius: f32,
+    plan: &Plan,
+    limits: &dyn Fn(usize) -> &'a Limits,
+    sums: &mut [Summary<V>],
+) {
+    let mut run = Run { s, block, first, radius, cone: None, plan, limits, sums };
+    match plan.separations.as_slice() {
+        [] => (&mut run).visit(NoPush),
+        [sep] => {
+            let done = sep.with_law(s.radius[first], limits(0), &mut run);
+            debug_assert!(done.is_some(), "a group that runs in lanes sums its separation");
+        }
+        _ => unreachable!("a group that runs in lanes has at most one separation"),
+    }
+}
+
+/// The agents `first..first + sums.len()` of one group, for the data-parallel scan: the
+/// separation's law and the scan's form are chosen once for them (`LawVisitor`).
+struct Run<'r, 'a, V: CrowdVector> {
+    s: &'r Storage<'r, V>,
+    block: &'r mut Block<V>,
+    first: usize,
+    radius: f32,
+    /// The view cone, if narrower than all round (a run of one agent).
+    cone: Option<&'r ViewCone<V>>,
+    plan: &'r Plan,
+    limits: &'r dyn Fn(usize) -> &'a Limits,
+    sums: &'r mut [Summary<V>],
+}
+
+impl<V: CrowdVector> LawVisitor<()> for &mut Run<'_, '_, V> {
+    #[inline]
+    fn visit<L: PushLaw>(self, law: L) {
+        let s = self.s;
+        let head = self.plan.needs_headings && !s.soa.unit[0].is_empty();
+        let vel = self.plan.needs_velocities && !s.soa.velocity[0].is_empty();
+        match (head, vel) {
+            (false, false) => self.dispatch::<L, false, false>(law),
+            (true, false) => self.dispatch::<L, true, false>(law),
+            (false, true) => self.dispatch::<L, false, true>(law),
+            (true, true) => self.dispatch::<L, true, true>(law),
+        }
+    }
+}
+
+impl<V: CrowdVector> Run<'_, '_, V> {
+    #[inline(always)]
+    fn dispatch<L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
+        #[cfg(target_arch = "x86_64")]
+        if self.s.avx2 {
+            // SAFETY: `Storage::avx2` is true only where the CPU has AVX2
+            unsafe { self.each_avx2::<L, HEAD, VEL>(law) };
+            return;
+        }
+        self.each::<wide::f32x4, L, HEAD, VEL>(law);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    fn each_avx2<L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
+        self.each::<crate::lanes::Avx2, L, HEAD, VEL>(law);
+    }
+
+    /// Each agent's scan as [`summarise`] takes it, with the law made for the agent.
+    #[inline(always)]
+    fn each<F: F32s, L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
+        let (s, plan, radius) = (self.s, self.plan, self.radius);
+        let r2 = radius * radius;
+        for (k, sum) in self.sums.iter_mut().enumerate() {
+            let i = self.first + k;
+            let (centre, limits) = (s.position[i], (self.limits)(k));
+            self.block.prepare(s, i, centre);
+            if self.block.min_image {
+                summarise(s, self.block, i, centre, radius, None, plan, limits, sum);
+                continue;
+            }
+            let law = law.for_agent(s.radius[i], limits);
+            let runs = &self.block.runs;
+            let mut lanes = Lanes { s, runs, i, centre, r2, cone: self.cone, plan, sum };
+            lanes.run::<F, L, HEAD, VEL>(law);
+        }
+    }
 }
 
 /// The data-parallel scan of a block: every sum of [`Summary`] over the agents of its runs
@@ -831,41 +942,7 @@ struct Lanes<'a, V: CrowdVector> {
     sum: &'a mut Summary<V>,
 }
 
-impl<V: CrowdVector> LawVisitor<()> for &mut Lanes<'_, V> {
-    #[inline]
-    fn visit<L: PushLaw>(self, law: L) {
-        let s = self.s;
-        let head = self.plan.needs_headings && !s.soa.unit[0].is_empty();
-        let vel = self.plan.needs_velocities && !s.soa.velocity[0].is_empty();
-        match (head, vel) {
-            (false, false) => self.dispatch::<L, false, false>(law),
-            (true, false) => self.dispatch::<L, true, false>(law),
-            (false, true) => self.dispatch::<L, false, true>(law),
-            (true, true) => self.dispatch::<L, true, true>(law),
-        }
-    }
-}
-
 impl<V: CrowdVector> Lanes<'_, V> {
-    /// [`run`](Self::run) in 256-bit registers where the CPU has AVX2, else portably.
-    #[inline(always)]
-    fn dispatch<L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
-        #[cfg(target_arch = "x86_64")]
-        if self.s.avx2 {
-            // SAFETY: `Storage::avx2` is true only where the CPU has AVX2
-            unsafe { self.run_avx2::<L, HEAD, VEL>(law) };
-            return;
-        }
-        self.run::<wide::f32x4, L, HEAD, VEL>(law);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    fn run_avx2<L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
-        self.run::<crate::lanes::Avx2, L, HEAD, VEL>(law);
-    }
-
     /// The scan with lanes of `F`: [`LANES`] running sums per quantity, whose lane `l` takes
     /// the candidates `a + l`, `a + l + LANES`, … of each run `a..b`. Narrower lanes take the
     /// sums in parts (lanes 0–3, then 4–7), each over every run: the same additions in the

@@ -312,6 +312,9 @@ pub(crate) trait PushLaw: Copy {
     /// `other_radius` (m): a mask (all ones where the neighbour is pushed away) and the factor
     /// (1/s²) of each away vector, lane for lane the value of [`push`].
     fn push<F: F32s>(&self, centre_sq: F, other_radius: F) -> (F, F);
+    /// The same law for another agent of the group: its radius (m) and limits, as
+    /// [`Separation::with_law`] makes it for that agent.
+    fn for_agent(self, own_radius: f32, limits: &Limits) -> Self;
 }
 
 /// What [`Separation::with_law`] calls with the law.
@@ -393,6 +396,11 @@ impl<const RA: bool, const F: u8> PushLaw for Law<RA, F> {
             acts = acts & centre_sq.lt(s(self.threshold * self.threshold));
         }
         (acts, strength / centre)
+    }
+
+    #[inline(always)]
+    fn for_agent(self, own_radius: f32, limits: &Limits) -> Self {
+        Law { own: own_radius, max: limits.max_acceleration(), ..self }
     }
 }
 
