@@ -939,9 +939,10 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     /// Bytes of persistent per-agent state the step reads and writes (the storage arrays), per
-    /// agent. The neighbour scan's by-axis copy (rebuilt every step, unit velocities included),
-    /// sort keys, the permutation and the re-sort buffers come on top: see
-    /// [`bytes_per_agent`](Self::bytes_per_agent).
+    /// agent. The side arrays stored only once something needs them (goals and behaviour state,
+    /// obstacle-avoidance state, vehicle controls), the neighbour scan's by-axis copy (rebuilt
+    /// every step, unit velocities included), sort keys, the permutation and the re-sort
+    /// buffers come on top: see [`bytes_per_agent`](Self::bytes_per_agent).
     #[must_use]
     pub fn hot_bytes_per_agent() -> usize {
         2 * size_of::<V>()
