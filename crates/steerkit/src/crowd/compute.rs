@@ -131,16 +131,12 @@ impl<V: CrowdVector> Crowd<V> {
                     let m = 1 + (1..room).take_while(same).count();
                     let sums = &mut held.sums[held.len..held.len + m];
                     sums.fill(Summary::default());
-                    let limits = |d: usize| &cold[k + d].limits;
-                    scan::summarise_run(
-                        &storage,
-                        &mut scratch.block,
-                        i,
-                        nr,
-                        &g.plan,
-                        &limits,
-                        sums,
-                    );
+                    let mut limits = [cold[k].limits; LANE_AGENTS];
+                    for (l, c) in limits.iter_mut().zip(&cold[k..k + m]) {
+                        *l = c.limits;
+                    }
+                    let (block, limits) = (&mut scratch.block, &limits[..m]);
+                    scan::summarise_run(&storage, block, i, nr, &g.plan, limits, sums);
                     (held.len, next) = (held.len + m, k + m);
                     if held.len == LANE_AGENTS {
                         flush(&mut held, cold, debug);

@@ -307,17 +307,8 @@ pub(crate) fn summarise<V: CrowdVector>(
         if plan.nearest.is_none() {
             // a cone that sees all round is no cone
             let cone = cone.filter(|c| c.cos_half_angle() > -1.0);
-            let sums = core::slice::from_mut(sum);
-            let mut run = Run { s, block, first: i, radius, cone, plan, limits: &|_| limits, sums };
-            let done = match plan.separations.as_slice() {
-                [] => {
-                    (&mut run).visit(NoPush);
-                    true
-                }
-                [sep] => sep.with_law(own_radius, limits, &mut run).is_some(),
-                _ => false,
-            };
-            if done {
+            let (limits, sums) = (core::slice::from_ref(limits), core::slice::from_mut(sum));
+            if (Run { s, block, first: i, radius, cone, plan, limits, sums }).scan() {
                 return;
             }
         }
@@ -834,32 +825,25 @@ pub(crate) fn runs_in_lanes(plan: &Plan, view_half_angle: Option<f32>) -> bool {
 }
 
 /// [`summarise`] for the consecutive agents `first..first + sums.len()` of one group that
-/// [`runs_in_lanes`] (`limits(k)`: agent `first + k`'s): the separation's law and the scan's
+/// [`runs_in_lanes`] (`limits[k]`: agent `first + k`'s): the separation's law and the scan's
 /// form are chosen once for the run rather than per agent; the same sums, bit for bit.
 #[inline]
-pub(crate) fn summarise_run<'a, V: CrowdVector>(
+pub(crate) fn summarise_run<V: CrowdVector>(
     s: &Storage<'_, V>,
     block: &mut Block<V>,
     first: usize,
     radius: f32,
     plan: &Plan,
-    limits: &dyn Fn(usize) -> &'a Limits,
+    limits: &[Limits],
     sums: &mut [Summary<V>],
 ) {
-    let mut run = Run { s, block, first, radius, cone: None, plan, limits, sums };
-    match plan.separations.as_slice() {
-        [] => (&mut run).visit(NoPush),
-        [sep] => {
-            let done = sep.with_law(s.radius[first], limits(0), &mut run);
-            debug_assert!(done.is_some(), "a group that runs in lanes sums its separation");
-        }
-        _ => unreachable!("a group that runs in lanes has at most one separation"),
-    }
+    let taken = (Run { s, block, first, radius, cone: None, plan, limits, sums }).scan();
+    debug_assert!(taken, "a group that runs in lanes takes the data-parallel scan");
 }
 
 /// The agents `first..first + sums.len()` of one group, for the data-parallel scan: the
 /// separation's law and the scan's form are chosen once for them (`LawVisitor`).
-struct Run<'r, 'a, V: CrowdVector> {
+struct Run<'r, V: CrowdVector> {
     s: &'r Storage<'r, V>,
     block: &'r mut Block<V>,
     first: usize,
@@ -867,11 +851,12 @@ struct Run<'r, 'a, V: CrowdVector> {
     /// The view cone, if narrower than all round (a run of one agent).
     cone: Option<&'r ViewCone<V>>,
     plan: &'r Plan,
-    limits: &'r dyn Fn(usize) -> &'a Limits,
+    /// Each agent's limits, as many as `sums`.
+    limits: &'r [Limits],
     sums: &'r mut [Summary<V>],
 }
 
-impl<V: CrowdVector> LawVisitor<()> for &mut Run<'_, '_, V> {
+impl<V: CrowdVector> LawVisitor<()> for &mut Run<'_, V> {
     #[inline]
     fn visit<L: PushLaw>(self, law: L) {
         let s = self.s;
@@ -886,7 +871,22 @@ impl<V: CrowdVector> LawVisitor<()> for &mut Run<'_, '_, V> {
     }
 }
 
-impl<V: CrowdVector> Run<'_, '_, V> {
+impl<V: CrowdVector> Run<'_, V> {
+    /// The data-parallel scan for the run's agents, `false` (nothing done) when the plan has
+    /// more than one separation or one that keeps the nearest only.
+    #[inline]
+    fn scan(mut self) -> bool {
+        let (own, limits) = (self.s.radius[self.first], &self.limits[0]);
+        match self.plan.separations.as_slice() {
+            [] => {
+                (&mut self).visit(NoPush);
+                true
+            }
+            [sep] => sep.with_law(own, limits, &mut self).is_some(),
+            _ => false,
+        }
+    }
+
     #[inline(always)]
     fn dispatch<L: PushLaw, const HEAD: bool, const VEL: bool>(&mut self, law: L) {
         #[cfg(target_arch = "x86_64")]
@@ -912,7 +912,7 @@ impl<V: CrowdVector> Run<'_, '_, V> {
         let r2 = radius * radius;
         for (k, sum) in self.sums.iter_mut().enumerate() {
             let i = self.first + k;
-            let (centre, limits) = (s.position[i], (self.limits)(k));
+            let (centre, limits) = (s.position[i], &self.limits[k]);
             self.block.prepare(s, i, centre);
             if self.block.min_image {
                 summarise(s, self.block, i, centre, radius, None, plan, limits, sum);
