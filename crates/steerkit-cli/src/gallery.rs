@@ -29,6 +29,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("pipeline", include_str!("../../../scenarios/pipeline.toml")),
     ("doorway", include_str!("../../../scenarios/doorway.toml")),
     ("orca_doorway", include_str!("../../../scenarios/orca_doorway.toml")),
+    ("shared_route", include_str!("../../../scenarios/shared_route.toml")),
     ("hide", include_str!("../../../scenarios/hide.toml")),
     ("interpose", include_str!("../../../scenarios/interpose.toml")),
     ("offset_pursuit", include_str!("../../../scenarios/offset_pursuit.toml")),

@@ -239,6 +239,17 @@ pub struct GroupMetrics {
     /// Time (s) of the last of those first arrivals (when every agent of the group was home
     /// once, if `arrived` equals `agents`); `null` when none arrived.
     pub last_arrival_time: Option<f64>,
+    /// Time (s) by which half of the group's agents had arrived (first arrivals); `null` when
+    /// fewer arrived or `arrivals` is not collected.
+    pub t50: Option<f64>,
+    /// Time (s) by which 90 % of the group's agents had arrived; `null` as for `t50`.
+    pub t90: Option<f64>,
+    /// Each agent's first arrival time (s), in file order within the group (`null` for one
+    /// that never arrived); `null` when `arrivals` is not collected.
+    pub arrival_times: Option<Vec<Option<f64>>>,
+    /// Agents stuck when the run ended (no progress for the stuck time and not moved on
+    /// since); `null` when `stuck` is not collected.
+    pub stuck_at_end: Option<usize>,
     /// Agents that reached the end of an open path; `null` when not collected.
     pub paths_completed: Option<usize>,
     /// Mean speed (m/s) at the end.
@@ -291,6 +302,7 @@ pub struct GroupMetrics {
 /// | `paths_completed` | integer \| null | agents that finished an open path, all groups |
 /// | `quarantined` | integer \| null | agents frozen for a non-finite state |
 /// | `stuck` | integer \| null | stuck events (no progress for the stuck time) |
+/// | `stuck_at_end` | integer \| null | agents stuck when the run ended, all groups |
 /// | `groups` | array of [`GroupMetrics`] | per group, in file order |
 /// | `turrets` | array of [`TurretMetrics`] | per turret, in file order (left out when none) |
 /// | `jumps` | array of [`GapMetrics`] | per gap of each jumper group's course (side views; left out when none) |
@@ -343,6 +355,8 @@ pub struct Metrics {
     pub quarantined: Option<u64>,
     /// Stuck events.
     pub stuck: Option<u64>,
+    /// Agents stuck when the run ended, all groups.
+    pub stuck_at_end: Option<usize>,
     /// Per group, in file order.
     pub groups: Vec<GroupMetrics>,
     /// Per turret, in file order (3D scenarios with turrets).
@@ -969,6 +983,8 @@ impl<V: RunSpace> Simulation<V> {
                 .then(|| events.path_done.iter().filter(|d| d.is_some()).count()),
             quarantined: collects(Metric::Quarantined).then_some(events.quarantined),
             stuck: collects(Metric::Stuck).then_some(events.stuck),
+            stuck_at_end: collects(Metric::Stuck)
+                .then(|| groups.iter().filter_map(|g| g.stuck_at_end).sum()),
             groups,
             turrets: self.ballistics.metrics(),
             jumps: self.side_view.as_ref().map(SideViewRun::metrics).unwrap_or_default(),
@@ -991,6 +1007,7 @@ impl<V: RunSpace> Simulation<V> {
         let crowd = &self.world.crowd;
         let agent_groups = &self.numbering.agent_groups;
         let arrivals = self.collects(Metric::Arrivals);
+        let dt = f64::from(self.dt);
         let velocities_of: Vec<(u32, V)> = crowd
             .handles()
             .zip(crowd.velocities())
@@ -1026,6 +1043,10 @@ impl<V: RunSpace> Simulation<V> {
                 f64::from(s.length()) / moving.len() as f64
             });
             let (slot_error_mean, slot_error_max) = self.slots.of_group(gi);
+            let arrival_times: Vec<Option<f64>> = members()
+                .map(|(a, _)| self.events.arrived_at[a].map(|s| round6(s as f64 * dt)))
+                .collect();
+            let stuck_at_end = g.agents.iter().filter(|&&h| crowd.is_stuck(h)).count();
             groups.push(GroupMetrics {
                 name: g.name.clone(),
                 agents: g.agents.len(),
@@ -1034,6 +1055,10 @@ impl<V: RunSpace> Simulation<V> {
                     .then(|| times.iter().sum::<f64>() / times.len() as f64),
                 last_arrival_time: (arrivals && !times.is_empty())
                     .then(|| times.iter().copied().fold(0.0, f64::max)),
+                t50: arrivals.then(|| arrived_by(&times, g.agents.len(), 0.5)).flatten(),
+                t90: arrivals.then(|| arrived_by(&times, g.agents.len(), 0.9)).flatten(),
+                arrival_times: arrivals.then_some(arrival_times),
+                stuck_at_end: self.collects(Metric::Stuck).then_some(stuck_at_end),
                 paths_completed: self.collects(Metric::PathsCompleted).then_some(done),
                 final_mean_speed: round6(speed),
                 final_polarisation: polar.map(round6),
@@ -1047,6 +1072,18 @@ impl<V: RunSpace> Simulation<V> {
         }
         groups
     }
+}
+
+/// The time (s) by which `share` of `agents` had arrived, from their first-arrival `times`
+/// (any order): the `⌈share · agents⌉`-th smallest; `None` when fewer arrived.
+fn arrived_by(times: &[f64], agents: usize, share: f64) -> Option<f64> {
+    let k = ((share * agents as f64).ceil() as usize).max(1);
+    if times.len() < k {
+        return None;
+    }
+    let mut sorted = times.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(round6(sorted[k - 1]))
 }
 
 /// Agent numbers in file order (groups first to last) and the group of each.
@@ -1081,8 +1118,9 @@ impl Numbering {
 struct EventTally {
     /// Step of each agent's first arrival.
     arrived_at: Vec<Option<u64>>,
-    /// Step at which each agent finished its open path.
+    /// Agents arrived at least once.
     arrived_total: usize,
+    /// Step at which each agent finished its open path.
     path_done: Vec<Option<u64>>,
     obstacle_contacts: u64,
     wall_crossings: u64,

@@ -6,6 +6,9 @@
 //! hash per scenario. A change meant to alter behaviour records the new hashes with
 //! `STEERKIT_BLESS=1 cargo test -p steerkit-cli --test golden` and says why in its commit; a
 //! refactor must leave them alone.
+//!
+//! Observing never changes a run: each scenario stepped with no metrics collected and with
+//! every metric gives the same kinematics and steering at every step, bit for bit.
 
 use std::fmt::Write as _;
 use steerkit_cli::gallery;
@@ -127,4 +130,71 @@ fn every_gallery_scenario_gives_the_recorded_trajectories_bit_for_bit() {
         differ.is_empty(),
         "trajectories changed: {differ:?}\nnow:\n{now}\nrecorded:\n{recorded}"
     );
+}
+
+/// The first step (1-based) at which the run collecting no metrics and the run collecting all
+/// of them differ in any agent's kinematics or steering, if any.
+fn first_difference<V>(
+    quiet: steerkit_scenario::World<V>,
+    watched: steerkit_scenario::World<V>,
+) -> Option<u64>
+where
+    V: steerkit_scenario::Dim + Bits,
+    V::Orientation: Bits,
+    V::Angular: Bits,
+{
+    let mut worlds = [quiet, watched];
+    let handles: Vec<_> = worlds[0].groups.iter().flat_map(|g| g.agents.iter().copied()).collect();
+    let dt = worlds[0].settings.dt;
+    for step in 1..=worlds[0].settings.steps {
+        let mut states = [Vec::new(), Vec::new()];
+        for (w, state) in worlds.iter_mut().zip(&mut states) {
+            w.crowd.step(dt).expect("steps");
+            for &a in &handles {
+                // an agent removed on arrival is gone from both or the runs differ
+                let (Some(k), Some(d)) = (w.crowd.kinematic(a), w.crowd.debug(a)) else {
+                    state.push(f32::NAN.to_bits());
+                    continue;
+                };
+                for part in [
+                    k.position.bits(),
+                    k.velocity.bits(),
+                    k.orientation.bits(),
+                    k.rotation.bits(),
+                    d.steering.linear.bits(),
+                    d.steering.angular.bits(),
+                ] {
+                    state.extend(part.iter().map(|x| x.to_bits()));
+                }
+            }
+        }
+        if states[0] != states[1] {
+            return Some(step);
+        }
+    }
+    None
+}
+
+#[test]
+fn collecting_metrics_never_changes_a_gallery_run() {
+    let all: Vec<steerkit_scenario::Metric> =
+        steerkit_scenario::Metric::ALL.iter().map(|(_, m)| *m).collect();
+    let mut differ = Vec::new();
+    for name in gallery::names() {
+        let scenario = gallery::load(name).expect("a built-in").expect("loads");
+        let (quiet, watched) =
+            (scenario.with_metrics(Vec::new()), scenario.with_metrics(all.clone()));
+        let first = if scenario.dimensions() == 3 {
+            first_difference(
+                quiet.build_in::<steerkit::Vec3>().expect("builds"),
+                watched.build_in::<steerkit::Vec3>().expect("builds"),
+            )
+        } else {
+            first_difference(quiet.build().expect("builds"), watched.build().expect("builds"))
+        };
+        if let Some(step) = first {
+            differ.push(format!("{name} (step {step})"));
+        }
+    }
+    assert!(differ.is_empty(), "metrics changed the run of {differ:?}");
 }

@@ -16,7 +16,7 @@ use steerkit::formation::{ScalablePattern, Shape};
 use steerkit::geometry::{Aabb, Circle, Obstacle, Obstacle3, Polygon, Segment, Sphere};
 use steerkit::kinematic::{Integration, Limits, Scheme};
 use steerkit::math::Rng;
-use steerkit::path::Polyline;
+use steerkit::path::{Path as _, Polyline};
 use steerkit::three_d::FakeRotation;
 use steerkit::{ParamError, Vec2, Vec3};
 
@@ -391,7 +391,14 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
         sizes.push(n);
     }
     let path_names: Vec<&str> = paths.iter().map(|p| p.name.as_str()).collect();
-    let refs = Refs { groups: &group_index, sizes: &sizes, paths: &path_names, dims: V::DIMS };
+    let looping: Vec<bool> = paths.iter().map(|p| p.polyline.is_looping()).collect();
+    let refs = Refs {
+        groups: &group_index,
+        sizes: &sizes,
+        paths: &path_names,
+        looping: &looping,
+        dims: V::DIMS,
+    };
 
     let solids = V::solids(&geometry).map_err(|e| problem("obstacles", e.to_string()))?;
     let mut rng = Rng::new(spec.seed);
@@ -754,6 +761,8 @@ pub(crate) struct Refs<'a> {
     groups: &'a HashMap<&'a str, usize>,
     sizes: &'a [usize],
     paths: &'a [&'a str],
+    /// Whether each path loops (a looping route is never finished).
+    looping: &'a [bool],
     /// The scenario's dimensions (2 or 3).
     pub dims: usize,
 }
@@ -787,6 +796,11 @@ impl Refs<'_> {
             ));
         }
         Ok(AgentRef { group, index })
+    }
+
+    /// True when path `index` loops.
+    pub(crate) fn looping(&self, index: usize) -> bool {
+        self.looping.get(index).copied().unwrap_or(false)
     }
 
     fn path(&self, path: &str, name: &str) -> Result<usize> {
@@ -1031,6 +1045,11 @@ fn group<V: Dim>(
         agents,
         behaviour,
         arrive_radius,
+        remove_on_arrival: one_of(
+            &join(path, "on_arrival"),
+            g.on_arrival.as_deref().unwrap_or("stay"),
+            &[("stay", false), ("remove", true)],
+        )?,
         non_penetration: g.non_penetration,
         view_half_angle,
         face_motion: g.face_motion.unwrap_or(true),
@@ -1243,7 +1262,8 @@ fn spawn_agents<V: Dim>(
 /// - `mirror`: across the line (3D: plane) where the `axis` coordinate (`"x"`, `"y"`, `"z"`)
 ///   equals `at` (default 0);
 /// - `offset`: `goal = position + offset`;
-/// - `scatter`: a point drawn in the box `min`–`max` (from the scenario seed);
+/// - `scatter`: a point drawn in the box `min`–`max` (from the scenario seed), with
+///   `min_spacing` at least that far (m) from every other goal the rule draws;
 /// - `rows` (a `grid` spawn): row `r` heads for `points[r]` (cycling), each agent keeping its
 ///   place in the row (`goal = points[r] + position − row start`).
 fn goal_rule<V: Dim>(
@@ -1253,7 +1273,7 @@ fn goal_rule<V: Dim>(
     agents: &mut [Placement<V>],
     rng: &mut Rng,
 ) -> Result<()> {
-    let present = present!(r; nums: at; xys: center, offset, min, max; others: axis = "axis", points = "points");
+    let present = present!(r; nums: at, min_spacing; xys: center, offset, min, max; others: axis = "axis", points = "points");
     let (what, rule) = ("goal rule", r.rule.as_str());
     let need = |name: &str, v: Option<Xy>| -> Result<V> {
         point(&join(path, name), required(path, what, rule, name, v)?)
@@ -1302,8 +1322,12 @@ fn goal_rule<V: Dim>(
             }
         }
         "scatter" => {
-            applicable(path, what, rule, &present, &["min", "max"])?;
+            applicable(path, what, rule, &present, &["min", "max", "min_spacing"])?;
             let (min, max) = (need("min", r.min)?, need("max", r.max)?);
+            let mut spaced = match r.min_spacing {
+                Some(d) => Some(Spacing::<V>::new(positive(&join(path, "min_spacing"), d)?)),
+                None => None,
+            };
             for i in 0..V::DIMS {
                 if max[i] < min[i] {
                     return Err(problem(
@@ -1312,12 +1336,31 @@ fn goal_rule<V: Dim>(
                     ));
                 }
             }
-            for a in free {
+            let mut draw = || {
                 let mut c = [0.0f32; 3];
                 for (i, c) in c.iter_mut().enumerate().take(V::DIMS) {
                     *c = min[i] + (max[i] - min[i]) * rng.uniform();
                 }
-                a.goal = Some(V::from_components(&c[..V::DIMS]));
+                V::from_components(&c[..V::DIMS])
+            };
+            for (k, a) in free.enumerate() {
+                let Some(sp) = spaced.as_mut() else {
+                    a.goal = Some(draw());
+                    continue;
+                };
+                let Some(goal) = (0..SPACED_TRIES).map(|_| draw()).find(|&g| sp.clear(g)) else {
+                    return Err(problem(
+                        join(path, "min_spacing"),
+                        format!(
+                            "placed {k} goals {} m apart, then no free place in {SPACED_TRIES} \
+                             tries: the box cannot hold them all at that spacing; use a larger \
+                             box or a smaller min_spacing",
+                            sp.spacing
+                        ),
+                    ));
+                };
+                sp.insert(goal);
+                a.goal = Some(goal);
             }
         }
         "rows" => {

@@ -209,6 +209,16 @@ impl Scenario {
         Ok(Scenario { checked: std::sync::Arc::new(checked), ..self.clone() })
     }
 
+    /// The same scenario collecting `collect` instead of its own metrics (the other settings
+    /// of its `[metrics]` table kept). What is collected never changes the run: only what is
+    /// measured and reported.
+    #[must_use]
+    pub fn with_metrics(&self, collect: Vec<Metric>) -> Self {
+        let mut checked = (*self.checked).clone();
+        checked.metrics.collect = collect;
+        Scenario { checked: std::sync::Arc::new(checked), ..self.clone() }
+    }
+
     /// Where the scenario came from (the `origin` given, or the file path).
     #[must_use]
     pub fn origin(&self) -> &str {

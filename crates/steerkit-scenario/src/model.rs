@@ -250,6 +250,8 @@ pub struct GroupPlan<V: Vector = Vec2> {
     pub behaviour: Behaviour<V>,
     /// Distance (m) to its goal at which an agent counts as arrived.
     pub arrive_radius: f32,
+    /// Arrived agents leave the crowd (`on_arrival = "remove"`).
+    pub remove_on_arrival: bool,
     /// Buckland's non-penetration constraint.
     pub non_penetration: bool,
     /// Field of view (half angle, rad) of the neighbour query; `None` sees all round.

@@ -190,6 +190,7 @@ pub(crate) struct GroupSpec {
     pub orca: Option<OrcaSpec>,
     pub goal: Option<Xy>,
     pub arrive_radius: Option<f32>,
+    pub on_arrival: Option<String>,
     #[serde(default)]
     pub non_penetration: bool,
     pub view_half_angle: Option<f32>,
@@ -247,6 +248,7 @@ pub(crate) struct GoalRuleSpec {
     pub min: Option<Xy>,
     pub max: Option<Xy>,
     pub points: Option<Vec<Xy>>,
+    pub min_spacing: Option<f32>,
 }
 
 /// `spawn = { shape = "rect" | "circle", ... }`.
@@ -343,6 +345,9 @@ pub(crate) struct NodeSpec {
     // combiners
     pub weight: Option<f32>,
     pub members: Option<Vec<NodeSpec>>,
+    // sequence
+    pub first: Option<Box<NodeSpec>>,
+    pub then: Option<Box<NodeSpec>>,
     pub epsilon: Option<f32>,
     // targets
     pub target: Option<Xy>,

@@ -127,6 +127,7 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
         spec.non_penetration = g.non_penetration;
         spec.face_motion = g.face_motion;
         spec.arrive_radius = g.arrive_radius;
+        spec.remove_on_arrival = g.remove_on_arrival;
         spec.heading_smoothing = g.heading_smoothing;
         spec.integration = g.integration;
         spec.fake_rotation = g.fake_rotation;

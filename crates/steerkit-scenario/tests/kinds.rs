@@ -49,6 +49,10 @@ const MINIMAL: &[(&str, &str)] = &[
     ("priority", r#"{ kind = "priority", members = [{ kind = "seek", target = [0, 0] }] }"#),
     ("running_sum", r#"{ kind = "running_sum", members = [{ kind = "seek", target = [0, 0] }] }"#),
     (
+        "sequence",
+        r#"{ kind = "sequence", first = { kind = "follow_path", path = "line", offset = 1 }, then = { kind = "arrive", use_goal = true, slow_radius = 1 } }"#,
+    ),
+    (
         "obstacle_avoidance",
         r#"{ kind = "obstacle_avoidance", rays = "fan", ray_count = 5, half_angle = 0.4, avoid_distance = 1, lookahead = 3, max_half_angle = 1, commitment = 0.5 }"#,
     ),
@@ -122,6 +126,10 @@ fn every_kind_builds_into_its_recipe() {
             ("blend", Recipe::Blend(m)) => m.len() == 1 && m[0].0 == 2.0,
             ("priority", Recipe::Priority { groups, .. }) => groups.len() == 1,
             ("running_sum", Recipe::RunningSum(m)) => m.len() == 1 && m[0].0 == 1.0,
+            ("sequence", Recipe::Sequence { first, then }) => {
+                matches!(**first, Recipe::FollowPath { .. })
+                    && matches!(**then, Recipe::Arrive { target: Target::Goal, .. })
+            }
             ("obstacle_avoidance", Recipe::ObstacleAvoidance(a)) => a.half_angle() == 0.4,
             ("wall_feelers", Recipe::WallFeelers(_)) => true,
             ("hide", Recipe::Hide { hunter, .. }) => *hunter == other,

@@ -238,8 +238,15 @@ pub(crate) const KINDS: &[Kind] = &[
                 || n.deceleration_time.is_some()
                 || n.braking.is_some()
                 || n.time_to_target.is_some();
-            let end = if own {
+            // the documented defaults fill in what the node leaves out: braking, 5 cm, 0.1 s
+            let approach =
+                n.slow_radius.is_some() || n.deceleration_time.is_some() || n.braking.is_some();
+            let end = if approach {
                 arrive(x, true)?
+            } else if own {
+                let radius = non_negative(&x.f("target_radius"), n.target_radius.unwrap_or(0.05))?;
+                let time = positive(&x.f("time_to_target"), n.time_to_target.unwrap_or(0.1))?;
+                x.lib(Arrive::with_approach(radius, Approach::Braking, time))?
             } else {
                 x.lib(Arrive::with_approach(0.05, Approach::Braking, 0.1))?
             };
@@ -265,6 +272,7 @@ pub(crate) const KINDS: &[Kind] = &[
         fields: &["members"],
         build: |x| Ok(Behaviour::RunningSum(members(x)?)),
     },
+    Kind { kind: RecipeKind::Sequence, fields: &["first", "then"], build: sequence },
     Kind {
         kind: RecipeKind::ObstacleAvoidance,
         fields: &[
@@ -627,7 +635,7 @@ fn node_present(n: &NodeSpec) -> Vec<Present> {
               min_length, braking_weight, contact_gap, orientation, separation_weight,
               alignment_weight, cohesion_weight, wander_weight, probability;
         xys: target, velocity, local_offset, grid_min, grid_max;
-        others: members = "members", agent = "agent", use_goal = "use_goal", mode = "mode",
+        others: members = "members", first = "first", then = "then", agent = "agent", use_goal = "use_goal", mode = "mode",
                 braking = "braking", stop = "stop", estimate = "estimate",
                 head_on_shortcut = "head_on_shortcut", falloff = "falloff", gather = "gather",
                 match_ = "match", path = "path", rays = "rays", ray_count = "ray_count",
@@ -747,6 +755,56 @@ fn members(x: &Node<'_>) -> Result<Vec<(f32, Behaviour)>> {
         out.push((w, b));
     }
     Ok(out)
+}
+
+/// `sequence`: `first` (a route: a path leaf on an open path) until the path is finished, then
+/// `then` (no path leaf).
+fn sequence(x: &Node<'_>) -> Result<Behaviour> {
+    let stage = |field: &str, n: &Option<Box<NodeSpec>>| -> Result<Behaviour> {
+        let n = n
+            .as_deref()
+            .ok_or_else(|| problem(x.f(field), format!("kind `sequence` needs `{field}`")))?;
+        node(&x.f(field), n, Some(RecipeKind::Sequence), x.refs, x.depth + 1)
+    };
+    let (first, then) = (stage("first", &x.n.first)?, stage("then", &x.n.then)?);
+    let mut paths = Vec::new();
+    first.for_each_leaf(&mut |leaf| paths.extend(leaf_path(leaf)));
+    if paths.is_empty() {
+        return Err(problem(
+            x.f("first"),
+            "the first stage of a `sequence` must follow a path (`follow_path`, \
+             `dog_on_a_string`, `reprojection` or `grappling_hooks`): finishing it hands over",
+        ));
+    }
+    if paths.iter().all(|&p| x.refs.looping(p)) {
+        return Err(problem(
+            x.f("first"),
+            "the first stage of a `sequence` follows only looping paths, which are never \
+             finished: use an open path",
+        ));
+    }
+    let mut more = false;
+    then.for_each_leaf(&mut |leaf| more |= leaf_path(leaf).is_some());
+    if more {
+        return Err(problem(
+            x.f("then"),
+            "the second stage of a `sequence` follows a path, but the agent's path is already \
+             finished when it starts: nest another behaviour (for example `arrive` with \
+             `use_goal = true`)",
+        ));
+    }
+    Ok(Behaviour::Sequence { first: Box::new(first), then: Box::new(then) })
+}
+
+/// The path a leaf follows, if it follows one.
+fn leaf_path(leaf: &Behaviour) -> Option<usize> {
+    match leaf {
+        Behaviour::FollowPath { path, .. }
+        | Behaviour::DogOnAString { path, .. }
+        | Behaviour::Reprojection { path, .. }
+        | Behaviour::GrapplingHooks { path, .. } => Some(*path),
+        _ => None,
+    }
 }
 
 /// Pursue's and evade's look-ahead: `max_prediction` (required), `estimate`, the head-on

@@ -6,7 +6,7 @@
 //! orientation, a result not finite) go back to the scalar code for the agents that take them.
 //! Commit uses it where the world has no obstacles; arrivals and stuck agents stay per agent.
 
-use super::space::{facing_angle, WorldBounds};
+use super::space::{body_range, facing_angle, WorldBounds};
 use super::{AgentDebug, Cold};
 use crate::kinematic::{drag_weights, Integration, Kinematic, Limits, Scheme};
 use crate::lanes::{clamp, clamp_len, finite, not, F32s};
@@ -27,6 +27,8 @@ struct In8<'a> {
     rotation: &'a [f32],
     debug: &'a [AgentDebug<Vec2>],
     limits: &'a [Limits; EIGHT],
+    /// Body radii (m): a bounded world keeps the whole body in.
+    radius: &'a [f32],
 }
 
 /// Eight agents' results, one array per quantity (lane `l` is agent `l`).
@@ -64,7 +66,8 @@ enum Box2 {
         hi: [f32; 2],
         size: [f32; 2],
     },
-    /// A box whose faces stop agents: `[min, max]` per axis.
+    /// A box whose faces stop agents' bodies: `[min, max]` per axis, each centre within
+    /// `body_range` of its radius.
     Stop {
         min: [f32; 2],
         max: [f32; 2],
@@ -116,6 +119,8 @@ pub(crate) struct Move<'a, V: Vector> {
     /// The group faces the motion (`face_motion` without a fake rotation).
     pub face: bool,
     pub bounds: &'a WorldBounds<V>,
+    /// The eight agents' body radii (m).
+    pub radius: &'a [f32],
     /// Positive and finite.
     pub dt: f32,
     /// The CPU has AVX2 (`crate::lanes::avx2`).
@@ -146,7 +151,8 @@ pub(crate) fn move_eight(
     let (orientation, rotation) = (&mut orientation[..EIGHT], &mut rotation[..EIGHT]);
     let mut x = Lanes8::default();
     let limits = core::array::from_fn(|l| cold[l].limits);
-    let inputs = In8 { position, velocity, orientation, rotation, debug, limits: &limits };
+    let inputs =
+        In8 { position, velocity, orientation, rotation, debug, limits: &limits, radius: m.radius };
     let w = Weights::new(m.integration, dt, m.face, m.bounds);
     if !run(&inputs, &mut x, &w, m.avx2) {
         for (l, &old) in position.iter().enumerate() {
@@ -155,7 +161,7 @@ pub(crate) fn move_eight(
             }
             // the scalar step after the integration
             let (mut p, mut v) = (Vec2::new(x.px[l], x.py[l]), Vec2::new(x.vx[l], x.vy[l]));
-            m.bounds.confine(&mut p, &mut v);
+            m.bounds.confine(&mut p, &mut v, m.radius[l]);
             // `rotate_orientation`'s wrap, then the facing
             let mut o = wrap_angle(x.raw[l]);
             if m.face && v.length_squared() > 1e-12 {
@@ -251,8 +257,11 @@ fn lanes<F: F32s>(i: &In8<'_>, x: &mut Lanes8, w: &Weights) -> bool {
                 }
             }
             Box2::Stop { min, max } => {
+                let r = &i.radius[h..];
                 for (a, n) in [nx, ny].into_iter().enumerate() {
-                    fix = fix | n.lt(F::splat(min[a])) | F::splat(max[a]).lt(n);
+                    let lo = F::from_fn(|l| body_range(min[a], max[a], r[l]).0);
+                    let hi = F::from_fn(|l| body_range(min[a], max[a], r[l]).1);
+                    fix = fix | n.lt(lo) | hi.lt(n);
                 }
             }
         }
@@ -349,6 +358,7 @@ mod tests {
             rotation: &rotation,
             debug: &debug,
             limits: &limits,
+            radius: &[0.0; EIGHT],
         };
         let mut x = Lanes8::default();
         let w = Weights::new(integration, dt, false, &WorldBounds::Unbounded);
@@ -488,7 +498,7 @@ mod tests {
                 for a in 0..400 {
                     let limits = Limits::new(6.0, 10.0 + 20.0 * rng.uniform(), 4.0, 30.0).unwrap();
                     let mut p = Vec2::new(rng.uniform(), rng.uniform()) * side;
-                    bounds.confine(&mut p, &mut { Vec2::ZERO });
+                    bounds.confine(&mut p, &mut { Vec2::ZERO }, 0.0);
                     let v = Vec2::new(rng.clamped(), rng.clamped()) * 4.0;
                     // a third of the world each, with a few of another group between
                     let third = ((p.x / side * 3.0) as usize).min(2);

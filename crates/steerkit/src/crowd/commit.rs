@@ -52,6 +52,7 @@ impl<V: CrowdVector> Crowd<V> {
                                 integration: &g.integration,
                                 face: g.face_motion && g.fake_rotation.is_none(),
                                 bounds: &bounds,
+                                radius: &radius[base + k..base + k + 8],
                                 dt,
                                 avx2,
                             };
@@ -148,7 +149,7 @@ impl<V: CrowdVector> Crowd<V> {
                             c.flags &= !TOUCHING;
                         }
                     }
-                    bounds.confine(&mut kin.position, &mut kin.velocity);
+                    bounds.confine(&mut kin.position, &mut kin.velocity, radius[i]);
                     if g.motor.is_some() {
                         // the vehicle's model has set the orientation
                     } else if let (true, Some(fake)) = (g.face_motion, &g.fake_rotation) {

@@ -225,6 +225,7 @@ impl<V: CrowdVector> Crowd<V> {
                             obstacles,
                             grid: g.plan.grid.as_ref(),
                             finish: g.spec.arrive_radius,
+                            path_done: c.flags & PATH_DONE != 0,
                             slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
                             agents,
                             customs,

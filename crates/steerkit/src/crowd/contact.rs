@@ -13,8 +13,10 @@ impl<V: CrowdVector> Crowd<V> {
     /// reports agent–agent collisions.
     pub(super) fn non_penetration(&mut self) {
         let any = self.groups.iter().any(|g| g.spec.non_penetration);
-        let passes = if any { self.config.non_penetration_passes as usize } else { 0 };
-        let passes = if self.config.collision_events { passes.max(1) } else { passes };
+        let push_passes = if any { self.config.non_penetration_passes as usize } else { 0 };
+        // collision events are observed in a first pass that pushes exactly as it would
+        // without them, so reporting never changes the trajectory
+        let passes = if self.config.collision_events { push_passes.max(1) } else { push_passes };
         if passes == 0 {
             return;
         }
@@ -49,7 +51,8 @@ impl<V: CrowdVector> Crowd<V> {
                         if status[i] & QUARANTINED != 0 {
                             continue;
                         }
-                        let enforce = groups[cold[i].group as usize].spec.non_penetration;
+                        let enforce =
+                            push_passes > 0 && groups[cold[i].group as usize].spec.non_penetration;
                         if !enforce && !report {
                             continue;
                         }
@@ -137,14 +140,15 @@ impl<V: CrowdVector> Crowd<V> {
                     if let Some(obstacles) = obstacles {
                         let _ = space::contain(obstacles, old, p, v, r, false);
                     }
-                    bounds_confine(&self.config.bounds, p, v);
+                    self.config.bounds.confine(p, v, r);
                     pass_move = pass_move.max(dp.length());
                 }
             }
             max_move += pass_move;
             // converged: the overlaps left are about the tolerance deep (Jacobi relaxation
-            // halves a pair's overlap per pass at worst, so a dense pile needs several)
-            if pass_move <= self.config.non_penetration_tolerance && (!report || pass > 0) {
+            // halves a pair's overlap per pass at worst, so a dense pile needs several); the
+            // test does not depend on `report`: observing must not add a pass
+            if pass_move <= self.config.non_penetration_tolerance {
                 break;
             }
         }

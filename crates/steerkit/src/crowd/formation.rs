@@ -162,6 +162,7 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             obstacles: crowd.obstacles.as_ref(),
             grid: None,
             finish: 0.0,
+            path_done: false,
             slot_target: None,
             agents,
             customs: &crowd.customs,

@@ -596,7 +596,8 @@ impl<V: CrowdVector> Crowd<V> {
         &self.paths
     }
 
-    /// Adds an agent.
+    /// Adds an agent. In a bounded world a centre closer to a face than the radius is moved
+    /// in until the body touches the face (the world keeps whole bodies inside).
     ///
     /// # Errors
     /// [`CrowdError::Param`] naming the first bad field (`position`, `velocity`,
@@ -645,7 +646,7 @@ impl<V: CrowdVector> Crowd<V> {
         }
         let mut position = spec.position;
         let mut velocity = spec.velocity;
-        self.config.bounds.confine(&mut position, &mut velocity);
+        self.config.bounds.confine(&mut position, &mut velocity, spec.radius);
 
         if spec.goal.is_some() {
             self.remember();
@@ -696,6 +697,13 @@ impl<V: CrowdVector> Crowd<V> {
     /// # Errors
     /// [`CrowdError::StaleHandle`] if it was already removed.
     pub fn despawn(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
+        self.remove(h)?;
+        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        Ok(())
+    }
+
+    /// [`Crowd::despawn`] without refreshing the largest radius (the caller does, once).
+    fn remove(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
         self.leave_formations(h);
         self.position.swap_remove(i);
@@ -723,9 +731,31 @@ impl<V: CrowdVector> Crowd<V> {
         s.index = FREE;
         s.generation = s.generation.wrapping_add(1);
         self.free.push(h.index);
-        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
         self.grid_fresh = false;
         Ok(())
+    }
+
+    /// Takes out the agents that arrived this step in a group that removes them
+    /// ([`Group::remove_on_arrival`]).
+    fn remove_arrived(&mut self) {
+        if !self.groups.iter().any(|g| g.spec.remove_on_arrival) {
+            return;
+        }
+        let mut any = false;
+        for k in 0..self.events.len() {
+            let CrowdEvent::Arrived { agent } = self.events[k] else {
+                continue;
+            };
+            let leaves = self
+                .index_of(agent)
+                .is_some_and(|i| self.groups[self.cold[i].group as usize].spec.remove_on_arrival);
+            if leaves && self.remove(agent).is_ok() {
+                any = true;
+            }
+        }
+        if any {
+            self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        }
     }
 
     /// Number of agents (quarantined ones included).
@@ -858,6 +888,13 @@ impl<V: CrowdVector> Crowd<V> {
     #[must_use]
     pub fn is_quarantined(&self, h: AgentHandle) -> bool {
         self.index_of(h).is_some_and(|i| self.status[i] & QUARANTINED != 0)
+    }
+
+    /// True when the agent is stuck now: its group detects it ([`Group::stuck`]), it has
+    /// raised `Stuck` and has not moved on since.
+    #[must_use]
+    pub fn is_stuck(&self, h: AgentHandle) -> bool {
+        self.index_of(h).is_some_and(|i| self.cold[i].flags & STUCK != 0)
     }
 
     /// Moves an agent into another group: from the next step it runs that group's recipe and
@@ -1100,7 +1137,9 @@ impl<V: CrowdVector> Crowd<V> {
     /// limits and its group's integration, refuse moves whose centre would cross a wall or
     /// enter an obstacle, confine to the world, face the motion, raise arrived/stuck events,
     /// quarantine non-finite results (the previous state is kept); (4) non-penetration
-    /// passes; (5) heading smoothing. `dt = 0` computes steering but moves nothing.
+    /// passes; (5) heading smoothing; (6) agents that arrived in a group with
+    /// [`Group::remove_on_arrival`] are taken out. `dt = 0` computes steering but moves
+    /// nothing.
     ///
     /// # Errors
     /// [`CrowdError::Param`] when `dt` is negative or not finite.
@@ -1133,6 +1172,7 @@ impl<V: CrowdVector> Crowd<V> {
             self.events.extend_from_slice(&c.events);
         }
         self.events.sort_unstable_by_key(CrowdEvent::order);
+        self.remove_arrived();
         Ok(&self.events)
     }
 
@@ -1161,11 +1201,6 @@ impl<V: CrowdVector> Crowd<V> {
             self.smoothed[slot] = if sum.length_squared() > 1e-12 { mean } else { raw };
         }
     }
-}
-
-#[inline]
-fn bounds_confine<V: CrowdVector>(bounds: &WorldBounds<V>, p: &mut V, v: &mut V) {
-    bounds.confine(p, v);
 }
 
 /// The unit velocity, or the orientation's forward when (nearly) still.

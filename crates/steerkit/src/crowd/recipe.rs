@@ -184,6 +184,17 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     },
     /// Buckland's weighted truncated running sum with prioritisation ([`running_sum`]).
     RunningSum(Vec<(f32, Recipe<V, A, P>)>),
+    /// Two stages: `first` until the agent has finished its path (an open path's end
+    /// reached by a path leaf in `first`: `PathFinished`), then `then` for good. A crowd on a
+    /// shared route that hands over to each agent's own goal is one group:
+    /// `first` follows the route, `then` arrives at `Target::Goal`. In a formation's anchor
+    /// (which has no path state of its own) `first` runs throughout.
+    Sequence {
+        /// The route: holds a path leaf.
+        first: Box<Recipe<V, A, P>>,
+        /// What the agent does once the route is finished.
+        then: Box<Recipe<V, A, P>>,
+    },
     /// Ray-cast obstacle and wall avoidance against the crowd's obstacles
     /// ([`ObstacleAvoidance`]: ray layout, lengths, adaptive fan, corner commitment). The fan's
     /// half angle and the committed side live in the agent's state. 2D and 3D: in a `Crowd3`
@@ -455,7 +466,7 @@ impl RecipeKind {
             K::BucklandFlock => KindInfo { wander: true, random: true, ..KindInfo::GROUP },
             K::CollisionAvoidance | K::ConeCheck => KindInfo::GROUP_LIST,
             K::FollowPath | K::DogOnAString | K::Reprojection | K::GrapplingHooks => KindInfo::PATH,
-            K::Blend | K::Priority | K::RunningSum => KindInfo::COMBINER,
+            K::Blend | K::Priority | K::RunningSum | K::Sequence => KindInfo::COMBINER,
             K::Dither => KindInfo { random: true, ..KindInfo::COMBINER },
             K::ObstacleAvoidance => KindInfo { avoidance: true, ..KindInfo::WORLD },
             K::RepelObstacle => KindInfo::WORLD,
@@ -494,6 +505,10 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
                 for r in groups {
                     r.for_each_leaf(f);
                 }
+            }
+            Recipe::Sequence { first, then } => {
+                first.for_each_leaf(f);
+                then.for_each_leaf(f);
             }
             leaf => {
                 debug_assert!(!leaf.kind().info().combiner, "a combiner without a walk");
@@ -636,6 +651,10 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
                 epsilon: *epsilon,
             },
             Recipe::RunningSum(m) => Recipe::RunningSum(weighted(m)),
+            Recipe::Sequence { first, then } => Recipe::Sequence {
+                first: Box::new(first.map(agent, path, vector)),
+                then: Box::new(then.map(agent, path, vector)),
+            },
             Recipe::ObstacleAvoidance(o) => Recipe::ObstacleAvoidance(*o),
             Recipe::WallFeelers(w) => Recipe::WallFeelers(*w),
             Recipe::DetectionBox(d) => Recipe::DetectionBox(*d),
@@ -858,6 +877,24 @@ impl<V: Vector> Recipe<V> {
                     r.validate(paths)?;
                 }
             }
+            Recipe::Sequence { first, then } => {
+                self.nested_kinematic()?;
+                first.validate(paths)?;
+                then.validate(paths)?;
+                if !first.any_leaf(|i| i.path) {
+                    return Err(ParamError::Invalid {
+                        name: "sequence.first",
+                        expected: "a recipe holding a path leaf (the route the stage finishes)",
+                    });
+                }
+                if then.any_leaf(|i| i.path) {
+                    return Err(ParamError::Invalid {
+                        name: "sequence.then",
+                        expected: "a recipe without a path leaf (the agent's path is finished \
+                                   by the time it runs)",
+                    });
+                }
+            }
             _ => {}
         }
         Ok(())
@@ -1047,6 +1084,8 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     /// Distance (m) to an open path's end at which a path technique is finished (the group's
     /// arrive radius).
     pub finish: f32,
+    /// The agent has finished its path ([`Recipe::Sequence`] hands over).
+    pub path_done: bool,
     /// Other agents' kinematics by handle.
     pub agents: AgentView<'a, V>,
     /// The behaviours registered with the crowd (`Recipe::Custom`).
@@ -1258,6 +1297,10 @@ pub(crate) fn evaluate<V: CrowdVector>(
             members.iter().map(|(w, r)| (*w, evaluate(r, cx, state, avoid, notes))),
             limits,
         )),
+        Recipe::Sequence { first, then } => {
+            let stage = if cx.path_done { then } else { first };
+            evaluate(stage, cx, state, avoid, notes)
+        }
         Recipe::Priority { groups, epsilon } => Some(prioritize(
             groups.iter().map(|r| evaluate(r, cx, state, avoid, notes).unwrap_or_default()),
             *epsilon,

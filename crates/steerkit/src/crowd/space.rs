@@ -692,11 +692,26 @@ impl Space for Vec3 {
     }
 }
 
+/// Where a centre may be along one axis of a bounded world `[min, max]` for a body of
+/// `radius` (m) to stay inside: `[min + r, max − r]`, or the middle when the axis is narrower
+/// than the body. The lanes of the move (`advance.rs`) test the same two numbers.
+#[inline]
+pub(crate) fn body_range(min: f32, max: f32, radius: f32) -> (f32, f32) {
+    let (lo, hi) = (min + radius, max - radius);
+    if lo <= hi {
+        (lo, hi)
+    } else {
+        let mid = 0.5 * (min + max);
+        (mid, mid)
+    }
+}
+
 /// The shape of the world agents live in.
 ///
 /// - `Unbounded`: anywhere.
-/// - `Bounded`: positions are kept inside `[min, max]` (per axis: an agent reaching a face is
-///   put back on it and its velocity component into the face is removed).
+/// - `Bounded`: bodies are kept inside `[min, max]` (per axis: an agent whose body reaches a
+///   face is put back touching it and its velocity component into the face is removed; radius
+///   aware, like walls and solids).
 /// - `Toroidal`: wrap-around on every axis; positions live in `[min, max)` and the offset
 ///   between two agents is the **minimum image** (per axis, `d ∓ size` when `|d| > size/2`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -704,7 +719,7 @@ impl Space for Vec3 {
 pub enum WorldBounds<V: Vector> {
     /// No bounds.
     Unbounded,
-    /// A box whose faces stop agents.
+    /// A box whose faces stop agents' bodies.
     Bounded {
         /// Lower corner (m).
         min: V,
@@ -781,11 +796,13 @@ impl<V: CrowdVector> WorldBounds<V> {
         }
     }
 
-    /// Puts a position back into the world: wraps it into `[min, max)` (toroidal) or clamps it
-    /// to `[min, max]` (bounded), removing the velocity component that points out of a face.
-    /// Returns true when a bounded face was touched.
+    /// Puts a body back into the world: wraps its centre into `[min, max)` (toroidal; the
+    /// radius plays no part) or keeps the whole body of `radius` (m) inside the box, its
+    /// centre within `[min + r, max − r]` per axis (bounded; the middle of an axis narrower
+    /// than the body), removing the velocity component that points out of a face. Returns
+    /// true when a bounded face was touched.
     #[inline]
-    pub fn confine(&self, position: &mut V, velocity: &mut V) -> bool {
+    pub fn confine(&self, position: &mut V, velocity: &mut V, radius: f32) -> bool {
         match *self {
             WorldBounds::Unbounded => false,
             WorldBounds::Bounded { min, max } => {
@@ -794,12 +811,13 @@ impl<V: CrowdVector> WorldBounds<V> {
                 for i in 0..V::DIM {
                     p[i] = position.axis(i);
                     v[i] = velocity.axis(i);
-                    if p[i] < min.axis(i) {
-                        p[i] = min.axis(i);
+                    let (lo, hi) = body_range(min.axis(i), max.axis(i), radius);
+                    if p[i] < lo {
+                        p[i] = lo;
                         v[i] = v[i].max(0.0);
                         touched = true;
-                    } else if p[i] > max.axis(i) {
-                        p[i] = max.axis(i);
+                    } else if p[i] > hi {
+                        p[i] = hi;
                         v[i] = v[i].min(0.0);
                         touched = true;
                     }

@@ -183,6 +183,10 @@ pub struct Group<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// the velocity to be reached in one step, as ORCA assumes; non-penetration stays as a
     /// safety net.
     pub orca: Option<crate::steering::Orca>,
+    /// Take an agent out of the crowd at the end of the step it arrives in (its `Arrived`
+    /// event names the handle, now stale): the setting of crowd experiments that measure
+    /// flow, where the arrived would otherwise crowd the goal area for those still coming.
+    pub remove_on_arrival: bool,
 }
 
 /// Time constant (s) of the turn-rate smoothing behind [`Group::fake_rotation`]: the bank
@@ -191,7 +195,8 @@ pub const FAKE_TURN_TIME: f32 = 0.2;
 
 impl<V: Vector, A, P> Group<V, A, P> {
     /// A group running `recipe`: all-round view, no non-penetration, no smoothing, facing its
-    /// motion, arrive radius 0.5 m, no stuck detection, Newton–Euler-1 without drag.
+    /// motion, arrive radius 0.5 m, no stuck detection, Newton–Euler-1 without drag, arrived
+    /// agents stay.
     #[must_use]
     pub fn new(recipe: Recipe<V, A, P>) -> Self {
         Group {
@@ -207,6 +212,7 @@ impl<V: Vector, A, P> Group<V, A, P> {
             motor: None,
             nearest: None,
             orca: None,
+            remove_on_arrival: false,
         }
     }
 
@@ -231,6 +237,7 @@ impl<V: Vector, A, P> Group<V, A, P> {
             motor: self.motor,
             nearest: self.nearest,
             orca: self.orca,
+            remove_on_arrival: self.remove_on_arrival,
         }
     }
 }
