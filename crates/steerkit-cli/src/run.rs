@@ -220,7 +220,10 @@ pub struct RunOptions {
     pub progress: bool,
     /// Write the trajectory rows into this file as the run goes, so memory stays flat however
     /// long the run ([`RunOutcome::write`] moves it to `trajectories.csv`); `None`: keep them
-    /// in [`RunOutcome::trajectories`].
+    /// in [`RunOutcome::trajectories`]. Whatever is at that name first is removed (a link is
+    /// not followed) and the file created exclusively; a caller whose run fails removes it
+    /// (`steerkit run` does, and a run killed half-way leaves it for the next run into the
+    /// same directory to remove).
     pub stream_trajectories: Option<PathBuf>,
 }
 
@@ -498,16 +501,13 @@ impl<V: RunSpace> RunOutcome<V> {
         let paths: Vec<PathBuf> = OUTPUT_FILES.iter().map(|f| dir.join(f)).collect();
         let mut metrics = self.metrics.to_json();
         metrics.push('\n');
-        std::fs::write(&paths[0], metrics).map_err(fail(&paths[0]))?;
+        // every file goes through a temporary name and a rename: a link planted at an
+        // output's name is replaced, never followed
+        steerkit_files::write_atomic(&paths[0], metrics.as_bytes()).map_err(fail(&paths[0]))?;
         match &self.streamed_trajectories {
             Some(streamed) => std::fs::rename(streamed, &paths[1]).map_err(fail(&paths[1]))?,
-            None => {
-                let csv = std::fs::File::create(&paths[1]).map_err(fail(&paths[1]))?;
-                let mut csv = std::io::BufWriter::new(csv);
-                csv.write_all(self.trajectories_csv().as_bytes())
-                    .and_then(|()| csv.flush())
-                    .map_err(fail(&paths[1]))?;
-            }
+            None => steerkit_files::write_atomic(&paths[1], self.trajectories_csv().as_bytes())
+                .map_err(fail(&paths[1]))?,
         }
         crate::replay::write_html(&self.recording, &paths[2]).map_err(fail(&paths[2]))?;
         crate::snapshot::write_svg(&self.recording, &paths[3]).map_err(fail(&paths[3]))?;
@@ -1422,7 +1422,14 @@ impl<V: RunSpace> TrajectoryLog<V> {
             std::fs::create_dir_all(dir)
                 .map_err(|source| RunError::Write { path: dir.to_path_buf(), source })?;
         }
-        let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+        // whatever is at the name goes (a partial file an aborted run left, or a planted link:
+        // removed, not followed), and the file is created exclusively
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(fail(e)),
+            _ => {}
+        }
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(path);
+        let mut file = std::io::BufWriter::new(file.map_err(fail)?);
         file.write_all(V::CSV_HEADER.as_bytes()).map_err(fail)?;
         Ok(Self::Streamed {
             path: path.to_path_buf(),

@@ -65,7 +65,6 @@ pub use world::{RunSettings, World, WorldGroup};
 
 use check::{Checked, Problem, Space};
 use spec::ScenarioSpec;
-use std::io::Read;
 use std::path::Path;
 
 /// Largest scenario file read (bytes): 4 MiB.
@@ -306,22 +305,18 @@ fn size_ok(len: u64, origin: &str) -> Result<(), ScenarioError> {
     }
 }
 
-/// Reads at most `MAX_FILE_SIZE + 1` bytes, so a huge (or endless) file is never read whole.
+/// Reads a regular file of at most [`MAX_FILE_SIZE`] bytes (the guards of
+/// [`steerkit_files::read_limited`]: a FIFO, device or directory is refused before it is
+/// opened, a larger file before a byte is read).
 fn read_limited(path: &Path, origin: &str) -> Result<Vec<u8>, ScenarioError> {
-    let io = |source| ScenarioError::Io { origin: origin.to_owned(), source };
-    // a FIFO, a device or a directory could block or never end: only regular files are read
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        )));
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes).map_err(io)?;
-    size_ok(bytes.len() as u64, origin)?;
-    Ok(bytes)
+    steerkit_files::read_limited(path, MAX_FILE_SIZE).map_err(|e| match e {
+        steerkit_files::ReadError::Io(source) => {
+            ScenarioError::Io { origin: origin.to_owned(), source }
+        }
+        steerkit_files::ReadError::TooLarge { limit } => {
+            ScenarioError::TooLarge { origin: origin.to_owned(), limit }
+        }
+    })
 }
 
 fn text_of<'a>(bytes: &'a [u8], origin: &str) -> Result<&'a str, ScenarioError> {
