@@ -26,13 +26,13 @@
 //! only the overlaps the constraint could not remove within its passes.
 
 use crate::ballistics::{Ballistics, TurretMetrics};
+use crate::pairs::PairScan;
 use crate::platform::{GapMetrics, JumperGroup, SideViewRun};
 use crate::recording::{
     stride_for, FrameWriter, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder,
     Recording, RecordingError, VehicleShape, PALETTE,
 };
 use serde::Serialize;
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -40,7 +40,6 @@ use std::time::Instant;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent};
 use steerkit::kinematic::Kinematic3;
 use steerkit::math::Vector;
-use steerkit::neighbours::{NeighbourQuery, Neighbours};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
 use steerkit_scenario::{Dim, Metric, MetricsPlan, Scenario, ScenarioError};
@@ -673,7 +672,8 @@ impl<V: RunSpace> Simulation<V> {
             .unwrap_or_else(|| stride_for(n, steps32, TRAJECTORY_BUDGET))
             .max(1);
         let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
-        let pairs = PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
+        let mut pairs =
+            PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
         let groups_n = world.groups.len();
         let avoiders = world
             .groups
@@ -734,7 +734,11 @@ impl<V: RunSpace> Simulation<V> {
                             jump_speed: gp.jump?.jump_speed,
                         })
                     })
-                    .collect();
+                    .collect::<Vec<JumperGroup>>();
+                // side-view figures run through each other by design: not overlaps
+                for (h, _) in groups.iter().flat_map(|g| &g.agents) {
+                    pairs.ignore(*h);
+                }
                 let crowd = &world.crowd;
                 let start = |h| crowd.kinematic(h).map(|k| V::lift(k.position).truncate());
                 Some(
@@ -1198,79 +1202,6 @@ impl PathDeviation {
 
     fn mean(&self, g: usize) -> Option<f64> {
         (self.paths[g].is_some() && self.count[g] > 0).then(|| self.sum[g] / self.count[g] as f64)
-    }
-}
-
-/// The pairwise scan of gaps and overlaps between bodies (see the module docs).
-struct PairScan {
-    neighbour_radius: f32,
-    tolerance: f32,
-    /// Pairs (storage handle indices, smaller first) overlapping after the last scan.
-    overlapping: HashSet<(u32, u32)>,
-    /// Scratch for this scan's pairs, swapped with `overlapping`.
-    overlapping_now: HashSet<(u32, u32)>,
-    overlaps: u64,
-    max_overlap: f32,
-    /// Pair-steps beyond the tolerance.
-    pair_steps: u64,
-    min_gap: f32,
-}
-
-impl PairScan {
-    fn new(neighbour_radius: f32, tolerance: f32) -> Self {
-        Self {
-            neighbour_radius,
-            tolerance,
-            overlapping: HashSet::new(),
-            overlapping_now: HashSet::new(),
-            overlaps: 0,
-            max_overlap: 0.0,
-            pair_steps: 0,
-            min_gap: f32::INFINITY,
-        }
-    }
-
-    /// Scans the committed state and returns this step's smallest gap (infinite when no two
-    /// agents are within reach).
-    fn scan<V: Dim>(&mut self, crowd: &mut Crowd<V>) -> f32 {
-        let mut frame_min_gap = f32::INFINITY;
-        self.overlapping_now.clear();
-        // the grid query re-sorts the storage when agents moved: read everything after it
-        let _ = crowd.neighbours();
-        let handles: Vec<AgentHandle> = crowd.handles().collect();
-        let skip: Vec<bool> = handles.iter().map(|&h| crowd.is_quarantined(h)).collect();
-        let radii = crowd.radii().to_vec();
-        let positions = crowd.positions().to_vec();
-        let max_r = radii.iter().copied().fold(0.0f32, f32::max);
-        let grid = crowd.neighbours();
-        for (i, &p) in positions.iter().enumerate() {
-            if skip[i] {
-                continue;
-            }
-            let ri = radii[i];
-            let q = NeighbourQuery::around(i, p, ri + max_r + self.neighbour_radius);
-            grid.for_each_within(&q, |nb| {
-                if nb.index < i || skip[nb.index] {
-                    return; // each pair once; frozen agents are out of the world
-                }
-                let gap = nb.distance_squared.sqrt() - ri - nb.radius;
-                frame_min_gap = frame_min_gap.min(gap);
-                self.max_overlap = self.max_overlap.max(-gap);
-                if -gap > self.tolerance {
-                    self.pair_steps += 1;
-                    let (a, b) = (handles[i].index, handles[nb.index].index);
-                    self.overlapping_now.insert((a.min(b), a.max(b)));
-                }
-            });
-        }
-        for pair in &self.overlapping_now {
-            if !self.overlapping.contains(pair) {
-                self.overlaps += 1;
-            }
-        }
-        std::mem::swap(&mut self.overlapping, &mut self.overlapping_now);
-        self.min_gap = self.min_gap.min(frame_min_gap);
-        frame_min_gap
     }
 }
 

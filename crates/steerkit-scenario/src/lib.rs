@@ -53,7 +53,7 @@ mod world;
 
 pub use check::{
     sanitise_name, MAX_AGENTS, MAX_COORDINATE, MAX_DEPTH, MAX_DT, MAX_MAGNITUDE, MAX_NAME,
-    MAX_SPAWN_DEPTH, MAX_STEPS, MAX_TURRETS, MIN_POSITIVE,
+    MAX_PILE, MAX_SPAWN_DEPTH, MAX_STEPS, MAX_TURRETS, MIN_POSITIVE,
 };
 pub use dim::Dim;
 pub use error::{Location, ScenarioError};
@@ -116,6 +116,26 @@ impl Scenario {
     pub fn from_toml_str(source: &str, origin: &str) -> Result<Self, ScenarioError> {
         size_ok(source.len() as u64, origin)?;
         let spec = parse_toml(source, origin)?;
+        let mut s = Self::checked(spec, origin, |p| locate_toml(source, origin, p))?;
+        s.source = Some(source.into());
+        Ok(s)
+    }
+
+    /// As [`from_toml_str`](Self::from_toml_str), refusing more than `max_agents` agents from
+    /// the file's counts and lists before any agent is placed (so a count of a million costs
+    /// nothing to refuse).
+    ///
+    /// # Errors
+    /// As [`from_toml_str`](Self::from_toml_str); more than `max_agents` agents, located at the
+    /// group's `count` or `agents`.
+    pub fn from_toml_str_with_max_agents(
+        source: &str,
+        origin: &str,
+        max_agents: usize,
+    ) -> Result<Self, ScenarioError> {
+        size_ok(source.len() as u64, origin)?;
+        let spec = parse_toml(source, origin)?;
+        check::agent_cap(&spec, max_agents).map_err(|p| locate_toml(source, origin, p))?;
         let mut s = Self::checked(spec, origin, |p| locate_toml(source, origin, p))?;
         s.source = Some(source.into());
         Ok(s)
