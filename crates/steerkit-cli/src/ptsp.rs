@@ -226,7 +226,8 @@ pub fn write(dir: &Path, map: &Map, log: &RaceLog, racer: Racer) -> Result<Vec<P
     let files =
         ["score.json", "trajectory.csv", "replay.html", "snapshot.svg"].map(|f| dir.join(f));
     let io = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
-    std::fs::write(&files[0], score_json(map, log, racer)).map_err(|e| io(&files[0], e))?;
+    steerkit_files::write_atomic(&files[0], score_json(map, log, racer).as_bytes())
+        .map_err(|e| io(&files[0], e))?;
     let mut csv = String::from("step,time,x,y,vx,vy,heading,action,collided\n");
     let mut row = |step: u32, k: &steerkit::kinematic::Kinematic, action: &str, hit: bool| {
         csv.push_str(&format!(
@@ -244,7 +245,7 @@ pub fn write(dir: &Path, map: &Map, log: &RaceLog, racer: Racer) -> Result<Vec<P
     for s in &log.steps {
         row(s.step, &s.state, s.action.name(), s.collided);
     }
-    std::fs::write(&files[1], csv).map_err(|e| io(&files[1], e))?;
+    steerkit_files::write_atomic(&files[1], csv.as_bytes()).map_err(|e| io(&files[1], e))?;
     let rec = recording(map, log, racer);
     crate::replay::write_html(&rec, &files[2]).map_err(|e| io(&files[2], e))?;
     crate::snapshot::write_svg(&rec, &files[3]).map_err(|e| io(&files[3], e))?;

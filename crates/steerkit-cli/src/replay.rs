@@ -45,12 +45,13 @@ pub fn render_html(recording: &Recording) -> String {
     html
 }
 
-/// Writes `replay.html` for a recording to `path`.
+/// Writes `replay.html` for a recording to `path`, through a temporary name and a rename (a
+/// link planted at `path` is replaced, not followed).
 ///
 /// # Errors
 /// Any I/O error.
 pub fn write_html(recording: &Recording, path: &Path) -> std::io::Result<()> {
-    std::fs::write(path, render_html(recording))
+    steerkit_files::write_atomic(path, render_html(recording).as_bytes())
 }
 
 /// The recording's JSON as placed in a `replay.html` page (escaped), if the page has one.

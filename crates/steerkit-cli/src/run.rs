@@ -26,13 +26,13 @@
 //! only the overlaps the constraint could not remove within its passes.
 
 use crate::ballistics::{Ballistics, TurretMetrics};
+use crate::pairs::PairScan;
 use crate::platform::{GapMetrics, JumperGroup, SideViewRun};
 use crate::recording::{
     stride_for, FrameWriter, Group as RecGroup, Meta, PathShape, RecordOptions, Recorder,
     Recording, RecordingError, VehicleShape, PALETTE,
 };
 use serde::Serialize;
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -40,7 +40,6 @@ use std::time::Instant;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent};
 use steerkit::kinematic::Kinematic3;
 use steerkit::math::Vector;
-use steerkit::neighbours::{NeighbourQuery, Neighbours};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::{Quat, Vec2, Vec3};
 use steerkit_scenario::{Dim, Metric, MetricsPlan, Scenario, ScenarioError};
@@ -220,7 +219,10 @@ pub struct RunOptions {
     pub progress: bool,
     /// Write the trajectory rows into this file as the run goes, so memory stays flat however
     /// long the run ([`RunOutcome::write`] moves it to `trajectories.csv`); `None`: keep them
-    /// in [`RunOutcome::trajectories`].
+    /// in [`RunOutcome::trajectories`]. Whatever is at that name first is removed (a link is
+    /// not followed) and the file created exclusively; a caller whose run fails removes it
+    /// (`steerkit run` does, and a run killed half-way leaves it for the next run into the
+    /// same directory to remove).
     pub stream_trajectories: Option<PathBuf>,
 }
 
@@ -512,16 +514,13 @@ impl<V: RunSpace> RunOutcome<V> {
         let paths: Vec<PathBuf> = OUTPUT_FILES.iter().map(|f| dir.join(f)).collect();
         let mut metrics = self.metrics.to_json();
         metrics.push('\n');
-        std::fs::write(&paths[0], metrics).map_err(fail(&paths[0]))?;
+        // every file goes through a temporary name and a rename: a link planted at an
+        // output's name is replaced, never followed
+        steerkit_files::write_atomic(&paths[0], metrics.as_bytes()).map_err(fail(&paths[0]))?;
         match &self.streamed_trajectories {
             Some(streamed) => std::fs::rename(streamed, &paths[1]).map_err(fail(&paths[1]))?,
-            None => {
-                let csv = std::fs::File::create(&paths[1]).map_err(fail(&paths[1]))?;
-                let mut csv = std::io::BufWriter::new(csv);
-                csv.write_all(self.trajectories_csv().as_bytes())
-                    .and_then(|()| csv.flush())
-                    .map_err(fail(&paths[1]))?;
-            }
+            None => steerkit_files::write_atomic(&paths[1], self.trajectories_csv().as_bytes())
+                .map_err(fail(&paths[1]))?,
         }
         crate::replay::write_html(&self.recording, &paths[2]).map_err(fail(&paths[2]))?;
         crate::snapshot::write_svg(&self.recording, &paths[3]).map_err(fail(&paths[3]))?;
@@ -687,7 +686,8 @@ impl<V: RunSpace> Simulation<V> {
             .unwrap_or_else(|| stride_for(n, steps32, TRAJECTORY_BUDGET))
             .max(1);
         let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
-        let pairs = PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
+        let mut pairs =
+            PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);
         let groups_n = world.groups.len();
         let avoiders = world
             .groups
@@ -748,7 +748,11 @@ impl<V: RunSpace> Simulation<V> {
                             jump_speed: gp.jump?.jump_speed,
                         })
                     })
-                    .collect();
+                    .collect::<Vec<JumperGroup>>();
+                // side-view figures run through each other by design: not overlaps
+                for (h, _) in groups.iter().flat_map(|g| &g.agents) {
+                    pairs.ignore(*h);
+                }
                 let crowd = &world.crowd;
                 let start = |h| crowd.kinematic(h).map(|k| V::lift(k.position).truncate());
                 Some(
@@ -1239,79 +1243,6 @@ impl PathDeviation {
     }
 }
 
-/// The pairwise scan of gaps and overlaps between bodies (see the module docs).
-struct PairScan {
-    neighbour_radius: f32,
-    tolerance: f32,
-    /// Pairs (storage handle indices, smaller first) overlapping after the last scan.
-    overlapping: HashSet<(u32, u32)>,
-    /// Scratch for this scan's pairs, swapped with `overlapping`.
-    overlapping_now: HashSet<(u32, u32)>,
-    overlaps: u64,
-    max_overlap: f32,
-    /// Pair-steps beyond the tolerance.
-    pair_steps: u64,
-    min_gap: f32,
-}
-
-impl PairScan {
-    fn new(neighbour_radius: f32, tolerance: f32) -> Self {
-        Self {
-            neighbour_radius,
-            tolerance,
-            overlapping: HashSet::new(),
-            overlapping_now: HashSet::new(),
-            overlaps: 0,
-            max_overlap: 0.0,
-            pair_steps: 0,
-            min_gap: f32::INFINITY,
-        }
-    }
-
-    /// Scans the committed state and returns this step's smallest gap (infinite when no two
-    /// agents are within reach).
-    fn scan<V: Dim>(&mut self, crowd: &mut Crowd<V>) -> f32 {
-        let mut frame_min_gap = f32::INFINITY;
-        self.overlapping_now.clear();
-        // the grid query re-sorts the storage when agents moved: read everything after it
-        let _ = crowd.neighbours();
-        let handles: Vec<AgentHandle> = crowd.handles().collect();
-        let skip: Vec<bool> = handles.iter().map(|&h| crowd.is_quarantined(h)).collect();
-        let radii = crowd.radii().to_vec();
-        let positions = crowd.positions().to_vec();
-        let max_r = radii.iter().copied().fold(0.0f32, f32::max);
-        let grid = crowd.neighbours();
-        for (i, &p) in positions.iter().enumerate() {
-            if skip[i] {
-                continue;
-            }
-            let ri = radii[i];
-            let q = NeighbourQuery::around(i, p, ri + max_r + self.neighbour_radius);
-            grid.for_each_within(&q, |nb| {
-                if nb.index < i || skip[nb.index] {
-                    return; // each pair once; frozen agents are out of the world
-                }
-                let gap = nb.distance_squared.sqrt() - ri - nb.radius;
-                frame_min_gap = frame_min_gap.min(gap);
-                self.max_overlap = self.max_overlap.max(-gap);
-                if -gap > self.tolerance {
-                    self.pair_steps += 1;
-                    let (a, b) = (handles[i].index, handles[nb.index].index);
-                    self.overlapping_now.insert((a.min(b), a.max(b)));
-                }
-            });
-        }
-        for pair in &self.overlapping_now {
-            if !self.overlapping.contains(pair) {
-                self.overlaps += 1;
-            }
-        }
-        std::mem::swap(&mut self.overlapping, &mut self.overlapping_now);
-        self.min_gap = self.min_gap.min(frame_min_gap);
-        frame_min_gap
-    }
-}
-
 /// Distances between formation members and their slots, per group.
 struct SlotErrors {
     sum: Vec<f64>,
@@ -1460,7 +1391,14 @@ impl<V: RunSpace> TrajectoryLog<V> {
             std::fs::create_dir_all(dir)
                 .map_err(|source| RunError::Write { path: dir.to_path_buf(), source })?;
         }
-        let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+        // whatever is at the name goes (a partial file an aborted run left, or a planted link:
+        // removed, not followed), and the file is created exclusively
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(fail(e)),
+            _ => {}
+        }
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(path);
+        let mut file = std::io::BufWriter::new(file.map_err(fail)?);
         file.write_all(V::CSV_HEADER.as_bytes()).map_err(fail)?;
         Ok(Self::Streamed {
             path: path.to_path_buf(),

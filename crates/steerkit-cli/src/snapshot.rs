@@ -360,12 +360,13 @@ pub fn render_svg(r: &Recording) -> String {
     s
 }
 
-/// Writes `snapshot.svg` for a recording to `path`.
+/// Writes `snapshot.svg` for a recording to `path`, through a temporary name and a rename (a
+/// link planted at `path` is replaced, not followed).
 ///
 /// # Errors
 /// Any I/O error.
 pub fn write_svg(recording: &Recording, path: &Path) -> std::io::Result<()> {
-    std::fs::write(path, render_svg(recording))
+    steerkit_files::write_atomic(path, render_svg(recording).as_bytes())
 }
 
 #[cfg(test)]

@@ -421,7 +421,8 @@ fn serve_prints_its_url_and_serves_the_page() {
     let addr = url.strip_prefix("http://").and_then(|a| a.strip_suffix('/')).unwrap().to_owned();
     assert!(addr.starts_with("127.0.0.1:"), "{line}");
     let mut s = std::net::TcpStream::connect(&addr).unwrap();
-    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    s.write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes())
+        .unwrap();
     let mut body = String::new();
     s.read_to_string(&mut body).unwrap();
     let _ = child.kill();

@@ -21,6 +21,9 @@ use steerkit::Vec2;
 pub const MAX_SIDE: usize = 4096;
 /// Most waypoints a map may hold.
 pub const MAX_WAYPOINTS: usize = 64;
+/// Largest map file read (bytes): 24 MiB, room for the largest grid ([`MAX_SIDE`] rows of
+/// [`MAX_SIDE`] characters at scale 1, 16 MiB) and its comments.
+pub const MAX_FILE_SIZE: u64 = 24 * 1024 * 1024;
 
 /// What is wrong with a map file: one line naming the place, the value and what is allowed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -66,14 +69,20 @@ pub struct Map {
 }
 
 impl Map {
-    /// Reads a map file.
+    /// Reads a map file: a regular file (a FIFO, device or directory is refused before it is
+    /// opened) of at most [`MAX_FILE_SIZE`] bytes (a larger one is refused before a byte is
+    /// read), UTF-8 text.
     ///
     /// # Errors
-    /// An unreadable file or any [`Map::parse`] error.
+    /// An unreadable, irregular, too large or non-UTF-8 file, or any [`Map::parse`] error.
     pub fn load(path: &std::path::Path) -> Result<Map, MapError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| MapError::Unreadable { name: name.clone(), reason: e.to_string() })?;
+        let unreadable = |reason: String| MapError::Unreadable { name: name.clone(), reason };
+        let bytes = steerkit_files::read_limited(path, MAX_FILE_SIZE)
+            .map_err(|e| unreadable(e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            unreadable(format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+        })?;
         Map::parse(&text, &name)
     }
 

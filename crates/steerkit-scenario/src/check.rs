@@ -44,6 +44,12 @@ pub const MAX_DT: f32 = 1.0;
 /// Most body area a spawn region may receive, as a multiple of its own area: a crowd piled
 /// deeper cannot spread out, and every neighbour query in it then costs O(n).
 pub const MAX_SPAWN_DEPTH: f32 = 10.0;
+/// Most agents of similar size (radii within a factor of two) whose centres may share one
+/// square (cube in 3D) of side twice their largest diameter, however they are placed (spawn
+/// regions, rings, lines, grids, shells, `agents` lists, several groups on one spot): a random
+/// spawn at [`MAX_SPAWN_DEPTH`] puts about 51 there (2D; 76 in 3D), a pile on one point
+/// more, and every neighbour query in a pile costs its size.
+pub const MAX_PILE: u32 = 256;
 
 /// A problem at a field path, before it is located in the source.
 #[derive(Debug, Clone, PartialEq)]
@@ -346,6 +352,50 @@ pub(crate) fn check(spec: &ScenarioSpec) -> Result<Checked> {
     })
 }
 
+/// Refuses more than [`MAX_PILE`] bodies of one size class in one cell, whatever placed them:
+/// bodies of radius in `[ρ, 2ρ)` (ρ a power of two; below 1 mm counted as 1 mm) share cells
+/// of side 4ρ. Classes are kept apart so that many small bodies beside a large one are no
+/// pile.
+fn piles<V: Dim>(spec: &ScenarioSpec, groups: &[GroupPlan<V>]) -> Result<()> {
+    let total: usize = groups.iter().map(|g| g.agents.len()).sum();
+    let mut cells: HashMap<(i32, [i64; 3]), u32> = HashMap::with_capacity(total.min(1 << 20));
+    for (gi, g) in groups.iter().enumerate() {
+        let class = g.radius.max(1e-3).log2().floor();
+        let side = 4.0 * class.exp2();
+        for (a, p) in g.agents.iter().enumerate() {
+            let mut key = [0i64; 3];
+            for (i, k) in key.iter_mut().enumerate().take(V::DIMS) {
+                *k = (p.position.axis(i) / side).floor() as i64;
+            }
+            let count = cells.entry((class as i32, key)).or_insert(0);
+            *count += 1;
+            if *count > MAX_PILE {
+                let listed = spec.groups.get(gi).is_some_and(|s| s.agents.is_some());
+                let field = if listed {
+                    format!("groups[{gi}].agents[{a}].position")
+                } else {
+                    format!("groups[{gi}].spawn")
+                };
+                let (square, unit) = if V::DIMS == 2 { ("square", "m") } else { ("cube", "m") };
+                return Err(problem(
+                    field,
+                    format!(
+                        "more than {MAX_PILE} bodies of radius about {} m are placed within                          one {square} of side {side} {unit} (near {}); at most {MAX_PILE}: a pile                          that deep cannot spread out and costs the square of its size every                          step; spread them (a larger ring, line, grid or region) or use fewer",
+                        g.radius,
+                        fmt_point(p.position),
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn fmt_point<V: Dim>(p: V) -> String {
+    let parts: Vec<String> = (0..V::DIMS).map(|i| format!("{}", p.axis(i))).collect();
+    format!("[{}]", parts.join(", "))
+}
+
 /// The world of the file in `V`'s dimensions: bounds, geometry, paths, groups (with every
 /// agent placed) and formations.
 fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
@@ -430,6 +480,7 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
         }
         groups.push(plan);
     }
+    piles(spec, &groups)?;
     let mut formations = Vec::with_capacity(spec.formations.len());
     let mut in_formation = vec![false; groups.len()];
     for (i, fs) in spec.formations.iter().enumerate() {
@@ -592,10 +643,9 @@ fn obstacle3(path: &str, o: &ObstacleSpec) -> Result<Obstacle3> {
         "sphere" => {
             applicable(path, what, shape, &present, &["center", "radius"])?;
             let c = point(&join(path, "center"), required(path, what, shape, "center", o.center)?)?;
-            let r = non_negative(
-                &join(path, "radius"),
-                required(path, what, shape, "radius", o.radius)?,
-            )?;
+            // a sphere of radius 0 is no obstacle, and a replay cannot draw it
+            let r =
+                positive(&join(path, "radius"), required(path, what, shape, "radius", o.radius)?)?;
             Ok(Obstacle3::Sphere(Sphere::new(c, r)))
         }
         "box" => {
@@ -728,6 +778,27 @@ fn metrics(spec: &ScenarioSpec) -> Result<MetricsPlan> {
 
 /// The number of agents in a group: `count` (with or without a spawn region) or the length of
 /// `agents`.
+/// Refuses a file of more than `max` agents from its counts and lists alone, before any agent
+/// is placed (a program with a smaller cap than [`MAX_AGENTS`] refuses a huge file cheaply).
+pub(crate) fn agent_cap(spec: &ScenarioSpec, max: usize) -> Result<()> {
+    let mut total = 0u64;
+    for (i, g) in spec.groups.iter().enumerate() {
+        let (n, key) = match (&g.agents, g.count) {
+            (Some(a), _) => (a.len() as u64, "agents"),
+            (None, Some(n)) => (u64::from(n), "count"),
+            (None, None) => (0, "count"),
+        };
+        total = total.saturating_add(n);
+        if total > max as u64 {
+            return Err(problem(
+                format!("groups[{i}].{key}"),
+                format!("{total} agents in all is more than allowed here (at most {max})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn group_size(path: &str, g: &GroupSpec) -> Result<usize> {
     match (&g.agents, g.count, &g.spawn) {
         (Some(_), Some(_), _) => Err(problem(
@@ -939,6 +1010,11 @@ fn group<V: Dim>(
             return Err(problem(path, "a group needs a `behaviour` (or, in a side view, `jump`)"))
         }
         (Some(j), None) => {
+            // a jumper's run-up is at max_speed: the jump planner needs it above zero
+            positive(&join(&lp, "max_speed"), l.max_speed).map_err(|e| Problem {
+                message: format!("{} (a jumper runs at its max_speed)", e.message),
+                ..e
+            })?;
             Some(JumpPlan { jump_speed: positive(&join(path, "jump.jump_speed"), j.jump_speed)? })
         }
         (None, Some(_)) => None,

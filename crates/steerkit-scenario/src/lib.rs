@@ -53,7 +53,7 @@ mod world;
 
 pub use check::{
     sanitise_name, MAX_AGENTS, MAX_COORDINATE, MAX_DEPTH, MAX_DT, MAX_MAGNITUDE, MAX_NAME,
-    MAX_SPAWN_DEPTH, MAX_STEPS, MAX_TURRETS, MIN_POSITIVE,
+    MAX_PILE, MAX_SPAWN_DEPTH, MAX_STEPS, MAX_TURRETS, MIN_POSITIVE,
 };
 pub use dim::Dim;
 pub use error::{Location, ScenarioError};
@@ -65,7 +65,6 @@ pub use world::{RunSettings, World, WorldGroup};
 
 use check::{Checked, Problem, Space};
 use spec::ScenarioSpec;
-use std::io::Read;
 use std::path::Path;
 
 /// Largest scenario file read (bytes): 4 MiB.
@@ -117,6 +116,26 @@ impl Scenario {
     pub fn from_toml_str(source: &str, origin: &str) -> Result<Self, ScenarioError> {
         size_ok(source.len() as u64, origin)?;
         let spec = parse_toml(source, origin)?;
+        let mut s = Self::checked(spec, origin, |p| locate_toml(source, origin, p))?;
+        s.source = Some(source.into());
+        Ok(s)
+    }
+
+    /// As [`from_toml_str`](Self::from_toml_str), refusing more than `max_agents` agents from
+    /// the file's counts and lists before any agent is placed (so a count of a million costs
+    /// nothing to refuse).
+    ///
+    /// # Errors
+    /// As [`from_toml_str`](Self::from_toml_str); more than `max_agents` agents, located at the
+    /// group's `count` or `agents`.
+    pub fn from_toml_str_with_max_agents(
+        source: &str,
+        origin: &str,
+        max_agents: usize,
+    ) -> Result<Self, ScenarioError> {
+        size_ok(source.len() as u64, origin)?;
+        let spec = parse_toml(source, origin)?;
+        check::agent_cap(&spec, max_agents).map_err(|p| locate_toml(source, origin, p))?;
         let mut s = Self::checked(spec, origin, |p| locate_toml(source, origin, p))?;
         s.source = Some(source.into());
         Ok(s)
@@ -316,22 +335,18 @@ fn size_ok(len: u64, origin: &str) -> Result<(), ScenarioError> {
     }
 }
 
-/// Reads at most `MAX_FILE_SIZE + 1` bytes, so a huge (or endless) file is never read whole.
+/// Reads a regular file of at most [`MAX_FILE_SIZE`] bytes (the guards of
+/// [`steerkit_files::read_limited`]: a FIFO, device or directory is refused before it is
+/// opened, a larger file before a byte is read).
 fn read_limited(path: &Path, origin: &str) -> Result<Vec<u8>, ScenarioError> {
-    let io = |source| ScenarioError::Io { origin: origin.to_owned(), source };
-    // a FIFO, a device or a directory could block or never end: only regular files are read
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        )));
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes).map_err(io)?;
-    size_ok(bytes.len() as u64, origin)?;
-    Ok(bytes)
+    steerkit_files::read_limited(path, MAX_FILE_SIZE).map_err(|e| match e {
+        steerkit_files::ReadError::Io(source) => {
+            ScenarioError::Io { origin: origin.to_owned(), source }
+        }
+        steerkit_files::ReadError::TooLarge { limit } => {
+            ScenarioError::TooLarge { origin: origin.to_owned(), limit }
+        }
+    })
 }
 
 fn text_of<'a>(bytes: &'a [u8], origin: &str) -> Result<&'a str, ScenarioError> {

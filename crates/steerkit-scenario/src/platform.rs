@@ -104,6 +104,9 @@ pub struct SideViewRun {
     gravity: Vec3,
     courses: Vec<Course>,
     jumpers: Vec<Jumper>,
+    /// The jumpers' agent numbers, sorted: asked once per agent per recorded frame, so a
+    /// linear search would make a frame of many jumpers cost their number squared.
+    numbers: Vec<u32>,
     bottom: f32,
 }
 
@@ -249,7 +252,10 @@ impl SideViewRun {
                 metrics,
             });
         }
-        let mut run = SideViewRun { view: view.clone(), gravity, courses, jumpers, bottom };
+        let mut numbers: Vec<u32> = jumpers.iter().map(|j| j.number).collect();
+        numbers.sort_unstable();
+        let mut run =
+            SideViewRun { view: view.clone(), gravity, courses, jumpers, numbers, bottom };
         for j in 0..run.jumpers.len() {
             run.arm(j);
         }
@@ -259,7 +265,7 @@ impl SideViewRun {
     /// True when agent `number` is a jumper (its motion is set here, not steered).
     #[must_use]
     pub fn is_jumper(&self, number: u32) -> bool {
-        self.jumpers.iter().any(|j| j.number == number)
+        self.numbers.binary_search(&number).is_ok()
     }
 
     /// The platform tops `(x_start, x_end, y)` (m), left to right.

@@ -8,11 +8,24 @@
 //! ever), applies the page's messages between steps, and sends a frame at most
 //! [`FRAME_HZ`] times a second. A send that does not complete within
 //! [`SEND_TIMEOUT`] ends the connection (a stalled tab cannot hold a permit for ever).
+//!
+//! # Who may talk to it
+//! The server answers its own page only. Every request must name the server in `Host` as a
+//! loopback name with the server's port (`127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT`):
+//! a page of another site that reaches the port through DNS rebinding names its own host and
+//! gets 403. The WebSocket upgrade must also come from the server's own origin (`Origin:
+//! http://` one of those): browsers send the origin of the page that opens a socket and a page
+//! cannot forge it, so another site's page open in the same browser gets 403 and cannot drive a
+//! simulation. A missing `Origin` is refused too (browsers always send one). Programs on the
+//! same machine can send any header; the server binds to loopback, so those are the user's own
+//! or another local user's (see `docs/playground.md`).
 
 use crate::protocol::{error_message, hello_message, Entry, Live, FRAME_HZ, HARD_MESSAGE_LIMIT};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
-use axum::response::{Html, IntoResponse};
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use std::net::SocketAddr;
@@ -58,9 +71,57 @@ impl App {
     }
 }
 
-/// The router: `/` the page, `/ws` the socket.
-pub fn router(app: Arc<App>) -> Router {
-    Router::new().route("/", get(page)).route("/ws", get(socket)).with_state(app)
+/// The router: `/` the page, `/ws` the socket, both behind [`guard`] for a server listening on
+/// `port`.
+pub fn router(app: Arc<App>, port: u16) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/ws", get(socket))
+        .with_state(app)
+        .layer(axum::middleware::from_fn_with_state(port, guard))
+}
+
+/// True when `authority` (a `Host` value, or an origin without its scheme) is a loopback name
+/// or address with `port`.
+#[must_use]
+pub fn is_own_authority(authority: &str, port: u16) -> bool {
+    let Some((host, p)) = authority.rsplit_once(':') else { return false };
+    p.parse::<u16>().is_ok_and(|p| p == port)
+        && (host == "127.0.0.1" || host == "[::1]" || host.eq_ignore_ascii_case("localhost"))
+}
+
+/// Refuses (403, one line) a request whose `Host` is not the server's own loopback address, and
+/// a WebSocket upgrade whose `Origin` is not the server's own page (see the module docs).
+async fn guard(State(port): State<u16>, req: Request, next: Next) -> Response {
+    // decided before the await: the request's body is not `Sync`, so no borrow of it may be
+    // held across one
+    match refusal(&req, port) {
+        Some(message) => (StatusCode::FORBIDDEN, message).into_response(),
+        None => next.run(req).await,
+    }
+}
+
+/// Why `req` is refused, if it is.
+fn refusal(req: &Request, port: u16) -> Option<String> {
+    let value = |name| req.headers().get(name).and_then(|v: &header::HeaderValue| v.to_str().ok());
+    let host = value(header::HOST).unwrap_or("");
+    if !is_own_authority(host, port) {
+        return Some(format!(
+            "forbidden: Host {host:?} is not this server (allowed: 127.0.0.1:{port}, \
+             localhost:{port}, [::1]:{port})\n"
+        ));
+    }
+    if req.uri().path() == "/ws" {
+        let origin = value(header::ORIGIN).unwrap_or("");
+        let own = origin.strip_prefix("http://").is_some_and(|a| is_own_authority(a, port));
+        if !own {
+            return Some(format!(
+                "forbidden: Origin {origin:?} is not this server's page (allowed: \
+                 http://127.0.0.1:{port}, http://localhost:{port}, http://[::1]:{port})\n"
+            ));
+        }
+    }
+    None
 }
 
 async fn page(State(app): State<Arc<App>>) -> impl IntoResponse {
@@ -211,6 +272,7 @@ async fn connection(mut ws: WebSocket, app: Arc<App>) {
 /// The port cannot be bound.
 pub async fn serve(app: App, port: u16, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-    ready(listener.local_addr()?);
-    axum::serve(listener, router(Arc::new(app))).await
+    let addr = listener.local_addr()?;
+    ready(addr);
+    axum::serve(listener, router(Arc::new(app), addr.port())).await
 }

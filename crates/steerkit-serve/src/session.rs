@@ -1383,7 +1383,9 @@ impl AnySession {
     /// # Errors
     /// As [`Sim::from_toml`].
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, String> {
-        let scenario = Scenario::from_toml_str(text, origin).map_err(err)?;
+        // the session's cap is checked from the file's counts, before any agent is placed
+        let scenario =
+            Scenario::from_toml_str_with_max_agents(text, origin, MAX_AGENTS).map_err(err)?;
         if scenario.dimensions() == 3 {
             Sim::from_scenario(&scenario, text, origin).map(AnySession::Three)
         } else {

@@ -212,13 +212,19 @@ fn world_edits_and_their_errors() {
         .contains(path));
 }
 
-/// Adding agents stops at the session's cap.
+/// Adding agents stops at the session's cap (spread over the world: one point holds at most
+/// `MAX_PILE` bodies, the format's own limit, refused with its reason).
 #[test]
 fn the_agent_cap_holds() {
     let mut s = demo("flocking");
+    let refused = (0..300)
+        .find_map(|_| s.add_agent("birds", [0.0, 20.0, 0.0]).err())
+        .expect("a pile on one point is refused");
+    assert!(refused.contains("at most 256") && !refused.contains('\n'), "{refused}");
     let mut added = 0;
     let e = loop {
-        match s.add_agent("birds", [0.0, 0.0, 0.0]) {
+        let p = [(added % 60) as f64 - 30.0, (added / 60) as f64 - 20.0, 0.0];
+        match s.add_agent("birds", p) {
             Ok(()) => added += 1,
             Err(e) => break e,
         }

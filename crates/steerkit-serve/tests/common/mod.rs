@@ -30,11 +30,27 @@ pub async fn start_with_cap(cap: usize) -> SocketAddr {
     rx.await.expect("the server starts")
 }
 
+/// A socket from the server's own page (`Origin: http://<addr>`, as a browser sends it).
 pub async fn connect(addr: SocketAddr) -> Socket {
-    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .expect("the socket opens");
-    ws
+    let origin = format!("http://{addr}");
+    connect_with(addr, Some(&origin), None).await.expect("the socket opens")
+}
+
+/// A socket with the given `Origin` (none: left out) and `Host` (none: the address).
+pub async fn connect_with(
+    addr: SocketAddr,
+    origin: Option<&str>,
+    host: Option<&str>,
+) -> Result<Socket, tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/ws").into_client_request()?;
+    if let Some(o) = origin {
+        req.headers_mut().insert("origin", o.parse().expect("a header value"));
+    }
+    if let Some(h) = host {
+        req.headers_mut().insert("host", h.parse().expect("a header value"));
+    }
+    tokio_tungstenite::connect_async(req).await.map(|(ws, _)| ws)
 }
 
 pub async fn send(ws: &mut Socket, text: &str) {

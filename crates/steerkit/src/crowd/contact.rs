@@ -61,6 +61,7 @@ impl<V: CrowdVector> Crowd<V> {
                         let mut sum = V::ZERO;
                         let mut dv = V::ZERO;
                         let mut deepest = 0.0f32;
+                        let mut reported = 0usize;
                         // candidates by their cells before the move: widen by the largest move
                         let reach = ri + max_radius + max_move;
                         grid.for_each_run(p, reach, |run, _, _| {
@@ -75,7 +76,8 @@ impl<V: CrowdVector> Crowd<V> {
                                     continue;
                                 }
                                 let (si, sj) = (cold[i].slot, cold[j].slot);
-                                if report && si < sj {
+                                if report && si < sj && reported < MAX_COLLISION_EVENTS_PER_AGENT {
+                                    reported += 1;
                                     let agent = AgentHandle {
                                         index: si,
                                         generation: slots[si as usize].generation,

@@ -125,7 +125,7 @@ pub use space::{CrowdVector, WorldBounds};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
     GroupId, Hazard, Stuck, DEFAULT_NON_PENETRATION_PASSES, DEFAULT_NON_PENETRATION_TOLERANCE,
-    FAKE_TURN_TIME,
+    FAKE_TURN_TIME, MAX_COLLISION_EVENTS_PER_AGENT,
 };
 
 use crate::error::{non_negative, positive, ParamError};
