@@ -380,7 +380,10 @@ fn piles<V: Dim>(spec: &ScenarioSpec, groups: &[GroupPlan<V>]) -> Result<()> {
                 return Err(problem(
                     field,
                     format!(
-                        "more than {MAX_PILE} bodies of radius about {} m are placed within                          one {square} of side {side} {unit} (near {}); at most {MAX_PILE}: a pile                          that deep cannot spread out and costs the square of its size every                          step; spread them (a larger ring, line, grid or region) or use fewer",
+                        "more than {MAX_PILE} bodies of radius about {} m are placed within one \
+                         {square} of side {side} {unit} (near {}); at most {MAX_PILE}: a pile \
+                         that deep cannot spread out and costs the square of its size every \
+                         step; spread them (a larger ring, line, grid or region) or use fewer",
                         g.radius,
                         fmt_point(p.position),
                     ),
@@ -776,8 +779,6 @@ fn metrics(spec: &ScenarioSpec) -> Result<MetricsPlan> {
     Ok(MetricsPlan { collect, overlap_tolerance, stuck_time, stuck_speed })
 }
 
-/// The number of agents in a group: `count` (with or without a spawn region) or the length of
-/// `agents`.
 /// Refuses a file of more than `max` agents from its counts and lists alone, before any agent
 /// is placed (a program with a smaller cap than [`MAX_AGENTS`] refuses a huge file cheaply).
 pub(crate) fn agent_cap(spec: &ScenarioSpec, max: usize) -> Result<()> {
@@ -799,6 +800,8 @@ pub(crate) fn agent_cap(spec: &ScenarioSpec, max: usize) -> Result<()> {
     Ok(())
 }
 
+/// The number of agents in a group: `count` (with or without a spawn region) or the length of
+/// `agents`.
 fn group_size(path: &str, g: &GroupSpec) -> Result<usize> {
     match (&g.agents, g.count, &g.spawn) {
         (Some(_), Some(_), _) => Err(problem(
