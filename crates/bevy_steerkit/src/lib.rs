@@ -42,6 +42,7 @@
 //! body looking down its local +x axis, the crowd's convention.
 
 pub mod debug;
+mod groups;
 #[cfg(feature = "scenario")]
 pub mod scenario;
 
@@ -323,8 +324,8 @@ pub struct SteerCrowd<V: Space> {
     handles: EntityHashMap<AgentHandle>,
     /// The entity of each crowd slot (`AgentHandle::index`), with the handle it is for.
     entities: Vec<Option<(AgentHandle, Entity)>>,
-    /// Groups added for behaviours, by their crowd form (agents with equal behaviours share).
-    groups: Vec<(Group<V>, GroupId)>,
+    /// Groups added for behaviours (agents with equal behaviours share; unused ones reused).
+    groups: groups::GroupPool<V>,
     /// The group of agents without a behaviour (they drift and are avoided).
     idle: GroupId,
     /// Errors met while syncing (bad components), the latest last; kept to 64.
@@ -348,7 +349,7 @@ impl<V: Space> SteerCrowd<V> {
             crowd,
             handles: EntityHashMap::default(),
             entities: Vec::new(),
-            groups: Vec::new(),
+            groups: groups::GroupPool::default(),
             idle,
             errors: Vec::new(),
         }
@@ -411,16 +412,41 @@ impl<V: Space> SteerCrowd<V> {
         self.errors.push(message);
     }
 
-    /// The crowd group for a behaviour (added on first use).
-    fn group_for(&mut self, behaviour: &Group<V, Entity, PathId>) -> Result<GroupId, String> {
-        let handles = &self.handles;
-        let group = behaviour.map_refs(&|e| handles.get(e).copied().unwrap_or(NOBODY), &|p| *p);
-        if let Some((_, id)) = self.groups.iter().find(|(g, _)| *g == group) {
-            return Ok(*id);
+    /// The number of crowd groups the plugin added for behaviours, in use or free for reuse:
+    /// bounded by the most distinct behaviours live at once (about twice that at worst).
+    #[must_use]
+    pub fn behaviour_groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Moves an agent into the group for `behaviour` (the idle group for none), releasing the
+    /// group it leaves. A refused behaviour leaves the agent where it was.
+    fn regroup(
+        &mut self,
+        h: AgentHandle,
+        behaviour: Option<&Group<V, Entity, PathId>>,
+    ) -> Result<(), String> {
+        let Some(old) = self.crowd.group_of(h) else { return Ok(()) };
+        let new = match behaviour {
+            Some(b) => {
+                let handles = &self.handles;
+                let group = b.map_refs(&|e| handles.get(e).copied().unwrap_or(NOBODY), &|p| *p);
+                self.groups.acquire(&mut self.crowd, group).map_err(|e| e.to_string())?
+            }
+            None => self.idle,
+        };
+        let _ = self.crowd.set_agent_group(h, new);
+        // released after the acquire: a refusal must not leave the agent in a group up for reuse
+        self.groups.release(old);
+        Ok(())
+    }
+
+    /// Takes an agent out of the crowd, releasing its group.
+    fn despawn(&mut self, h: AgentHandle) {
+        if let Some(g) = self.crowd.group_of(h) {
+            self.groups.release(g);
         }
-        let id = self.crowd.add_group(group.clone()).map_err(|e| e.to_string())?;
-        self.groups.push((group, id));
-        Ok(id)
+        let _ = self.crowd.despawn(h);
     }
 }
 
@@ -497,7 +523,7 @@ fn step<V: Space>(
     let mut changed_agents = false;
     for e in removed.read() {
         if let Some(h) = steer.unlink(e) {
-            let _ = steer.crowd.despawn(h);
+            steer.despawn(h);
             changed_agents = true;
         }
     }
@@ -528,11 +554,8 @@ fn step<V: Space>(
         if !(fresh_agent || b.is_changed() || (changed_agents && names_entities(&b.0))) {
             continue;
         }
-        match steer.group_for(&b.0) {
-            Ok(g) => {
-                let _ = steer.crowd.set_agent_group(h, g);
-            }
-            Err(err) => steer.error(format!("entity {e}: behaviour refused: {err}")),
+        if let Err(err) = steer.regroup(h, Some(&b.0)) {
+            steer.error(format!("entity {e}: behaviour refused: {err}"));
         }
     }
     // goals follow their points or entities
