@@ -10,9 +10,10 @@ use bevy_steerkit::{
     SteerAgent, SteerBehaviour, SteerCrowd, SteerGoal, SteerState, SteerkitPlugin2d,
 };
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
 use steerkit::crowd::{Crowd, CrowdConfig, Group, GroupId, PathId, Recipe, Target};
 use steerkit::kinematic::Limits;
-use steerkit::steering::{Arrive, Seek};
+use steerkit::steering::{Arrive, Seek, VelocityMatch};
 
 fn app2d() -> App {
     let mut app = App::new();
@@ -86,4 +87,167 @@ fn re_aiming_a_seek_every_frame_keeps_the_group_count_flat() {
     assert!(s.errors().is_empty(), "{:?}", s.errors());
     assert_eq!(s.crowd().len(), 2, "no agent refused");
     assert!(state(&app, e).current.velocity.length() > 0.1, "still steering");
+}
+
+fn seeker(x: f32, max_speed: f32) -> (SteerAgent, SteerBehaviour<Vec2>) {
+    (SteerAgent::new(0.3, Limits::new(max_speed, 4.0, 4.0, 20.0).unwrap()), seek_at(x))
+}
+
+/// A seeker at 2 m/s gets a 0.5 m/s limit and a 0.8 m body at run time: within a second it
+/// moves at 0.5 m/s and the crowd's radius is 0.8 m.
+#[test]
+fn an_agents_limits_and_radius_changed_at_run_time_apply() {
+    let mut app = app2d();
+    let e = app.world_mut().spawn(seeker(1000.0, 2.0)).id();
+    for _ in 0..192 {
+        app.update();
+    }
+    let speed = |app: &App| state(app, e).current.velocity.length();
+    assert!((speed(&app) - 2.0).abs() < 1e-3, "{}", speed(&app));
+    let slow = SteerAgent::new(0.8, Limits::new(0.5, 4.0, 4.0, 20.0).unwrap());
+    *app.world_mut().get_mut::<SteerAgent>(e).unwrap() = slow;
+    for _ in 0..64 {
+        app.update();
+    }
+    assert!((speed(&app) - 0.5).abs() < 1e-3, "{}", speed(&app));
+    let s = steer(&app);
+    let h = s.handle(e).unwrap();
+    assert_eq!(s.crowd().radius(h), Some(0.8));
+    assert_eq!(s.crowd().limits(h), Some(slow.limits));
+}
+
+/// Removing `SteerGoal` clears the agent's goal at the next step, as `SteerGoal::None` does;
+/// a goal given again is taken again.
+#[test]
+fn removing_the_goal_or_setting_none_clears_it() {
+    let mut app = app2d();
+    let e = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(Group::new(arrive())),
+            SteerGoal::Point(Vec2::new(5.0, 0.0)),
+        ))
+        .id();
+    let goal = |app: &App| steer(app).crowd().goal(steer(app).handle(e).unwrap());
+    app.update();
+    app.update();
+    assert_eq!(goal(&app), Some(Vec2::new(5.0, 0.0)));
+    app.world_mut().entity_mut(e).remove::<SteerGoal<Vec2>>();
+    app.update();
+    assert_eq!(goal(&app), None, "removed");
+    app.world_mut().entity_mut(e).insert(SteerGoal::Point(Vec2::new(-5.0, 0.0)));
+    app.update();
+    assert_eq!(goal(&app), Some(Vec2::new(-5.0, 0.0)), "given again");
+    app.world_mut().entity_mut(e).insert(SteerGoal::<Vec2>::None);
+    app.update();
+    assert_eq!(goal(&app), None, "None");
+}
+
+/// Removing `SteerBehaviour` stops the steering: the agent joins the idle group (no drag) and
+/// keeps its velocity exactly; its old group is free, and the next new behaviour reuses it.
+#[test]
+fn removing_the_behaviour_stops_steering() {
+    let mut app = app2d();
+    let e = app.world_mut().spawn(seeker(1000.0, 2.0)).id();
+    for _ in 0..32 {
+        app.update();
+    }
+    app.world_mut().entity_mut(e).remove::<SteerBehaviour<Vec2>>();
+    app.update();
+    let v = state(&app, e).current.velocity;
+    for _ in 0..64 {
+        app.update();
+    }
+    assert_eq!(state(&app, e).current.velocity, v, "no steering");
+    let s = steer(&app);
+    assert_eq!(s.crowd().group_of(s.handle(e).unwrap()), Some(GroupId(0)), "the idle group");
+    let other = app.world_mut().spawn(seeker(-1000.0, 2.0)).id();
+    app.update();
+    let s = steer(&app);
+    assert_eq!(s.behaviour_groups(), 1, "the freed group is reused");
+    assert_eq!(s.crowd().group_of(s.handle(other).unwrap()), Some(GroupId(1)));
+}
+
+/// A wedge of four members on the march: changing the `SteerFormation` (a wider spacing) forms
+/// the squad anew from where its anchor is, with slots 3 m apart instead of 1.5 m; despawning
+/// its entity disbands it: no member has a slot and the crowd's formation is gone.
+#[test]
+fn formation_edits_reform_the_squad_and_despawning_it_disbands_it() {
+    use bevy_steerkit::{SteerFormation, SteerFormationId};
+    use steerkit::formation::{FormationManager, Pattern, ScalablePattern, Shape, SlotSteering};
+    use steerkit::kinematic::Kinematic;
+    use steerkit::steering::Align;
+    let mut app = app2d();
+    let slot = SlotSteering::new(
+        Arrive::new(0.02, 2.0, 0.3).unwrap(),
+        Align::new(0.01, 0.5, 0.1).unwrap(),
+    );
+    let members: Vec<Entity> = (0..4)
+        .map(|k| {
+            let t = Transform::from_xyz(k as f32, 0.0, 0.0);
+            let b = SteerBehaviour::<Vec2>(Group::new(Recipe::Slot(slot)));
+            app.world_mut().spawn((SteerAgent::new(0.3, limits()), b, t)).id()
+        })
+        .collect();
+    let wedge = |spacing: f32| {
+        let pattern = ScalablePattern::new(Shape::Wedge, spacing).unwrap();
+        let anchor = Kinematic { velocity: Vec2::new(0.5, 0.0), ..Kinematic::default() };
+        FormationManager::new(Pattern::from(pattern), anchor, limits())
+    };
+    let march = VelocityMatch::new(0.1).unwrap();
+    let anchor = Recipe::VelocityMatch { velocity: Vec2::new(0.5, 0.0), matching: march };
+    let squad = app
+        .world_mut()
+        .spawn(SteerFormation { manager: wedge(1.5), members: members.clone(), anchor })
+        .id();
+    for _ in 0..320 {
+        app.update();
+    }
+    let id = |app: &App| app.world().get::<SteerFormationId>(squad).map(|i| i.0);
+    let first = id(&app).expect("formed");
+    let spread = |app: &App| {
+        let s = steer(app);
+        let targets: Vec<Vec2> = members
+            .iter()
+            .map(|&m| s.crowd().slot_target(s.handle(m).unwrap()).unwrap().position)
+            .collect();
+        targets.iter().flat_map(|a| targets.iter().map(move |b| a.distance(*b))).fold(0.0, f32::max)
+    };
+    let narrow = spread(&app);
+    let x = steer(&app).crowd().formation(first).unwrap().anchor().position.x;
+    assert!(x > 2.0, "marching: anchor at x = {x}");
+    app.world_mut().get_mut::<SteerFormation>(squad).unwrap().manager = wedge(3.0);
+    for _ in 0..4 {
+        app.update();
+    }
+    let again = id(&app).expect("formed anew");
+    let anchor_x = steer(&app).crowd().formation(again).unwrap().anchor().position.x;
+    assert!(anchor_x > x, "from where the anchor was: {anchor_x} after {x}");
+    let wide = spread(&app);
+    assert!((wide / narrow - 2.0).abs() < 1e-3, "slots spread {narrow} m, then {wide} m");
+    app.world_mut().despawn(squad);
+    app.update();
+    let s = steer(&app);
+    assert!(s.crowd().formation(again).is_none(), "disbanded");
+    for &m in &members {
+        assert_eq!(s.crowd().slot_target(s.handle(m).unwrap()), None);
+    }
+    assert!(s.errors().is_empty(), "{:?}", s.errors());
+}
+
+/// Editing an obstacle's shape rebuilds the world with the new shape.
+#[test]
+fn obstacle_edits_apply() {
+    use bevy_steerkit::SteerObstacle;
+    use steerkit::geometry::{Circle, Obstacle};
+    let mut app = app2d();
+    let disc = |r: f32| SteerObstacle::<Vec2>(Obstacle::Circle(Circle::new(Vec2::ZERO, r)));
+    let o = app.world_mut().spawn((disc(1.0), Transform::from_xyz(2.0, 0.0, 0.0))).id();
+    app.update();
+    app.update();
+    *app.world_mut().get_mut::<SteerObstacle<Vec2>>(o).unwrap() = disc(2.5);
+    app.update();
+    let world = steer(&app).crowd().obstacles().unwrap().obstacles().to_vec();
+    assert_eq!(world, vec![Obstacle::Circle(Circle::new(Vec2::new(2.0, 0.0), 2.5))]);
 }
