@@ -29,7 +29,8 @@
 //!   entity to arrive at. Despawning an entity (or removing its `SteerAgent`) takes it out; a
 //!   behaviour that named it has nothing to say about it any more.
 //! - `Transform` is written in `PostUpdate`, interpolated between the last two fixed steps; a
-//!   `Transform` changed by the game (a teleport) moves the agent there at the next step.
+//!   `Transform` the game changes anywhere (in `Update`, or in `FixedUpdate` before the step)
+//!   is a teleport: it is left as written and the next step moves the agent there.
 //! - [`SteerMessage`]s report arrivals, finished paths, stuck agents and contacts.
 //! - [`SteerObstacle`] entities are the crowd's static world (placed by their `Transform`);
 //!   [`SteerFormation`] runs a formation of entities (2D).

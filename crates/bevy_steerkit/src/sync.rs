@@ -135,15 +135,16 @@ pub(crate) fn sync_goals<V: Space>(
     }
 }
 
-/// A `Transform` the game changed since the plugin wrote it is a teleport: the agent moves
-/// there keeping its velocity, and is drawn from there (no sweep from where it was).
+/// A `Transform` the game changed since the plugin wrote it is a teleport, wherever the game
+/// wrote it (`Update`, or `FixedUpdate` before the step): the agent moves there keeping its
+/// velocity, and is drawn from there (no sweep from where it was).
 pub(crate) fn teleports<V: Space>(
     mut steer: ResMut<SteerCrowd<V>>,
     mut states: Query<(&Transform, &mut SteerState<V>)>,
 ) {
     for (t, mut state) in &mut states {
         let Some(written) = state.written else { continue };
-        if (t.translation, t.rotation) != (written.translation, written.rotation) {
+        if moved(t, &written) {
             let (position, orientation) = V::from_transform(t);
             let k = Kinematic { position, orientation, ..state.current };
             if steer.crowd.write_kinematic(state.handle, k).is_ok() {
@@ -151,6 +152,11 @@ pub(crate) fn teleports<V: Space>(
             }
         }
     }
+}
+
+/// True when `t` is not the `Transform` the plugin wrote (its scale is the game's own).
+fn moved(t: &Transform, written: &Transform) -> bool {
+    (t.translation, t.rotation) != (written.translation, written.rotation)
 }
 
 /// The crowd's step with the fixed timestep as `dt`; its events as messages, the states out.
@@ -215,6 +221,10 @@ pub(crate) fn interpolate<V: Space>(
         _ => f32::INFINITY,
     };
     for (mut t, mut state) in &mut agents {
+        if state.written.is_some_and(|w| moved(&t, &w)) {
+            // the game wrote it (in `Update`): left as written, the next step takes it
+            continue;
+        }
         let jump = state.current.position - state.previous.position;
         let s = if jump.length() > seam { 1.0 } else { s };
         let position =

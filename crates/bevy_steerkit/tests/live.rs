@@ -251,3 +251,35 @@ fn obstacle_edits_apply() {
     let world = steer(&app).crowd().obstacles().unwrap().obstacles().to_vec();
     assert_eq!(world, vec![Obstacle::Circle(Circle::new(Vec2::new(2.0, 0.0), 2.5))]);
 }
+
+#[derive(Component)]
+struct Leader;
+
+/// The game's own system in `Update`: the leader jumps to x = 50 at frame 20.
+fn jump(frame: Res<bevy_diagnostic::FrameCount>, mut leader: Query<&mut Transform, With<Leader>>) {
+    if frame.0 == 20 {
+        for mut t in &mut leader {
+            t.translation.x = 50.0;
+        }
+    }
+}
+
+/// A leader's `Transform` set to x = 50 by a system in `Update` (after the fixed step, before
+/// the interpolation) is a teleport: the next step starts from there, and the interpolation
+/// neither undoes it nor sweeps the body across from x ≈ 0.
+#[test]
+fn a_transform_written_in_update_is_a_teleport() {
+    let mut app = app2d();
+    app.add_systems(bevy_app::Update, jump);
+    let e = app.world_mut().spawn((Leader, seeker(1000.0, 2.0))).id();
+    let mut drawn = Vec::new();
+    for _ in 0..40 {
+        app.update();
+        drawn.push(app.world().get::<Transform>(e).unwrap().translation.x);
+    }
+    let x = state(&app, e).current.position.x;
+    assert!((50.0..51.0).contains(&x), "the crowd took the jump: x = {x}");
+    let (before, after) = drawn.split_at(20);
+    assert!(before.iter().all(|x| *x < 2.0), "{drawn:?}");
+    assert!(after.iter().all(|x| (50.0..51.0).contains(x)), "drawn from x = 50 on: {drawn:?}");
+}
