@@ -27,7 +27,8 @@ impl SteerAgent {
     }
 }
 
-/// What an agent does: a crowd group (recipe and settings) whose recipe names entities. Agents
+/// What an agent does: a crowd group (recipe and settings) whose recipe names entities: agents,
+/// or any entity with a `Transform` (tracked by it, its velocity estimated from its motion). Agents
 /// with equal behaviours share one crowd group. Changing the component changes the agent's
 /// group at the next step; removing it stops the steering (the agent drifts under its own
 /// inertia and is still avoided).

@@ -1,6 +1,7 @@
 //! The crowd behind the plugin and the maps between entities and agents.
 
 use crate::groups::GroupPool;
+use crate::targets::Proxy;
 use crate::Space;
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
@@ -17,7 +18,7 @@ pub struct SteerCrowd<V: Space> {
     /// The entity of each crowd slot (`AgentHandle::index`), with the handle it is for.
     entities: Vec<Option<(AgentHandle, Entity)>>,
     /// Groups added for behaviours (agents with equal behaviours share; unused ones reused).
-    groups: GroupPool<V>,
+    pub(crate) groups: GroupPool<V>,
     /// The group of agents without a behaviour (they drift and are avoided).
     pub(crate) idle: GroupId,
     /// Errors met while syncing (bad components), the latest last; kept to 64.
@@ -29,6 +30,10 @@ pub struct SteerCrowd<V: Space> {
     pub(crate) agents_changed: bool,
     /// The crowd formation of each `SteerFormation` entity, to disband it when the entity goes.
     pub(crate) formations: EntityHashMap<FormationId>,
+    /// Non-agent entities named as targets, tracked in the crowd.
+    pub(crate) proxies: EntityHashMap<Proxy<V>>,
+    /// Behaviour groups or formations changed: proxies nothing names any more are looked for.
+    pub(crate) targets_dirty: bool,
 }
 
 /// A handle no agent ever has: an entity reference that is not an agent resolves to it, so
@@ -54,6 +59,8 @@ impl<V: Space> SteerCrowd<V> {
             fresh: Vec::new(),
             agents_changed: false,
             formations: EntityHashMap::default(),
+            proxies: EntityHashMap::default(),
+            targets_dirty: false,
         }
     }
 
@@ -131,8 +138,8 @@ impl<V: Space> SteerCrowd<V> {
         let Some(old) = self.crowd.group_of(h) else { return Ok(()) };
         let new = match behaviour {
             Some(b) => {
-                let handles = &self.handles;
-                let group = b.map_refs(&|e| handles.get(e).copied().unwrap_or(NOBODY), &|p| *p);
+                let group = b.map_refs(&|e| self.resolve(e), &|p| *p);
+                self.targets_dirty = true;
                 self.groups.acquire(&mut self.crowd, group).map_err(|e| e.to_string())?
             }
             None => self.idle,

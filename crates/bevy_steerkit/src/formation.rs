@@ -1,8 +1,8 @@
 //! Formations of entities (2D): formed once every member is an agent, formed anew when the
 //! component changes, disbanded when it goes.
 
-use crate::crowd::NOBODY;
 use crate::sync::{step, sync_agents};
+use crate::targets::named;
 use crate::{Space, SteerCrowd, SteerFormation, SteerFormationId, SteerSystems};
 use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
@@ -36,11 +36,13 @@ fn reform(
     for e in removed.read() {
         if let Some(id) = steer.formations.remove(&e) {
             let _ = steer.crowd.disband_formation(id);
+            steer.targets_dirty = true;
         }
         if let Ok(mut entity) = commands.get_entity(e) {
             entity.remove::<SteerFormationId>();
         }
     }
+    steer.targets_dirty |= !changed.is_empty();
     for (e, mut f, id) in &mut changed {
         if let Some(anchor) = steer.crowd.formation(id.0).map(|m| *m.anchor()) {
             // bypass_change_detection: this write is the plugin's, not a new edit
@@ -57,6 +59,7 @@ fn form_up(
     mut commands: Commands,
     mut steer: ResMut<SteerCrowd<Vec2>>,
     waiting: Query<(Entity, &SteerFormation), Without<SteerFormationId>>,
+    transforms: Query<&Transform>,
 ) {
     for (e, f) in &waiting {
         let Some(members) =
@@ -64,8 +67,9 @@ fn form_up(
         else {
             continue; // a member has not entered the crowd yet
         };
-        let handles = &steer.handles;
-        let anchor = f.anchor.map_refs(&|x| handles.get(x).copied().unwrap_or(NOBODY), &|p| *p);
+        steer.track(&named(&f.anchor), &transforms);
+        steer.targets_dirty = true;
+        let anchor = f.anchor.map_refs(&|x| steer.resolve(x), &|p| *p);
         let id = match steer.crowd.add_formation(f.manager.clone(), &members, anchor) {
             Ok(id) => {
                 steer.formations.insert(e, id);

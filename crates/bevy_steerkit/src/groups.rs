@@ -57,6 +57,11 @@ impl<V: CrowdVector> GroupPool<V> {
         }
     }
 
+    /// The groups some agent runs.
+    pub(crate) fn live(&self) -> impl Iterator<Item = &Group<V>> {
+        self.entries.iter().filter(|e| e.users > 0).map(|e| &e.group)
+    }
+
     /// The number of groups the pool added (used or free).
     pub(crate) fn len(&self) -> usize {
         self.entries.len()

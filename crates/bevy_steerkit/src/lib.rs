@@ -24,9 +24,9 @@
 //! - [`SteerkitPlugin`] ([`SteerkitPlugin2d`], [`SteerkitPlugin3d`]) owns a
 //!   [`steerkit::crowd::Crowd`] in the [`SteerCrowd`] resource and steps it in `FixedUpdate`.
 //! - An entity with a [`SteerAgent`] (radius, limits) and a `Transform` enters the crowd; its
-//!   [`SteerBehaviour`] is a crowd [`Group`] whose recipe names other **entities** (pursue an
-//!   entity, offset-pursue a leader, interpose between two); [`SteerGoal`] is a point or an
-//!   entity to arrive at. Despawning an entity (or removing its `SteerAgent`) takes it out; a
+//!   [`SteerBehaviour`] is a crowd [`Group`](steerkit::crowd::Group) whose recipe names other
+//!   **entities**, agents or any entity with a `Transform` (pursue an entity, offset-pursue a
+//!   leader, interpose between two); [`SteerGoal`] is a point or an entity to arrive at. Despawning an entity (or removing its `SteerAgent`) takes it out; a
 //!   behaviour that named it has nothing to say about it any more.
 //! - `Transform` is written in `PostUpdate`, interpolated between the last two fixed steps; a
 //!   `Transform` the game changes anywhere (in `Update`, or in `FixedUpdate` before the step)
@@ -52,6 +52,7 @@ mod obstacles;
 pub mod scenario;
 mod space;
 mod sync;
+mod targets;
 
 pub use components::{
     SteerAgent, SteerBehaviour, SteerFormation, SteerFormationId, SteerGoal, SteerMessage,
@@ -109,6 +110,7 @@ impl<V: Space> Plugin for SteerkitPlugin<V> {
                 (
                     obstacles::sync_obstacles::<V>,
                     sync::sync_agents::<V>,
+                    targets::track_targets::<V>,
                     sync::sync_behaviours::<V>,
                     sync::sync_goals::<V>,
                     sync::teleports::<V>,

@@ -1,12 +1,13 @@
 //! The fixed step's systems, in order: agents in and out, behaviours, goals, teleports, the
 //! crowd's step with its states and messages out; and the interpolation in `PostUpdate`.
 
+use crate::targets::named;
 use crate::{Space, SteerAgent, SteerBehaviour, SteerCrowd, SteerGoal, SteerMessage, SteerState};
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
-use steerkit::crowd::{AgentHandle, AgentSpec, CrowdEvent, Group, PathId, WorldBounds};
+use steerkit::crowd::{AgentHandle, AgentSpec, CrowdEvent, WorldBounds};
 use steerkit::kinematic::Kinematic;
 
 type Newcomer<'a> = (Entity, &'a SteerAgent, &'a Transform);
@@ -77,6 +78,7 @@ pub(crate) fn sync_behaviours<V: Space>(
     mut steer: ResMut<SteerCrowd<V>>,
     mut removed: RemovedComponents<SteerBehaviour<V>>,
     behaviours: Query<(Entity, Ref<SteerBehaviour<V>>), With<SteerAgent>>,
+    transforms: Query<&Transform>,
 ) {
     let steer = &mut *steer;
     for e in removed.read() {
@@ -90,21 +92,18 @@ pub(crate) fn sync_behaviours<V: Space>(
     let fresh: EntityHashSet = steer.fresh.iter().map(|(e, ..)| *e).collect();
     for (e, b) in &behaviours {
         let Some(h) = steer.handle(e) else { continue };
-        let remap = steer.agents_changed && names_entities(&b.0);
-        if !(b.is_changed() || remap || fresh.contains(&e)) {
+        if !(b.is_changed() || steer.agents_changed || fresh.contains(&e)) {
             continue;
         }
+        let refs = named(&b.0.recipe);
+        if !(b.is_changed() || fresh.contains(&e) || !refs.is_empty()) {
+            continue; // agents came or went, but this behaviour names none
+        }
+        steer.track(&refs, &transforms);
         if let Err(err) = steer.regroup(h, Some(&b.0)) {
             steer.error(format!("entity {e}: behaviour refused: {err}"));
         }
     }
-}
-
-/// True when a behaviour's recipe names any entity.
-fn names_entities<V: Space>(group: &Group<V, Entity, PathId>) -> bool {
-    let any = std::cell::Cell::new(false);
-    let _ = group.recipe.map_refs(&|_| any.set(true), &|p| *p);
-    any.get()
 }
 
 /// Goals follow their points or entities; a removed goal clears the agent's.

@@ -283,3 +283,85 @@ fn a_transform_written_in_update_is_a_teleport() {
     assert!(before.iter().all(|x| *x < 2.0), "{drawn:?}");
     assert!(after.iter().all(|x| (50.0..51.0).contains(x)), "drawn from x = 50 on: {drawn:?}");
 }
+
+/// Walks a plain entity (no `SteerAgent`) along +x at 1 m/s, as a game moves its player.
+fn walk(app: &mut App, player: Entity, frames: u32) {
+    for _ in 0..frames {
+        app.world_mut().get_mut::<Transform>(player).unwrap().translation.x += 1.0 / 64.0;
+        app.update();
+    }
+}
+
+/// A wedge of four whose anchor arrives at the player, a plain entity walked along +x at
+/// 1 m/s: after 15 s the anchor is within 1 m of the player and every member within 0.3 m of
+/// its slot. Despawning the player takes its stand-in out of the crowd.
+#[test]
+fn a_squad_follows_a_non_agent_player_entity() {
+    use bevy_steerkit::SteerFormation;
+    use steerkit::formation::{FormationManager, Pattern, ScalablePattern, Shape, SlotSteering};
+    use steerkit::kinematic::Kinematic;
+    use steerkit::steering::Align;
+    let mut app = app2d();
+    let player = app.world_mut().spawn(Transform::from_xyz(2.0, 0.0, 0.0)).id();
+    let slot = SlotSteering::new(
+        Arrive::new(0.02, 2.0, 0.3).unwrap(),
+        Align::new(0.01, 0.5, 0.1).unwrap(),
+    );
+    let fast = Limits::new(3.0, 6.0, 4.0, 20.0).unwrap();
+    let members: Vec<Entity> = (0..4)
+        .map(|k| {
+            let t = Transform::from_xyz(-1.0 - k as f32, 0.0, 0.0);
+            let b = SteerBehaviour::<Vec2>(Group::new(Recipe::Slot(slot)));
+            app.world_mut().spawn((SteerAgent::new(0.3, fast), b, t)).id()
+        })
+        .collect();
+    let pattern = Pattern::from(ScalablePattern::new(Shape::Wedge, 1.5).unwrap());
+    let manager = FormationManager::new(pattern, Kinematic::default(), limits());
+    let arrive = Arrive::new(0.1, 2.0, 0.5).unwrap();
+    let anchor = Recipe::Arrive { target: Target::Agent(player), arrive };
+    let squad =
+        app.world_mut().spawn(SteerFormation { manager, members: members.clone(), anchor }).id();
+    walk(&mut app, player, 15 * 64);
+    let s = steer(&app);
+    let px = app.world().get::<Transform>(player).unwrap().translation.truncate();
+    let id = app.world().get::<bevy_steerkit::SteerFormationId>(squad).unwrap().0;
+    let f = s.crowd().formation(id).unwrap();
+    let gap = f.anchor().position.distance(px);
+    assert!(gap < 1.0, "the anchor is {gap} m from the player at {px:?}");
+    for &m in &members {
+        let target = s.crowd().slot_target(s.handle(m).unwrap()).unwrap().position;
+        let off = state(&app, m).current.position.distance(target);
+        assert!(off < 0.3, "a member is {off} m from its slot");
+    }
+    assert_eq!(s.crowd().len(), 5, "four members and the player's stand-in");
+    app.world_mut().despawn(player);
+    app.update();
+    assert_eq!(steer(&app).crowd().len(), 4, "the stand-in left with the player");
+}
+
+/// A pursuer of a plain entity walked at 1 m/s predicts with its estimated velocity and
+/// closes to within 0.5 m in 10 s; once no behaviour names the player its stand-in leaves.
+#[test]
+fn pursuing_a_non_agent_entity_uses_its_estimated_velocity() {
+    use steerkit::steering::Pursue;
+    let mut app = app2d();
+    let player = app.world_mut().spawn(Transform::from_xyz(5.0, 0.0, 0.0)).id();
+    let chase: Recipe<Vec2, Entity, PathId> =
+        Recipe::Pursue { target: player, pursue: Pursue::new(1.0).unwrap() };
+    let hunter = app
+        .world_mut()
+        .spawn((SteerAgent::new(0.3, limits()), SteerBehaviour(Group::new(chase))))
+        .id();
+    walk(&mut app, player, 640);
+    let px = app.world().get::<Transform>(player).unwrap().translation.truncate();
+    let gap = state(&app, hunter).current.position.distance(px);
+    assert!(gap < 0.5, "the hunter is {gap} m from the player at {px:?}");
+    let s = steer(&app);
+    let stand_in = s.crowd().handles().find(|h| Some(*h) != s.handle(hunter)).unwrap();
+    let v = s.crowd().kinematic(stand_in).unwrap().velocity;
+    assert!((v - Vec2::X).length() < 1e-3, "estimated velocity {v:?}");
+    *app.world_mut().get_mut::<SteerBehaviour<Vec2>>(hunter).unwrap() = seek_at(0.0);
+    app.update();
+    app.update();
+    assert_eq!(steer(&app).crowd().len(), 1, "named by nothing: the stand-in left");
+}
