@@ -53,8 +53,8 @@ pub enum SteerGoal<V: Space> {
 /// local frame and placed by its `Transform` (translation and rotation; a turned 2D box becomes
 /// a polygon; 3D boxes stay axis-aligned). While any exist, these components are the crowd's
 /// static world: adding, changing, moving or removing one rebuilds it (O(n log n) in the
-/// number of obstacles) before the next step. A shape that cannot be placed is left out and
-/// reported in [`SteerCrowd::errors`](crate::SteerCrowd::errors).
+/// number of obstacles) before the next step. A shape that cannot be placed or is invalid is
+/// left out, reported once by its entity ([`SteerMessage::Rejected`]), and the others apply.
 #[derive(Component, Clone, Debug, PartialEq)]
 #[require(Transform)]
 pub struct SteerObstacle<V: Space>(pub V::Shape);
@@ -105,7 +105,7 @@ impl<V: Space> SteerState<V> {
 }
 
 /// Something that happened to an agent in a fixed step.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub enum SteerMessage {
     /// Came within its group's arrive radius of its goal (once per goal).
     Arrived(Entity),
@@ -121,4 +121,18 @@ pub enum SteerMessage {
     WallContact(Entity),
     /// Its state became non-finite; it is frozen.
     Quarantined(Entity),
+    /// Its goal entity went (despawned, or lost its `Transform`): its [`SteerGoal`] became the
+    /// point where it can stop from its speed at its acceleration limit, so it slows to a halt
+    /// there instead of coasting.
+    GoalLost(Entity),
+    /// A component the crowd could not take, reported once per problem: an agent refused (a
+    /// negative radius, a non-finite position: left out until its `SteerAgent` or `Transform`
+    /// changes), a behaviour refused, an obstacle that cannot be placed (the others still
+    /// apply), a formation refused.
+    Rejected {
+        /// The entity whose component was refused.
+        entity: Entity,
+        /// Why, in one line.
+        reason: String,
+    },
 }

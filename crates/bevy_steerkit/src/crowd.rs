@@ -2,8 +2,8 @@
 
 use crate::groups::GroupPool;
 use crate::targets::Proxy;
-use crate::Space;
-use bevy_ecs::entity::EntityHashMap;
+use crate::{Space, SteerMessage};
+use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
 use steerkit::crowd::{
     AgentHandle, Crowd, CrowdConfig, FormationId, Group, GroupId, PathId, Recipe,
@@ -34,6 +34,12 @@ pub struct SteerCrowd<V: Space> {
     pub(crate) proxies: EntityHashMap<Proxy<V>>,
     /// Behaviour groups or formations changed: proxies nothing names any more are looked for.
     pub(crate) targets_dirty: bool,
+    /// Entities refused as agents, left out until their `SteerAgent` or `Transform` changes.
+    pub(crate) rejected: EntityHashSet,
+    /// The reason each obstacle entity left out was refused (reported when it changes).
+    pub(crate) bad_obstacles: EntityHashMap<String>,
+    /// Messages met while syncing, sent with the step's.
+    pub(crate) pending: Vec<SteerMessage>,
 }
 
 /// A handle no agent ever has: an entity reference that is not an agent resolves to it, so
@@ -61,6 +67,9 @@ impl<V: Space> SteerCrowd<V> {
             formations: EntityHashMap::default(),
             proxies: EntityHashMap::default(),
             targets_dirty: false,
+            rejected: EntityHashSet::default(),
+            bad_obstacles: EntityHashMap::default(),
+            pending: Vec::new(),
         }
     }
 
@@ -108,10 +117,18 @@ impl<V: Space> SteerCrowd<V> {
     }
 
     /// Problems met while bringing components into the crowd (a bad radius, a behaviour the
-    /// crowd refuses), the latest last.
+    /// crowd refuses), the latest 64, each logged once (as a [`SteerMessage::Rejected`] too when
+    /// an entity's).
     #[must_use]
     pub fn errors(&self) -> &[String] {
         &self.errors
+    }
+
+    /// Reports a component of `entity` the crowd could not take: a [`SteerMessage::Rejected`]
+    /// and a line in [`errors`](Self::errors).
+    pub(crate) fn reject(&mut self, entity: Entity, reason: String) {
+        self.error(format!("entity {entity}: {reason}"));
+        self.pending.push(SteerMessage::Rejected { entity, reason });
     }
 
     pub(crate) fn error(&mut self, message: String) {

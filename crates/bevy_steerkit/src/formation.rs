@@ -76,7 +76,7 @@ fn form_up(
                 id
             }
             Err(err) => {
-                steer.error(format!("formation {e}: {err}"));
+                steer.reject(e, format!("formation refused: {err}"));
                 REFUSED
             }
         };

@@ -31,7 +31,8 @@
 //! - `Transform` is written in `PostUpdate`, interpolated between the last two fixed steps; a
 //!   `Transform` the game changes anywhere (in `Update`, or in `FixedUpdate` before the step)
 //!   is a teleport: it is left as written and the next step moves the agent there.
-//! - [`SteerMessage`]s report arrivals, finished paths, stuck agents and contacts.
+//! - [`SteerMessage`]s report arrivals, finished paths, stuck agents, contacts, a goal entity
+//!   that went (the agent stops) and components the crowd refused (once per problem).
 //! - [`SteerObstacle`] entities are the crowd's static world (placed by their `Transform`);
 //!   [`SteerFormation`] runs a formation of entities (2D).
 //! - Paths and the game's own behaviours (`CustomBehaviour`) go straight to the crowd:

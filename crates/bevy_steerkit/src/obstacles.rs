@@ -9,13 +9,19 @@ type ObstacleMoved<V> =
     (With<SteerObstacle<V>>, Or<(Changed<SteerObstacle<V>>, Changed<Transform>)>);
 
 /// Rebuilds the crowd's static world when an obstacle component came, changed, moved or went.
+/// An obstacle that cannot be placed or is invalid is left out and reported once (until its
+/// reason changes); the others make the world.
 pub(crate) fn sync_obstacles<V: Space>(
     mut steer: ResMut<SteerCrowd<V>>,
     mut removed: RemovedComponents<SteerObstacle<V>>,
     changed: Query<(), ObstacleMoved<V>>,
     all: Query<(Entity, &SteerObstacle<V>, &Transform)>,
 ) {
-    let went = removed.read().count() > 0;
+    let mut went = false;
+    for e in removed.read() {
+        steer.bad_obstacles.remove(&e);
+        went = true;
+    }
     if !went && changed.is_empty() {
         return;
     }
@@ -24,9 +30,17 @@ pub(crate) fn sync_obstacles<V: Space>(
     obstacles.sort_by_key(|(e, ..)| *e);
     let mut shapes = Vec::with_capacity(obstacles.len());
     for (e, o, t) in obstacles {
-        match V::place(&o.0, t) {
-            Ok(shape) => shapes.push(shape),
-            Err(err) => steer.error(format!("obstacle {e}: {err}")),
+        // each checked alone, so one bad shape does not refuse the whole world
+        match V::place(&o.0, t).and_then(|s| V::world(vec![s.clone()]).map(|_| s)) {
+            Ok(shape) => {
+                shapes.push(shape);
+                steer.bad_obstacles.remove(&e);
+            }
+            Err(err) if steer.bad_obstacles.get(&e) != Some(&err) => {
+                steer.bad_obstacles.insert(e, err.clone());
+                steer.reject(e, format!("obstacle refused: {err}"));
+            }
+            Err(_) => {}
         }
     }
     match V::world(shapes) {

@@ -10,7 +10,7 @@ use bevy_transform::components::Transform;
 use steerkit::crowd::{AgentHandle, AgentSpec, CrowdEvent, WorldBounds};
 use steerkit::kinematic::Kinematic;
 
-type Newcomer<'a> = (Entity, &'a SteerAgent, &'a Transform);
+type Newcomer<'a> = (Entity, Ref<'a, SteerAgent>, Ref<'a, Transform>);
 /// An agent whose `SteerAgent` the game changed.
 type AgentEdited<V> = (With<SteerState<V>>, Changed<SteerAgent>);
 
@@ -25,33 +25,42 @@ pub(crate) fn sync_agents<V: Space>(
     let steer = &mut *steer;
     steer.agents_changed = false;
     for e in removed.read() {
+        steer.rejected.remove(&e);
         if let Some(h) = steer.unlink(e) {
             steer.despawn(h);
             steer.agents_changed = true;
         }
     }
-    let mut fresh: Vec<Newcomer> =
-        newcomers.iter().filter(|(e, ..)| !steer.handles.contains_key(e)).collect();
+    // a refused entity is tried again only when the game changed what was refused
+    let retry = |(e, a, t): &Newcomer| {
+        !steer.handles.contains_key(e)
+            && (!steer.rejected.contains(e) || a.is_changed() || t.is_changed())
+    };
+    let mut fresh: Vec<Newcomer> = newcomers.iter().filter(retry).collect();
     fresh.sort_by_key(|(e, ..)| *e);
     for (e, agent, t) in fresh {
-        let (position, orientation) = V::from_transform(t);
+        let (position, orientation) = V::from_transform(&t);
         let spec = AgentSpec {
             orientation,
             ..AgentSpec::new(position, agent.radius, agent.limits, steer.idle)
         };
         match steer.crowd.spawn(spec) {
             Ok(h) => {
+                steer.rejected.remove(&e);
                 steer.link(e, h);
                 let start = steer.crowd.kinematic(h).expect("just spawned");
                 steer.fresh.push((e, h, start));
                 steer.agents_changed = true;
             }
-            Err(err) => steer.error(format!("entity {e}: {err}")),
+            Err(err) => {
+                steer.rejected.insert(e);
+                steer.reject(e, format!("agent refused: {err}"));
+            }
         }
     }
     for (e, agent) in &changed {
         if let Err(err) = update_agent(steer, e, agent) {
-            steer.error(format!("entity {e}: {err}"));
+            steer.reject(e, format!("agent change refused: {err}"));
         }
     }
 }
@@ -100,14 +109,20 @@ pub(crate) fn sync_behaviours<V: Space>(
             continue; // agents came or went, but this behaviour names none
         }
         steer.track(&refs, &transforms);
-        if let Err(err) = steer.regroup(h, Some(&b.0)) {
-            steer.error(format!("entity {e}: behaviour refused: {err}"));
+        match steer.regroup(h, Some(&b.0)) {
+            // reported when the game set it, not again at each re-mapping
+            Err(err) if b.is_changed() || fresh.contains(&e) => {
+                steer.reject(e, format!("behaviour refused: {err}"));
+            }
+            _ => {}
         }
     }
 }
 
-/// Goals follow their points or entities; a removed goal clears the agent's.
+/// Goals follow their points or entities; a removed goal clears the agent's; a goal entity
+/// that went becomes the point where the agent can stop (`SteerMessage::GoalLost`).
 pub(crate) fn sync_goals<V: Space>(
+    mut commands: Commands,
     mut steer: ResMut<SteerCrowd<V>>,
     mut removed: RemovedComponents<SteerGoal<V>>,
     goals: Query<(Entity, &SteerGoal<V>), With<SteerAgent>>,
@@ -126,11 +141,31 @@ pub(crate) fn sync_goals<V: Space>(
         let at = match *goal {
             SteerGoal::None => None,
             SteerGoal::Point(p) => Some(p),
-            SteerGoal::Entity(t) => transforms.get(t).ok().map(|t| V::from_transform(t).0),
+            SteerGoal::Entity(t) => match transforms.get(t) {
+                Ok(t) => Some(V::from_transform(t).0),
+                Err(_) => {
+                    let stop = stopping_point(&steer, h);
+                    commands.entity(e).insert(SteerGoal::Point(stop));
+                    steer.pending.push(SteerMessage::GoalLost(e));
+                    Some(stop)
+                }
+            },
         };
         if steer.crowd.goal(h) != at {
             let _ = steer.crowd.set_goal(h, at);
         }
+    }
+}
+
+/// Where an agent braking at its acceleration limit from its velocity comes to rest.
+fn stopping_point<V: Space>(steer: &SteerCrowd<V>, h: AgentHandle) -> V {
+    let Some(k) = steer.crowd.kinematic(h) else { return V::ZERO };
+    let a = steer.crowd.limits(h).map_or(0.0, |l| l.max_acceleration());
+    let speed = k.velocity.length();
+    if a > 0.0 {
+        k.position + k.velocity * (speed / (2.0 * a))
+    } else {
+        k.position
     }
 }
 
@@ -174,6 +209,7 @@ pub(crate) fn step<V: Space>(
             Vec::new()
         }
     };
+    messages.write_batch(std::mem::take(&mut steer.pending));
     messages.write_batch(events.into_iter().filter_map(|event| message(steer, event)));
     for mut state in &mut states {
         if let Some(k) = steer.crowd.kinematic(state.handle) {

@@ -365,3 +365,81 @@ fn pursuing_a_non_agent_entity_uses_its_estimated_velocity() {
     app.update();
     assert_eq!(steer(&app).crowd().len(), 1, "named by nothing: the stand-in left");
 }
+
+/// Every message sent in the last update.
+fn sent(app: &App) -> Vec<bevy_steerkit::SteerMessage> {
+    let messages =
+        app.world().resource::<bevy_ecs::message::Messages<bevy_steerkit::SteerMessage>>();
+    messages.iter_current_update_messages().cloned().collect()
+}
+
+/// A walker arriving at a marker entity 30 m off; the marker is despawned at full speed: one
+/// `GoalLost`, its goal becomes the point where it can stop (2 m/s at 4 m/s²: 0.5 m on), and
+/// it halts there (under 0.05 m/s 3 s later) instead of coasting.
+#[test]
+fn a_despawned_goal_entity_stops_the_walker_with_a_message() {
+    use bevy_steerkit::SteerMessage;
+    let mut app = app2d();
+    let marker = app.world_mut().spawn(Transform::from_xyz(30.0, 0.0, 0.0)).id();
+    let walker = app
+        .world_mut()
+        .spawn((
+            SteerAgent::new(0.3, limits()),
+            SteerBehaviour(Group::new(arrive())),
+            SteerGoal::<Vec2>::Entity(marker),
+        ))
+        .id();
+    for _ in 0..192 {
+        app.update();
+    }
+    let k = state(&app, walker).current;
+    assert!((k.velocity.length() - 2.0).abs() < 1e-3);
+    app.world_mut().despawn(marker);
+    let mut lost = 0;
+    for _ in 0..192 {
+        app.update();
+        lost += sent(&app).iter().filter(|m| **m == SteerMessage::GoalLost(walker)).count();
+    }
+    assert_eq!(lost, 1, "one GoalLost");
+    let goal = *app.world().get::<SteerGoal<Vec2>>(walker).unwrap();
+    let SteerGoal::Point(stop) = goal else { panic!("{goal:?}") };
+    let expected = k.position + k.velocity * (2.0 / 8.0);
+    assert!(stop.distance(expected) < 0.1, "stop at {stop:?}, from {k:?}");
+    let now = state(&app, walker).current;
+    assert!(now.velocity.length() < 0.05, "halted: {now:?}");
+    assert!(now.position.distance(stop) < 0.15, "{now:?}");
+}
+
+/// An agent with a negative radius is refused with one `Rejected` naming the radius, not
+/// re-logged in 100 steps; given a valid radius it joins. An invalid obstacle (a negative
+/// disc radius) is reported by its entity once while the valid one beside it makes the world.
+#[test]
+fn a_rejected_agent_and_a_bad_obstacle_are_reported_once() {
+    use bevy_steerkit::{SteerMessage, SteerObstacle};
+    use steerkit::geometry::{Circle, Obstacle};
+    let mut app = app2d();
+    let bad = app.world_mut().spawn((SteerAgent::new(-1.0, limits()), seek_at(5.0))).id();
+    let disc = |r: f32| SteerObstacle::<Vec2>(Obstacle::Circle(Circle::new(Vec2::ZERO, r)));
+    let wrong = app.world_mut().spawn((disc(-2.0), Transform::from_xyz(9.0, 9.0, 0.0))).id();
+    app.world_mut().spawn((disc(1.0), Transform::from_xyz(-9.0, 0.0, 0.0)));
+    let mut rejected = Vec::new();
+    for _ in 0..100 {
+        app.update();
+        for m in sent(&app) {
+            if let SteerMessage::Rejected { entity, reason } = m {
+                rejected.push((entity, reason));
+            }
+        }
+    }
+    assert_eq!(rejected.len(), 2, "{rejected:?}");
+    assert!(rejected.iter().any(|(e, r)| *e == bad && r.contains("radius")), "{rejected:?}");
+    assert!(rejected.iter().any(|(e, r)| *e == wrong && r.contains("obstacle")), "{rejected:?}");
+    let s = steer(&app);
+    assert_eq!(s.errors().len(), 2, "{:?}", s.errors());
+    assert_eq!(s.crowd().len(), 0);
+    let world = s.crowd().obstacles().unwrap().obstacles().to_vec();
+    assert_eq!(world, vec![Obstacle::Circle(Circle::new(Vec2::new(-9.0, 0.0), 1.0))]);
+    app.world_mut().get_mut::<SteerAgent>(bad).unwrap().radius = 0.3;
+    app.update();
+    assert!(steer(&app).handle(bad).is_some(), "joined once valid");
+}
