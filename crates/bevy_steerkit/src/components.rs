@@ -35,6 +35,21 @@ impl SteerAgent {
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct SteerBehaviour<V: Space>(pub Group<V, Entity, PathId>);
 
+impl<V: Space> SteerBehaviour<V> {
+    /// A behaviour running `recipe` with the group's default settings (a constructor that
+    /// works through the aliases, e.g. `SteerBehaviour2d::new(..)`).
+    #[must_use]
+    pub fn new(recipe: Recipe<V, Entity, PathId>) -> Self {
+        SteerBehaviour(Group::new(recipe))
+    }
+}
+
+impl<V: Space> From<Group<V, Entity, PathId>> for SteerBehaviour<V> {
+    fn from(group: Group<V, Entity, PathId>) -> Self {
+        SteerBehaviour(group)
+    }
+}
+
 /// Where an agent is going: a point, or an entity whose `Transform` is followed (the goal of
 /// [`Target::Goal`](steerkit::crowd::Target::Goal) leaves). `None`, or removing the component,
 /// clears the agent's goal at the next step (its goal leaves then have nothing to say).
@@ -58,6 +73,14 @@ pub enum SteerGoal<V: Space> {
 #[derive(Component, Clone, Debug, PartialEq)]
 #[require(Transform)]
 pub struct SteerObstacle<V: Space>(pub V::Shape);
+
+impl<V: Space> SteerObstacle<V> {
+    /// An obstacle of `shape`, in the entity's local frame (works through the aliases).
+    #[must_use]
+    pub fn new(shape: V::Shape) -> Self {
+        SteerObstacle(shape)
+    }
+}
 
 /// A formation of agent entities (2D): a manager (pattern, anchor, assignment), its members
 /// and the recipe that steers its anchor (which may name entities). Put it on an entity of its

@@ -61,6 +61,50 @@ pub use components::{
 };
 pub use crowd::SteerCrowd;
 pub use space::Space;
+/// The library the plugin runs (recipes, limits, shapes, the crowd), for games that do not
+/// depend on it themselves.
+pub use steerkit;
+
+/// The names a game needs: the plugins, components, aliases, messages and sets, and the
+/// library's recipe building blocks. Shapes other than [`Obstacle`](steerkit::geometry::Obstacle)
+/// are left out (Bevy's prelude has its own `Circle` and `Sphere`): import them from
+/// [`steerkit::geometry`].
+pub mod prelude {
+    pub use crate::{
+        SteerAgent, SteerBehaviour, SteerBehaviour2d, SteerBehaviour3d, SteerCrowd, SteerCrowd2d,
+        SteerCrowd3d, SteerFormation, SteerFormationId, SteerGoal, SteerGoal2d, SteerGoal3d,
+        SteerMessage, SteerObstacle, SteerObstacle2d, SteerObstacle3d, SteerState, SteerState2d,
+        SteerState3d, SteerSystems, SteerkitPlugin, SteerkitPlugin2d, SteerkitPlugin3d,
+    };
+    pub use steerkit::crowd::{CrowdConfig, Group, Recipe, Target, WorldBounds};
+    pub use steerkit::geometry::{Obstacle, Obstacle3};
+    pub use steerkit::kinematic::Limits;
+    pub use steerkit::steering::{
+        Align, Alignment, Arrive, Cohesion, Evade, Flee, FollowPath, Hide, Interpose,
+        ObstacleAvoidance, OffsetPursuit, Pursue, Seek, Separation, VelocityMatch, Wander,
+    };
+}
+
+/// [`SteerBehaviour`] in 2D.
+pub type SteerBehaviour2d = SteerBehaviour<Vec2>;
+/// [`SteerBehaviour`] in 3D.
+pub type SteerBehaviour3d = SteerBehaviour<Vec3>;
+/// [`SteerGoal`] in 2D.
+pub type SteerGoal2d = SteerGoal<Vec2>;
+/// [`SteerGoal`] in 3D.
+pub type SteerGoal3d = SteerGoal<Vec3>;
+/// [`SteerObstacle`] in 2D.
+pub type SteerObstacle2d = SteerObstacle<Vec2>;
+/// [`SteerObstacle`] in 3D.
+pub type SteerObstacle3d = SteerObstacle<Vec3>;
+/// [`SteerState`] in 2D.
+pub type SteerState2d = SteerState<Vec2>;
+/// [`SteerState`] in 3D.
+pub type SteerState3d = SteerState<Vec3>;
+/// [`SteerCrowd`] in 2D.
+pub type SteerCrowd2d = SteerCrowd<Vec2>;
+/// [`SteerCrowd`] in 3D.
+pub type SteerCrowd3d = SteerCrowd<Vec3>;
 
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate};
 use bevy_ecs::prelude::*;
@@ -93,12 +137,20 @@ impl<V: Space> SteerkitPlugin<V> {
     }
 }
 
-/// The plugin's systems, for ordering a game's own around them.
+/// The plugin's systems, for ordering a game's own around them. A frame runs `FixedUpdate`
+/// (zero or more fixed steps), then `Update`, then `PostUpdate`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SteerSystems {
-    /// `FixedUpdate`: components into the crowd, the step, the states out.
+    /// `FixedUpdate`, chained: obstacles, agents in and out (with their radius and limits),
+    /// target stand-ins, behaviours, goals, teleports, formations (2D), the crowd's step, the
+    /// states ([`SteerState`]) and [`SteerMessage`]s out, formation entities moved to their
+    /// anchors. The game writes components and `Transform`s anywhere before it (`Update`, or
+    /// `FixedUpdate` `.before(SteerSystems::Step)`); it reads states and messages after it
+    /// (`FixedUpdate` `.after(SteerSystems::Step)`, or `Update`).
     Step,
-    /// `PostUpdate`, before transform propagation: interpolated `Transform`s.
+    /// `PostUpdate`, before transform propagation: each agent's `Transform` interpolated
+    /// between its last two states. A `Transform` the game wrote since the plugin last did is
+    /// left alone (a teleport, taken at the next step).
     Interpolate,
 }
 
