@@ -59,7 +59,8 @@ pub enum SteerGoal<V: Space> {
     None,
     /// A fixed point (m).
     Point(V),
-    /// Another entity's current position (none while it has no `Transform`).
+    /// Another entity's current position. When the entity goes (or loses its `Transform`) the
+    /// goal becomes the point where the agent can stop, with [`SteerMessage::GoalLost`].
     Entity(Entity),
 }
 
