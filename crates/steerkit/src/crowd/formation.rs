@@ -25,6 +25,8 @@ pub(crate) struct FormationRt {
     pub state: BehaviourState<Vec2>,
     pub avoid: AvoidState,
     pub members: Vec<AgentHandle>,
+    /// Disbanded: skipped by the step, its entry free for the next formation.
+    pub disbanded: bool,
 }
 
 impl Crowd<Vec2> {
@@ -70,32 +72,64 @@ impl Crowd<Vec2> {
                 .into());
             }
         }
-        let id = self.formations.len() as u64;
-        self.formations.push(FormationRt {
+        // a disbanded formation's entry is reused, so forming and disbanding does not grow
+        let id = self.formations.iter().position(|f| f.disbanded).unwrap_or(self.formations.len());
+        let rt = FormationRt {
             manager,
             anchor,
             state: BehaviourState {
                 wander: Vec2::ZERO,
                 path_param: f32::NAN,
                 stalled: 0.0,
-                rng: Rng::new(mix(self.config.seed ^ mix(!id))),
+                rng: Rng::new(mix(self.config.seed ^ mix(!(id as u64)))),
             },
             avoid: AvoidState::default(),
             members: members.to_vec(),
-        });
+            disbanded: false,
+        };
+        match self.formations.get_mut(id) {
+            Some(f) => *f = rt,
+            None => self.formations.push(rt),
+        }
         Ok(FormationId(id as u32))
     }
 
-    /// A formation's manager (anchor, slots, last assignment).
-    #[must_use]
-    pub fn formation(&self, id: FormationId) -> Option<&FormationManager> {
-        self.formations.get(id.0 as usize).map(|f| &f.manager)
+    /// Disbands a formation: its members keep their state but have no slot any more (a
+    /// [`Recipe::Slot`] leaf then has nothing to say), the anchor stops, and the id is free
+    /// for the next [`add_formation`](Self::add_formation).
+    ///
+    /// # Errors
+    /// [`CrowdError::UnknownFormation`] for an id never given or already disbanded.
+    pub fn disband_formation(&mut self, id: FormationId) -> Result<(), CrowdError> {
+        let f = self
+            .formations
+            .get_mut(id.0 as usize)
+            .filter(|f| !f.disbanded)
+            .ok_or(CrowdError::UnknownFormation(id))?;
+        f.disbanded = true;
+        for h in std::mem::take(&mut f.members) {
+            f.manager.remove_member(h.index);
+            if let Some(t) = self.slot_targets.get_mut(h.index as usize) {
+                *t = None;
+            }
+        }
+        Ok(())
     }
 
-    /// A formation's members, in joining order.
+    fn live_formation(&self, id: FormationId) -> Option<&FormationRt> {
+        self.formations.get(id.0 as usize).filter(|f| !f.disbanded)
+    }
+
+    /// A formation's manager (anchor, slots, last assignment); `None` once disbanded.
+    #[must_use]
+    pub fn formation(&self, id: FormationId) -> Option<&FormationManager> {
+        self.live_formation(id).map(|f| &f.manager)
+    }
+
+    /// A formation's members, in joining order; `None` once disbanded.
     #[must_use]
     pub fn formation_members(&self, id: FormationId) -> Option<&[AgentHandle]> {
-        self.formations.get(id.0 as usize).map(|f| f.members.as_slice())
+        self.live_formation(id).map(|f| f.members.as_slice())
     }
 
     /// The slot target of an agent in a formation (from the last step's update).
@@ -147,7 +181,7 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
         crowd.slot_targets.resize(crowd.slots.len(), None);
     }
     let summary = Summary::default();
-    for f in &mut crowd.formations {
+    for f in crowd.formations.iter_mut().filter(|f| !f.disbanded) {
         let limits = *f.manager.anchor_limits();
         let cx = Context {
             me: *f.manager.anchor(),

@@ -912,6 +912,31 @@ impl<V: CrowdVector> Crowd<V> {
         Ok(())
     }
 
+    /// Changes an agent's body radius (m) from the next step.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`]; [`CrowdError::Param`] for a negative or non-finite radius.
+    pub fn set_radius(&mut self, h: AgentHandle, radius: f32) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        non_negative("radius", radius)?;
+        self.radius[i] = radius;
+        // the neighbour reach is the largest radius: recomputed so a shrink narrows it again
+        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        self.grid_fresh = false;
+        Ok(())
+    }
+
+    /// Changes an agent's limits from the next step (a speed above the new `max_speed` is
+    /// clamped by the step as any request is).
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`].
+    pub fn set_limits(&mut self, h: AgentHandle, limits: Limits) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.cold[i].limits = limits;
+        Ok(())
+    }
+
     /// Sets or clears an agent's goal (clears its `Arrived` state).
     ///
     /// # Errors

@@ -39,6 +39,9 @@ pub enum CrowdError {
     /// More than 65 536 groups.
     #[error("too many groups")]
     TooManyGroups,
+    /// No such formation (never added, or disbanded).
+    #[error("unknown formation {0:?}")]
+    UnknownFormation(super::FormationId),
 }
 
 /// Most [`CrowdEvent::AgentCollision`] events one agent reports per step: a pile of `k` bodies

@@ -1,0 +1,177 @@
+//! The crowd behind the plugin and the maps between entities and agents.
+
+use crate::groups::GroupPool;
+use crate::targets::Proxy;
+use crate::{Space, SteerMessage};
+use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy_ecs::prelude::*;
+use steerkit::crowd::{
+    AgentHandle, Crowd, CrowdConfig, FormationId, Group, GroupId, PathId, Recipe,
+};
+use steerkit::kinematic::Kinematic;
+
+/// The crowd behind the plugin, with the entity ↔ agent maps.
+#[derive(Resource)]
+pub struct SteerCrowd<V: Space> {
+    pub(crate) crowd: Crowd<V>,
+    pub(crate) handles: EntityHashMap<AgentHandle>,
+    /// The entity of each crowd slot (`AgentHandle::index`), with the handle it is for.
+    entities: Vec<Option<(AgentHandle, Entity)>>,
+    /// Groups added for behaviours (agents with equal behaviours share; unused ones reused).
+    pub(crate) groups: GroupPool<V>,
+    /// The group of agents without a behaviour (they drift and are avoided).
+    pub(crate) idle: GroupId,
+    /// Errors met while syncing (bad components), the latest last; kept to 64.
+    errors: Vec<String>,
+    /// Agents spawned in this step, with their state at spawn (their `SteerState` comes after
+    /// the step).
+    pub(crate) fresh: Vec<(Entity, AgentHandle, Kinematic<V>)>,
+    /// True when agents came or went in this step (behaviours naming entities are re-mapped).
+    pub(crate) agents_changed: bool,
+    /// The crowd formation of each `SteerFormation` entity, to disband it when the entity goes.
+    pub(crate) formations: EntityHashMap<FormationId>,
+    /// Non-agent entities named as targets, tracked in the crowd.
+    pub(crate) proxies: EntityHashMap<Proxy<V>>,
+    /// Behaviour groups or formations changed: proxies nothing names any more are looked for.
+    pub(crate) targets_dirty: bool,
+    /// Entities refused as agents, left out until their `SteerAgent` or `Transform` changes.
+    pub(crate) rejected: EntityHashSet,
+    /// The reason each obstacle entity left out was refused (reported when it changes).
+    pub(crate) bad_obstacles: EntityHashMap<String>,
+    /// Messages met while syncing, sent with the step's.
+    pub(crate) pending: Vec<SteerMessage>,
+}
+
+/// A handle no agent ever has: an entity reference that is not an agent resolves to it, so
+/// the behaviour has nothing to say about it.
+pub(crate) const NOBODY: AgentHandle = AgentHandle { index: u32::MAX, generation: u32::MAX };
+
+impl<V: Space> SteerCrowd<V> {
+    /// A crowd with `config`.
+    ///
+    /// # Panics
+    /// If `config` is invalid (the plugin's constructor checks it first).
+    #[must_use]
+    pub fn new(config: CrowdConfig<V>) -> Self {
+        let mut crowd = Crowd::new(config).expect("a valid crowd configuration");
+        let idle = crowd.add_group(Group::new(Recipe::Blend(Vec::new()))).expect("an empty blend");
+        SteerCrowd {
+            crowd,
+            handles: EntityHashMap::default(),
+            entities: Vec::new(),
+            groups: GroupPool::default(),
+            idle,
+            errors: Vec::new(),
+            fresh: Vec::new(),
+            agents_changed: false,
+            formations: EntityHashMap::default(),
+            proxies: EntityHashMap::default(),
+            targets_dirty: false,
+            rejected: EntityHashSet::default(),
+            bad_obstacles: EntityHashMap::default(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// The crowd.
+    #[must_use]
+    pub fn crowd(&self) -> &Crowd<V> {
+        &self.crowd
+    }
+
+    /// The crowd, to add obstacles, walls, paths, formations and the game's own behaviours.
+    pub fn crowd_mut(&mut self) -> &mut Crowd<V> {
+        &mut self.crowd
+    }
+
+    /// The agent of an entity.
+    #[must_use]
+    pub fn handle(&self, entity: Entity) -> Option<AgentHandle> {
+        self.handles.get(&entity).copied()
+    }
+
+    /// The entity of an agent.
+    #[must_use]
+    pub fn entity(&self, agent: AgentHandle) -> Option<Entity> {
+        match self.entities.get(agent.index as usize) {
+            Some(&Some((h, e))) if h == agent => Some(e),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn link(&mut self, e: Entity, h: AgentHandle) {
+        self.handles.insert(e, h);
+        let i = h.index as usize;
+        if self.entities.len() <= i {
+            self.entities.resize(i + 1, None);
+        }
+        self.entities[i] = Some((h, e));
+    }
+
+    pub(crate) fn unlink(&mut self, e: Entity) -> Option<AgentHandle> {
+        let h = self.handles.remove(&e)?;
+        if let Some(slot) = self.entities.get_mut(h.index as usize) {
+            *slot = None;
+        }
+        Some(h)
+    }
+
+    /// Problems met while bringing components into the crowd (a bad radius, a behaviour the
+    /// crowd refuses), the latest 64, each logged once (as a [`SteerMessage::Rejected`] too when
+    /// an entity's).
+    #[must_use]
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// Reports a component of `entity` the crowd could not take: a [`SteerMessage::Rejected`]
+    /// and a line in [`errors`](Self::errors).
+    pub(crate) fn reject(&mut self, entity: Entity, reason: String) {
+        self.error(format!("entity {entity}: {reason}"));
+        self.pending.push(SteerMessage::Rejected { entity, reason });
+    }
+
+    pub(crate) fn error(&mut self, message: String) {
+        if self.errors.len() == 64 {
+            self.errors.remove(0);
+        }
+        self.errors.push(message);
+    }
+
+    /// The number of crowd groups the plugin added for behaviours, in use or free for reuse:
+    /// bounded by the most distinct behaviours live at once (about twice that at worst).
+    #[must_use]
+    pub fn behaviour_groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Moves an agent into the group for `behaviour` (the idle group for none), releasing the
+    /// group it leaves. A refused behaviour leaves the agent where it was.
+    pub(crate) fn regroup(
+        &mut self,
+        h: AgentHandle,
+        behaviour: Option<&Group<V, Entity, PathId>>,
+    ) -> Result<(), String> {
+        let Some(old) = self.crowd.group_of(h) else { return Ok(()) };
+        let new = match behaviour {
+            Some(b) => {
+                let group = b.map_refs(&|e| self.resolve(e), &|p| *p);
+                self.targets_dirty = true;
+                self.groups.acquire(&mut self.crowd, group).map_err(|e| e.to_string())?
+            }
+            None => self.idle,
+        };
+        let _ = self.crowd.set_agent_group(h, new);
+        // released after the acquire: a refusal must not leave the agent in a group up for reuse
+        self.groups.release(old);
+        Ok(())
+    }
+
+    /// Takes an agent out of the crowd, releasing its group.
+    pub(crate) fn despawn(&mut self, h: AgentHandle) {
+        if let Some(g) = self.crowd.group_of(h) {
+            self.groups.release(g);
+        }
+        let _ = self.crowd.despawn(h);
+    }
+}
