@@ -14,7 +14,6 @@
 
 pub use steerkit_scenario::ballistics;
 pub mod gallery;
-mod pairs;
 pub use steerkit_scenario::platform;
 pub mod ptsp;
 pub use steerkit_scenario::recording;

@@ -1,15 +1,17 @@
 //! What differs between a 2D and a 3D scenario: the vector type, the spawn regions' names and
-//! measures, headings, the parts of the static world that exist only in 2D so far, and the
-//! static world a replay draws.
+//! measures, headings, the parts of the static world that exist only in 2D so far, the static
+//! world a replay draws, and what the one simulation and its front ends need of a space (the
+//! 3D world of the turrets, formation slots, a side view's planar crowd, a frame's
+//! orientations). The one dimension trait of the scenario layer and of every front end.
 
 use crate::model::{Bounds, FormationPlan, Geometry};
-use crate::recording::{self, PathShape};
+use crate::recording::{self, FrameWriter, PathShape, Recorder, RecordingError};
 use crate::World;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdError, CrowdVector, FormationId, Recipe};
 use steerkit::formation::{FormationManager, Pattern};
 use steerkit::geometry::{Circle, Obstacle, Obstacle3, ObstacleSet, ObstacleSet3, Sphere};
-use steerkit::kinematic::Kinematic;
-use steerkit::{ParamError, Vec2, Vec3};
+use steerkit::kinematic::{Kinematic, Kinematic3};
+use steerkit::{ParamError, Quat, Vec2, Vec3};
 
 /// A space a scenario is built in: [`Vec2`] (`dimensions = 2`, the default) or [`Vec3`]
 /// (`dimensions = 3`, y up). Sealed: implemented for those two only.
@@ -61,6 +63,34 @@ pub trait Dim: CrowdVector + sealed::Sealed {
     /// `(x, z) → (x, −z)`), the obstacles and walls (2D) or spheres and cuboids (3D), and the
     /// paths.
     fn recording_world(world: &World<Self>) -> recording::World;
+
+    /// The orientation recorded for an agent no longer in the crowd (NaN).
+    const LOST: Self::Orientation;
+    /// The components `[x, y, z]`, `z = 0` in 2D.
+    fn components(v: Self) -> [f32; 3];
+    /// A point as the 3D world of the turrets sees it: `(x, y, 0)` in 2D.
+    fn lift(v: Self) -> Vec3;
+    /// The inverse of [`Dim::lift`].
+    fn lower(v: Vec3) -> Self;
+    /// The heading a recording's `orientation` carries (rad; in 3D the yaw on the ground).
+    fn heading_of(o: Self::Orientation) -> f32;
+    /// The full attitude `(x, y, z, w)` a 3D frame carries; `None` in 2D.
+    fn attitude(o: Self::Orientation) -> Option<[f32; 4]>;
+    /// Agent `h`'s formation slot, if it has one (formations are 2D).
+    fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
+    /// A formation anchor's position and heading (2D only).
+    fn anchor(crowd: &Crowd<Self>, id: FormationId) -> Option<(Vec2, f32)>;
+    /// The crowd as a 2D crowd (side views are 2D), `None` in 3D.
+    fn planar_crowd(crowd: &mut Crowd<Self>) -> Option<&mut Crowd<Vec2>>;
+    /// Pushes a replay frame of every agent's position, velocity and orientation.
+    ///
+    /// # Errors
+    /// As [`Recorder::push_frame`].
+    fn push_frame<'r>(
+        recorder: &'r mut Recorder<Self>,
+        step: u32,
+        agents: impl Iterator<Item = (Self, Self, Self::Orientation)>,
+    ) -> Result<FrameWriter<'r, Self>, RecordingError>;
 }
 
 mod sealed {
@@ -140,6 +170,38 @@ impl Dim for Vec2 {
         }
         out
     }
+    const LOST: f32 = f32::NAN;
+    fn components(v: Vec2) -> [f32; 3] {
+        [v.x, v.y, 0.0]
+    }
+    fn lift(v: Vec2) -> Vec3 {
+        v.extend(0.0)
+    }
+    fn lower(v: Vec3) -> Vec2 {
+        v.truncate()
+    }
+    fn heading_of(o: f32) -> f32 {
+        o
+    }
+    fn attitude(_: f32) -> Option<[f32; 4]> {
+        None
+    }
+    fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
+        crowd.slot_target(h).map(|s| s.position)
+    }
+    fn anchor(crowd: &Crowd<Vec2>, id: FormationId) -> Option<(Vec2, f32)> {
+        crowd.formation(id).map(|m| (m.anchor().position, m.anchor().orientation))
+    }
+    fn planar_crowd(crowd: &mut Crowd<Vec2>) -> Option<&mut Crowd<Vec2>> {
+        Some(crowd)
+    }
+    fn push_frame<'r>(
+        recorder: &'r mut Recorder<Vec2>,
+        step: u32,
+        agents: impl Iterator<Item = (Vec2, Vec2, f32)>,
+    ) -> Result<FrameWriter<'r, Vec2>, RecordingError> {
+        recorder.push_frame(step, agents)
+    }
 }
 
 impl Dim for Vec3 {
@@ -216,5 +278,46 @@ impl Dim for Vec3 {
             out.add_path(PathShape::from_polyline3(p.name.clone(), &p.polyline));
         }
         out
+    }
+
+    const LOST: Quat = Quat::from_xyzw(f32::NAN, f32::NAN, f32::NAN, f32::NAN);
+    fn components(v: Vec3) -> [f32; 3] {
+        [v.x, v.y, v.z]
+    }
+    fn lift(v: Vec3) -> Vec3 {
+        v
+    }
+    fn lower(v: Vec3) -> Vec3 {
+        v
+    }
+    fn heading_of(o: Quat) -> f32 {
+        steerkit::math::ground::quat_to_heading(o)
+    }
+    fn attitude(o: Quat) -> Option<[f32; 4]> {
+        Some(o.to_array())
+    }
+    fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
+        None
+    }
+    fn anchor(_: &Crowd<Vec3>, _: FormationId) -> Option<(Vec2, f32)> {
+        None
+    }
+    fn planar_crowd(_: &mut Crowd<Vec3>) -> Option<&mut Crowd<Vec2>> {
+        None
+    }
+    fn push_frame<'r>(
+        recorder: &'r mut Recorder<Vec3>,
+        step: u32,
+        agents: impl Iterator<Item = (Vec3, Vec3, Quat)>,
+    ) -> Result<FrameWriter<'r, Vec3>, RecordingError> {
+        let kinematics: Vec<Kinematic3> = agents
+            .map(|(position, velocity, orientation)| Kinematic3 {
+                position,
+                velocity,
+                orientation,
+                ..Kinematic3::default()
+            })
+            .collect();
+        recorder.push_kinematics3(step, &kinematics)
     }
 }

@@ -48,6 +48,7 @@ mod error;
 mod model;
 pub mod platform;
 pub mod recording;
+pub mod simulation;
 mod spec;
 mod world;
 
@@ -61,6 +62,7 @@ pub use model::{
     AgentRef, Aim, Behaviour, Bounds, Drag, FormationPlan, Geometry, GroupPlan, JumpPlan, Metric,
     MetricsPlan, NamedPath, Placement, Plan, SideView, Solver, TargetRef, TurretPlan, VehiclePlan,
 };
+pub use simulation::{Outputs, Simulation, SimulationError};
 pub use world::{RunSettings, World, WorldGroup};
 
 use check::{Checked, Problem, Space};

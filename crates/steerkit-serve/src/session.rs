@@ -31,150 +31,18 @@
 
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
-use steerkit::crowd::{AgentHandle, Crowd, FormationId, Recipe};
-use steerkit::steering::{ObstacleAvoidance, Stateful};
-use steerkit::{Quat, Vec2, Vec3};
-use steerkit_scenario::ballistics::{Ballistics, Shot, TurretMetrics};
-use steerkit_scenario::platform::{JumperGroup, SideViewRun};
+use steerkit::crowd::AgentHandle;
+use steerkit::{Vec2, Vec3};
+use steerkit_scenario::ballistics::{Shot, TurretMetrics};
 use steerkit_scenario::recording::{PathPoint, PathShape, WallShape, PALETTE};
-use steerkit_scenario::{Dim, Scenario, World};
+use steerkit_scenario::{Outputs, Scenario, Simulation, World};
 
 /// A point as messages and the document carry it: `[x, y, z]` (m); `z` is 0 in 2D.
 pub type Point = [f64; 3];
 
-/// What a live session needs of its space beyond building the crowd: [`Vec2`] for 2D
-/// scenarios, [`Vec3`] for 3D ones (y up). Sealed by [`Dim`].
-pub trait Space: Dim {
-    /// The components, `z = 0` in 2D.
-    fn components(v: Self) -> [f32; 3];
-    /// A point as the 3D world of the turrets sees it (`(x, y, 0)` in 2D, as `steerkit run`).
-    fn lift(v: Self) -> Vec3;
-    /// The inverse of [`Space::lift`].
-    fn lower(v: Vec3) -> Self;
-    /// The heading a recording's `orientation` carries (rad; in 3D the yaw on the ground).
-    fn heading_of(o: Self::Orientation) -> f32;
-    /// The full attitude (x, y, z, w) a 3D frame carries; `None` in 2D.
-    fn attitude(o: Self::Orientation) -> Option<[f32; 4]>;
-    /// Agent `h`'s formation slot, if it has one (2D only).
-    fn slot(crowd: &Crowd<Self>, h: AgentHandle) -> Option<Self>;
-    /// A formation anchor's position and heading (2D only).
-    fn anchor(crowd: &Crowd<Self>, id: FormationId) -> Option<(Vec2, f32)>;
-    /// The side view's jumpers, planned from where the crowd's agents are now (2D scenarios
-    /// with a `[side_view]`; `steerkit run`'s own [`SideViewRun`]).
-    ///
-    /// # Errors
-    /// The library's refusal (never for a checked plan).
-    fn side_view(scenario: &Scenario, world: &World<Self>) -> Result<Option<SideViewRun>, String>;
-    /// Moves the side view's jumpers one step (after the crowd's step).
-    ///
-    /// # Errors
-    /// A stale handle.
-    fn step_side_view(sv: &mut SideViewRun, dt: f32, crowd: &mut Crowd<Self>)
-        -> Result<(), String>;
-}
-
-/// Calls `f(from, to, hit)` for each feeler agent `h` casts with `avoid` (its own fan state),
-/// `hit` the fraction of the ray to the first hit or −1.
-fn rays<V: Space>(
-    crowd: &Crowd<V>,
-    h: AgentHandle,
-    avoid: &ObstacleAvoidance,
-    mut f: impl FnMut(V, V, f32),
-) {
-    let (Some(k), Some(obstacles)) = (crowd.kinematic(h), crowd.obstacles()) else { return };
-    let leaf = crowd.avoidance(h).map_or(*avoid, |s| avoid.with_state(s));
-    leaf.cast_rays(&k, obstacles, |ray, hit| {
-        let length = ray.max_distance();
-        let hit = hit.map_or(-1.0, |c| if length > 0.0 { c.distance / length } else { 0.0 });
-        f(ray.origin(), ray.end(), hit);
-    });
-}
-
-impl Space for Vec2 {
-    fn components(v: Vec2) -> [f32; 3] {
-        [v.x, v.y, 0.0]
-    }
-    fn lift(v: Vec2) -> Vec3 {
-        v.extend(0.0)
-    }
-    fn lower(v: Vec3) -> Vec2 {
-        v.truncate()
-    }
-    fn heading_of(o: f32) -> f32 {
-        o
-    }
-    fn attitude(_: f32) -> Option<[f32; 4]> {
-        None
-    }
-    fn slot(crowd: &Crowd<Vec2>, h: AgentHandle) -> Option<Vec2> {
-        crowd.slot_target(h).map(|s| s.position)
-    }
-    fn anchor(crowd: &Crowd<Vec2>, id: FormationId) -> Option<(Vec2, f32)> {
-        crowd.formation(id).map(|m| (m.anchor().position, m.anchor().orientation))
-    }
-    fn side_view(scenario: &Scenario, world: &World<Vec2>) -> Result<Option<SideViewRun>, String> {
-        let Some(plan) = scenario.plan::<Vec2>() else { return Ok(None) };
-        let Some(view) = plan.side_view.as_ref() else { return Ok(None) };
-        let mut first = 0u32;
-        let mut groups = Vec::new();
-        for (g, gp) in world.groups.iter().zip(&plan.groups) {
-            let start = first;
-            first += u32::try_from(g.agents.len()).unwrap_or(u32::MAX);
-            let Some(jump) = gp.jump else { continue };
-            groups.push(JumperGroup {
-                name: g.name.clone(),
-                agents: (start..).zip(&g.agents).map(|(k, &h)| (h, k)).collect(),
-                radius: gp.radius,
-                limits: gp.limits,
-                jump_speed: jump.jump_speed,
-            });
-        }
-        let crowd = &world.crowd;
-        SideViewRun::new(view, groups, world.settings.dt, |h| {
-            crowd.kinematic(h).map(|k| k.position)
-        })
-        .map(Some)
-        .map_err(err)
-    }
-    fn step_side_view(
-        sv: &mut SideViewRun,
-        dt: f32,
-        crowd: &mut Crowd<Vec2>,
-    ) -> Result<(), String> {
-        sv.step(dt, crowd).map(|_| ()).map_err(err)
-    }
-}
-
-impl Space for Vec3 {
-    fn components(v: Vec3) -> [f32; 3] {
-        [v.x, v.y, v.z]
-    }
-    fn lift(v: Vec3) -> Vec3 {
-        v
-    }
-    fn lower(v: Vec3) -> Vec3 {
-        v
-    }
-    fn heading_of(o: Quat) -> f32 {
-        steerkit::math::ground::quat_to_heading(o)
-    }
-    fn attitude(o: Quat) -> Option<[f32; 4]> {
-        Some(o.to_array())
-    }
-    fn slot(_: &Crowd<Vec3>, _: AgentHandle) -> Option<Vec3> {
-        None
-    }
-    fn anchor(_: &Crowd<Vec3>, _: FormationId) -> Option<(Vec2, f32)> {
-        None
-    }
-    fn side_view(_: &Scenario, _: &World<Vec3>) -> Result<Option<SideViewRun>, String> {
-        // side views are 2D
-        Ok(None)
-    }
-    fn step_side_view(_: &mut SideViewRun, _: f32, _: &mut Crowd<Vec3>) -> Result<(), String> {
-        Ok(())
-    }
-}
+/// What a live session needs of its space: [`Dim`], the one dimension trait ([`Vec2`] for 2D
+/// scenarios, [`Vec3`] for 3D ones, y up).
+pub use steerkit_scenario::Dim as Space;
 
 /// Agents one session may hold (a load or an `add_agent` beyond this is refused).
 pub const MAX_AGENTS: usize = 2000;
@@ -322,18 +190,11 @@ pub struct Sim<V: Space> {
     /// The document as loaded, for `reset`.
     original: Value,
     doc: Value,
-    world: World<V>,
-    /// The side view's jumpers (2D side views only), moved after each crowd step.
-    side_view: Option<SideViewRun>,
-    /// The turrets and their projectiles in the air (none without `[[turrets]]`), moved after
-    /// each crowd step.
-    ballistics: Ballistics,
+    /// The running scenario: stepped as `steerkit run` steps it.
+    sim: Simulation<V>,
     /// Shots that ended in the last [`SHOT_LINGER`] seconds, in the order they ended.
     ended: Vec<Shot>,
-    step: u64,
     params: Vec<Param>,
-    /// Each group's first obstacle-avoidance leaf, whose rays frames carry.
-    avoiders: Vec<Option<ObstacleAvoidance>>,
     selected: Option<usize>,
 }
 
@@ -454,21 +315,15 @@ impl<V: Space> Sim<V> {
                 obj.insert("agents".into(), Value::Array(agents));
             }
         }
-        let (checked, world) = build_scenario::<V>(&doc, origin)?;
-        let side_view = V::side_view(&checked, &world)?;
-        let ballistics = ballistics_of(&checked, &world)?;
+        let sim = build_simulation::<V>(&doc, origin)?;
         let mut s = Sim {
             name: scenario.name().to_owned(),
             description: scenario.description().trim().to_owned(),
             original: doc.clone(),
             doc,
-            world,
-            side_view,
-            ballistics,
+            sim,
             ended: Vec::new(),
-            step: 0,
             params: Vec::new(),
-            avoiders: Vec::new(),
             selected: None,
         };
         s.refresh();
@@ -484,19 +339,19 @@ impl<V: Space> Sim<V> {
     /// Steps taken since the load (or the last reset).
     #[must_use]
     pub fn step_count(&self) -> u64 {
-        self.step
+        self.sim.step_count()
     }
 
     /// The time step (s).
     #[must_use]
     pub fn dt(&self) -> f32 {
-        self.world.settings.dt
+        self.sim.world().settings.dt
     }
 
     /// Agents in the crowd.
     #[must_use]
     pub fn agent_count(&self) -> usize {
-        self.world.groups.iter().map(|g| g.agents.len()).sum()
+        self.world().groups.iter().map(|g| g.agents.len()).sum()
     }
 
     /// The sliders: every numeric parameter of the groups' limits and behaviour trees (and
@@ -509,19 +364,19 @@ impl<V: Space> Sim<V> {
     /// The crowd and its groups.
     #[must_use]
     pub fn world(&self) -> &World<V> {
-        &self.world
+        self.sim.world()
     }
 
     /// Agent `id`'s handle (agents numbered groups first to last, as the replay numbers them).
     #[must_use]
     pub fn handle(&self, id: usize) -> Option<AgentHandle> {
         let (g, k) = self.locate(id)?;
-        self.world.groups[g].agents.get(k).copied()
+        self.world().groups[g].agents.get(k).copied()
     }
 
     fn locate(&self, id: usize) -> Option<(usize, usize)> {
         let mut first = 0;
-        for (g, group) in self.world.groups.iter().enumerate() {
+        for (g, group) in self.world().groups.iter().enumerate() {
             if id < first + group.agents.len() {
                 return Some((g, id - first));
             }
@@ -531,10 +386,10 @@ impl<V: Space> Sim<V> {
     }
 
     fn group_index(&self, name: &str) -> Result<usize, String> {
-        self.world.groups.iter().position(|g| g.name == name).ok_or_else(|| {
+        self.world().groups.iter().position(|g| g.name == name).ok_or_else(|| {
             format!(
                 "`group` = {name:?} names no group; the groups are {}",
-                self.world
+                self.world()
                     .groups
                     .iter()
                     .map(|g| format!("`{}`", g.name))
@@ -553,84 +408,28 @@ impl<V: Space> Sim<V> {
         }
     }
 
-    /// Params, avoiders and the selection after a (re)build.
+    /// Params and the selection after a (re)build.
     fn refresh(&mut self) {
-        self.params = params_of(&self.doc, &self.world);
-        let crowd = &self.world.crowd;
-        self.avoiders = self
-            .world
-            .groups
-            .iter()
-            .map(|g| {
-                let mut first = None;
-                if let Some(spec) = crowd.group(g.id) {
-                    spec.recipe.for_each_leaf(&mut |r| {
-                        if let (None, Recipe::ObstacleAvoidance(o)) = (first, r) {
-                            first = Some(*o);
-                        }
-                    });
-                }
-                first
-            })
-            .collect();
+        self.params = params_of(&self.doc, self.sim.world());
         if self.selected.is_some_and(|s| s >= self.agent_count()) {
             self.selected = None;
         }
     }
 
-    /// One step of `dt`.
+    /// One step of `dt`: the simulation's step (crowd, shells, side view), and the shots that
+    /// ended kept for [`SHOT_LINGER`] seconds.
     ///
     /// # Errors
     /// The crowd's refusal (the session should pause).
     pub fn step(&mut self) -> Result<(), String> {
-        let dt = self.world.settings.dt;
-        self.world.crowd.step(dt).map_err(|e| format!("step {}: {e}", self.step + 1))?;
-        if !self.ballistics.is_empty() {
-            self.fly(dt).map_err(|e| format!("step {}: {e}", self.step + 1))?;
+        self.sim.step().map_err(err)?;
+        if !self.sim.ballistics().is_empty() {
+            let step = self.sim.step_count();
+            let linger = (SHOT_LINGER / self.dt()).ceil() as u64;
+            self.ended.extend_from_slice(self.sim.ended_shots());
+            self.ended.retain(|s| u64::from(s.end) + linger >= step);
         }
-        if let Some(sv) = self.side_view.as_mut() {
-            V::step_side_view(sv, dt, &mut self.world.crowd)
-                .map_err(|e| format!("step {}: {e}", self.step + 1))?;
-        }
-        self.step += 1;
         Ok(())
-    }
-
-    /// The turrets' step after the crowd's, as `steerkit run` takes it: projectiles move, hit,
-    /// land or go off, turrets fire what is due, grenades' predicted blasts become the crowd's
-    /// hazards.
-    fn fly(&mut self, dt: f32) -> Result<(), String> {
-        let step = u32::try_from(self.step + 1).unwrap_or(u32::MAX);
-        let numbers = self.numbers();
-        let crowd = &self.world.crowd;
-        // storage order, each agent with its number, as the runner lists the bodies
-        let bodies: Vec<(u32, Vec3, f32)> = crowd
-            .handles()
-            .zip(crowd.positions())
-            .filter_map(|(h, &p)| {
-                let a = numbers.get(h.index as usize).copied().filter(|&a| a != u32::MAX)?;
-                Some((a, V::lift(p), crowd.radius(h)?))
-            })
-            .collect();
-        let out = self
-            .ballistics
-            .step(step, dt, &mut self.world.crowd, &bodies, V::lift, V::lower)
-            .map_err(err)?;
-        self.ended.extend(out.finished);
-        let linger = (SHOT_LINGER / dt).ceil() as u64;
-        self.ended.retain(|s| u64::from(s.end) + linger >= u64::from(step));
-        Ok(())
-    }
-
-    /// Agent numbers (groups first to last) by handle index; `u32::MAX` for none.
-    fn numbers(&self) -> Vec<u32> {
-        let handles = self.world.groups.iter().flat_map(|g| &g.agents);
-        let slots = handles.clone().map(|h| h.index as usize + 1).max().unwrap_or(0);
-        let mut numbers = vec![u32::MAX; slots];
-        for (a, h) in handles.enumerate() {
-            numbers[h.index as usize] = u32::try_from(a).unwrap_or(u32::MAX);
-        }
-        numbers
     }
 
     /// The shots a frame carries, in the recording's `shots` shape and in firing order: those
@@ -639,9 +438,9 @@ impl<V: Space> Sim<V> {
     /// [`SHOTS_SENT`], each flight thinned to [`SHOT_SAMPLES`] samples and rounded to 1 mm.
     #[must_use]
     pub fn shots(&self) -> Vec<Shot> {
-        let step = u32::try_from(self.step).unwrap_or(u32::MAX);
+        let step = u32::try_from(self.step_count()).unwrap_or(u32::MAX);
         let mut all: Vec<Shot> = self.ended.clone();
-        all.extend(self.ballistics.flying(step));
+        all.extend(self.sim.ballistics().flying(step));
         all.sort_by_key(|s| (s.step, s.turret));
         let skip = all.len().saturating_sub(SHOTS_SENT);
         all.into_iter().skip(skip).map(rounded).collect()
@@ -650,7 +449,7 @@ impl<V: Space> Sim<V> {
     /// Each turret's counts since the load (or the last reset), as `metrics.json` gives them.
     #[must_use]
     pub fn turret_metrics(&self) -> Vec<TurretMetrics> {
-        self.ballistics.metrics()
+        self.sim.ballistics().metrics()
     }
 
     /// Back to the scenario as loaded, at step 0.
@@ -658,13 +457,9 @@ impl<V: Space> Sim<V> {
     /// # Errors
     /// None in practice (the original document built before).
     pub fn reset(&mut self) -> Result<(), String> {
-        let (checked, world) = build_scenario::<V>(&self.original, &self.name)?;
-        self.side_view = V::side_view(&checked, &world)?;
-        self.ballistics = ballistics_of(&checked, &world)?;
+        self.sim = build_simulation::<V>(&self.original, &self.name)?;
         self.ended.clear();
-        self.world = world;
         self.doc = self.original.clone();
-        self.step = 0;
         self.refresh();
         Ok(())
     }
@@ -712,12 +507,12 @@ impl<V: Space> Sim<V> {
                     .ok_or_else(|| self.agent_error(id))?;
                 vec![h]
             }
-            (None, Some(name)) => self.world.groups[self.group_index(name)?].agents.clone(),
+            (None, Some(name)) => self.world().groups[self.group_index(name)?].agents.clone(),
             (None, None) => return Err("needs `agent` (a number) or `group` (a name)".into()),
         };
         for h in handles {
             // an agent the crowd dropped has no goal to move
-            let _ = self.world.crowd.set_goal(h, to);
+            let _ = self.sim.crowd_mut().set_goal(h, to);
         }
         Ok(())
     }
@@ -843,9 +638,9 @@ impl<V: Space> Sim<V> {
                 self.agent_count()
             ));
         }
-        let last = self.world.groups[g].agents.last().copied();
-        let goal = last.and_then(|h| self.world.crowd.goal(h));
-        let old_len = self.world.groups[g].agents.len();
+        let last = self.world().groups[g].agents.last().copied();
+        let goal = last.and_then(|h| self.sim.crowd().goal(h));
+        let old_len = self.world().groups[g].agents.len();
         self.edit(
             |doc| {
                 let agents = lookup_mut(doc, &format!("groups[{g}].agents"))
@@ -943,16 +738,18 @@ impl<V: Space> Sim<V> {
         let world = build(&doc, &self.name)?;
         // recipes name agents and paths by handle and index: the same only when both worlds
         // hold the same agents in the same order
-        let same = world.groups.len() == self.world.groups.len()
-            && world.groups.iter().zip(&self.world.groups).all(|(a, b)| a.agents == b.agents);
-        let (Some(new), Some(old)) = (world.groups.get(g), self.world.groups.get(g)) else {
+        let running = self.sim.world();
+        let same = world.groups.len() == running.groups.len()
+            && world.groups.iter().zip(&running.groups).all(|(a, b)| a.agents == b.agents);
+        let (Some(new), Some(old)) = (world.groups.get(g), running.groups.get(g)) else {
             return Ok(false);
         };
+        let old = old.id;
         let Some(spec) = world.crowd.group(new.id).cloned() else { return Ok(false) };
         if !same {
             return Ok(false);
         }
-        self.world.crowd.set_group(old.id, spec).map_err(|e| e.to_string())?;
+        self.sim.crowd_mut().set_group(old, spec).map_err(|e| e.to_string())?;
         self.doc = doc;
         self.refresh();
         Ok(true)
@@ -973,9 +770,9 @@ impl<V: Space> Sim<V> {
         strip_velocities(&mut doc);
         change(&mut doc).map_err(str::to_owned)?;
         let (checked, mut world) = build_scenario::<V>(&doc, &self.name)?;
-        let old = &self.world.crowd;
+        let old = self.sim.crowd();
         for (gi, g) in world.groups.iter().enumerate() {
-            let Some(og) = self.world.groups.get(gi) else { continue };
+            let Some(og) = self.sim.world().groups.get(gi) else { continue };
             for (k, &h) in g.agents.iter().enumerate() {
                 let Some(&oh) = map(gi, k).and_then(|ok| og.agents.get(ok)) else { continue };
                 if let Some(kin) = old.kinematic(oh) {
@@ -984,25 +781,21 @@ impl<V: Space> Sim<V> {
                 let _ = world.crowd.set_goal(h, old.goal(oh));
             }
         }
-        // a side view's jumpers are planned again from where they are now
-        let side_view = V::side_view(&checked, &world)?;
-        // turrets carry on: shells in the air, counts, the time of each one's next shot, and
-        // the grenades' predicted blasts as the new crowd's hazards
-        let mut ballistics = ballistics_of(&checked, &world)?;
-        ballistics.carry_over(&self.ballistics);
-        ballistics.apply_hazards(&mut world.crowd, V::lower).map_err(err)?;
+        // a side view's jumpers are planned again from where they are now; turrets carry on:
+        // shells in the air, counts, the time of each one's next shot, and the grenades'
+        // predicted blasts as the new crowd's hazards
+        let mut sim = Simulation::from_world(&checked, world, Outputs::default()).map_err(err)?;
+        sim.carry_over(&self.sim).map_err(err)?;
         self.doc = doc;
-        self.world = world;
-        self.side_view = side_view;
-        self.ballistics = ballistics;
+        self.sim = sim;
         self.refresh();
         Ok(())
     }
 
     /// Formation anchors' current positions into the document, so a rebuild keeps them.
     fn write_anchors(&self, doc: &mut Value) {
-        for (fi, (fid, _)) in self.world.formations.iter().enumerate() {
-            let Some((position, orientation)) = V::anchor(&self.world.crowd, *fid) else {
+        for (fi, (fid, _)) in self.world().formations.iter().enumerate() {
+            let Some((position, orientation)) = V::anchor(self.sim.crowd(), *fid) else {
                 continue;
             };
             if let Some(f) =
@@ -1020,8 +813,8 @@ impl<V: Space> Sim<V> {
     pub fn current_document(&self) -> Value {
         let mut doc = self.doc.clone();
         self.write_anchors(&mut doc);
-        let crowd = &self.world.crowd;
-        for (gi, g) in self.world.groups.iter().enumerate() {
+        let crowd = self.sim.crowd();
+        for (gi, g) in self.world().groups.iter().enumerate() {
             let Some(obj) =
                 lookup_mut(&mut doc, &format!("groups[{gi}]")).and_then(Value::as_object_mut)
             else {
@@ -1107,10 +900,10 @@ impl<V: Space> Sim<V> {
             y: p[1],
             z: handle_z(p, dims),
         }));
-        let crowd = &self.world.crowd;
+        let crowd = self.sim.crowd();
         let mut goals = 0;
         let mut id = 0;
-        for g in &self.world.groups {
+        for g in &self.world().groups {
             for &h in &g.agents {
                 if goals < GOAL_HANDLES {
                     if let Some(goal) = crowd.goal(h) {
@@ -1159,9 +952,9 @@ impl<V: Space> Sim<V> {
     /// and the shots a frame would carry ([`Sim::shots`]).
     #[must_use]
     pub fn recording(&self) -> Value {
-        let w = &self.world;
+        let w = self.sim.world();
         let mut world = V::recording_world(w);
-        if let Some(sv) = &self.side_view {
+        if let Some(sv) = self.sim.side_view() {
             // as `steerkit run` records a side view: platform tops as walls, planned jumps as
             // paths
             for (x0, x1, y) in sv.platforms() {
@@ -1194,11 +987,12 @@ impl<V: Space> Sim<V> {
             .enumerate()
             .flat_map(|(gi, g)| std::iter::repeat_n(gi, g.agents.len()))
             .collect();
-        if !self.ballistics.is_empty() {
+        if !self.sim.ballistics().is_empty() {
             // as `steerkit run` records them: a turret without a colour takes the palette's
             // next after the groups'
             let shapes = self
-                .ballistics
+                .sim
+                .ballistics()
                 .shapes(|i| PALETTE[(w.groups.len() + i) % PALETTE.len()].to_owned());
             world.turrets = shapes;
         }
@@ -1220,7 +1014,7 @@ impl<V: Space> Sim<V> {
             "agent_groups": agent_groups,
             "frames": [frame],
         });
-        if !self.ballistics.is_empty() {
+        if !self.sim.ballistics().is_empty() {
             recording["shots"] = json!(self.shots());
         }
         recording
@@ -1232,7 +1026,7 @@ impl<V: Space> Sim<V> {
     /// Numbers are rounded to 1 mm (as recordings are); a missing agent is `null`.
     #[must_use]
     pub fn frame_json(&self) -> String {
-        let crowd = &self.world.crowd;
+        let crowd = self.sim.crowd();
         let n = self.agent_count();
         let mut pos = String::with_capacity(n * 16);
         let mut vel = String::with_capacity(n * 16);
@@ -1247,7 +1041,7 @@ impl<V: Space> Sim<V> {
         let debug = crowd.debug_info();
         let mut rays_left = RAY_AGENTS;
         let mut id = 0usize;
-        for (gi, g) in self.world.groups.iter().enumerate() {
+        for (gi, g) in self.world().groups.iter().enumerate() {
             for &h in &g.agents {
                 let sep = if id == 0 { "" } else { "," };
                 match (crowd.index_of(h), crowd.kinematic(h)) {
@@ -1278,11 +1072,12 @@ impl<V: Space> Sim<V> {
                             }
                         }
                         let wants_rays = chosen || rays_left > 0;
-                        if let (true, Some(Some(avoid))) = (wants_rays, self.avoiders.get(gi)) {
+                        if wants_rays && self.sim.avoider(gi).is_some() {
                             if !chosen {
                                 rays_left -= 1;
                             }
-                            rays(crowd, h, avoid, |a, b, hit| {
+                            self.sim.rays(gi, h, |a, b, hit| {
+                                let hit = hit.unwrap_or(-1.0);
                                 let s = if ray_agent.is_empty() { "" } else { "," };
                                 let _ = write!(ray_agent, "{s}{id}");
                                 let _ = write!(ray_from, "{s}{}", Nums(a));
@@ -1304,7 +1099,7 @@ impl<V: Space> Sim<V> {
                 id += 1;
             }
         }
-        let step = u32::try_from(self.step).unwrap_or(u32::MAX);
+        let step = u32::try_from(self.step_count()).unwrap_or(u32::MAX);
         let mut out = String::with_capacity(pos.len() * 3 + 256);
         let _ = write!(
             out,
@@ -1544,7 +1339,7 @@ impl AnySession {
     /// True when the scenario has turrets.
     #[must_use]
     pub fn has_turrets(&self) -> bool {
-        each!(self, s => !s.ballistics.is_empty())
+        each!(self, s => !s.sim.ballistics().is_empty())
     }
     /// As [`Sim::shots`].
     #[must_use]
@@ -1643,24 +1438,6 @@ fn identity(_: usize, k: usize) -> Option<usize> {
     Some(k)
 }
 
-/// The turrets of a checked scenario, aimed at the agents its plan names, as `steerkit run`
-/// builds them (the world box as their volume).
-fn ballistics_of<V: Space>(scenario: &Scenario, world: &World<V>) -> Result<Ballistics, String> {
-    let turrets = scenario.plan::<V>().map(|p| p.turrets.as_slice()).unwrap_or_default();
-    let volume = world.bounds.corners().map(|(lo, hi)| (V::lift(lo), V::lift(hi)));
-    Ballistics::new(
-        turrets,
-        |t| {
-            let first: usize =
-                world.groups.iter().take(t.target.group).map(|g| g.agents.len()).sum();
-            let h = *world.groups.get(t.target.group)?.agents.get(t.target.index)?;
-            Some((h, u32::try_from(first + t.target.index).ok()?))
-        },
-        volume,
-    )
-    .map_err(err)
-}
-
 /// A shot as a frame carries it: its flight thinned to [`SHOT_SAMPLES`] samples (the first and
 /// the last kept), every coordinate rounded to 1 mm.
 fn rounded(mut s: Shot) -> Shot {
@@ -1695,6 +1472,12 @@ fn rounded(mut s: Shot) -> Shot {
 /// Checks and builds a document with the scenario crate.
 fn build<V: Space>(doc: &Value, origin: &str) -> Result<World<V>, String> {
     build_scenario(doc, origin).map(|(_, w)| w)
+}
+
+/// The simulation of a document, checked and built by the scenario crate.
+fn build_simulation<V: Space>(doc: &Value, origin: &str) -> Result<Simulation<V>, String> {
+    let (scenario, world) = build_scenario::<V>(doc, origin)?;
+    Simulation::from_world(&scenario, world, Outputs::default()).map_err(err)
 }
 
 /// The same, with the checked scenario.

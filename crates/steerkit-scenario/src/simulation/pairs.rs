@@ -1,5 +1,5 @@
-//! The runner's pairwise scan of gaps and overlaps between bodies (see [`crate::run`]'s module
-//! docs for what is measured), in memory proportional to the crowd whatever its shape.
+//! The pairwise scan of gaps and overlaps between bodies (see [`super`]'s module docs for what
+//! is measured), in memory proportional to the crowd whatever its shape.
 //!
 //! The smallest gap, the deepest overlap and the pair-steps are running numbers. Counting an
 //! overlap once per contact needs last step's overlapping pairs: they are kept as a sorted list,
@@ -13,7 +13,7 @@
 
 use steerkit::crowd::{AgentHandle, Crowd};
 use steerkit::neighbours::{NeighbourQuery, Neighbours};
-use steerkit_scenario::Dim;
+use crate::Dim;
 
 /// Overlapping pairs remembered per agent from one step to the next (a body in a hexagonal
 /// packing touches 6 others in 2D, 12 in 3D).
