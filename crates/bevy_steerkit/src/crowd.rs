@@ -6,14 +6,57 @@ use crate::{Space, SteerMessage};
 use bevy_ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy_ecs::prelude::*;
 use steerkit::crowd::{
-    AgentHandle, Crowd, CrowdConfig, FormationId, Group, GroupId, PathId, Recipe,
+    AgentHandle, Crowd, CrowdConfig, CrowdEvent, FormationId, Group, GroupId, PathId, Recipe,
 };
 use steerkit::kinematic::Kinematic;
+
+/// What the plugin steps: its own crowd, or a scenario file's simulation (the one
+/// `steerkit run` and the playground step: the crowd with the file's turrets and side view),
+/// seen as its crowd everywhere else.
+pub(crate) enum Engine<V: Space> {
+    /// The plugin's own crowd.
+    Bare(Crowd<V>),
+    /// A scenario's simulation ([`crate::scenario::spawn_scenario`]).
+    #[cfg(feature = "scenario")]
+    Scenario(Box<dyn crate::scenario::Stepper<V>>),
+}
+
+impl<V: Space> Engine<V> {
+    /// One step of `dt` (s) and the crowd's events.
+    pub(crate) fn advance(&mut self, dt: f32) -> Result<Vec<CrowdEvent>, String> {
+        match self {
+            Self::Bare(crowd) => crowd.step(dt).map(<[CrowdEvent]>::to_vec).map_err(|e| e.to_string()),
+            #[cfg(feature = "scenario")]
+            Self::Scenario(sim) => sim.step_by(dt),
+        }
+    }
+}
+
+impl<V: Space> std::ops::Deref for Engine<V> {
+    type Target = Crowd<V>;
+    fn deref(&self) -> &Crowd<V> {
+        match self {
+            Self::Bare(crowd) => crowd,
+            #[cfg(feature = "scenario")]
+            Self::Scenario(sim) => sim.crowd(),
+        }
+    }
+}
+
+impl<V: Space> std::ops::DerefMut for Engine<V> {
+    fn deref_mut(&mut self) -> &mut Crowd<V> {
+        match self {
+            Self::Bare(crowd) => crowd,
+            #[cfg(feature = "scenario")]
+            Self::Scenario(sim) => sim.crowd_mut(),
+        }
+    }
+}
 
 /// The crowd behind the plugin, with the entity ↔ agent maps.
 #[derive(Resource)]
 pub struct SteerCrowd<V: Space> {
-    pub(crate) crowd: Crowd<V>,
+    pub(crate) crowd: Engine<V>,
     pub(crate) handles: EntityHashMap<AgentHandle>,
     /// The entity of each crowd slot (`AgentHandle::index`), with the handle it is for.
     entities: Vec<Option<(AgentHandle, Entity)>>,
@@ -56,7 +99,7 @@ impl<V: Space> SteerCrowd<V> {
         let mut crowd = Crowd::new(config).expect("a valid crowd configuration");
         let idle = crowd.add_group(Group::new(Recipe::Blend(Vec::new()))).expect("an empty blend");
         SteerCrowd {
-            crowd,
+            crowd: Engine::Bare(crowd),
             handles: EntityHashMap::default(),
             entities: Vec::new(),
             groups: GroupPool::default(),

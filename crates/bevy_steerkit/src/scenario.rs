@@ -16,7 +16,9 @@
 use crate::{Space, SteerAgent, SteerCrowd, SteerObstacle, SteerState};
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
-use steerkit_scenario::{Dim, Scenario, ScenarioError};
+use crate::crowd::Engine;
+use steerkit::crowd::{Crowd, CrowdEvent};
+use steerkit_scenario::{Dim, Outputs, Scenario, ScenarioError, Simulation, SimulationError, WorldGroup};
 
 /// Which scenario group and agent an entity is (`"name:index"` in the file).
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
@@ -44,7 +46,9 @@ pub struct SpawnedScenario {
 /// of its agents ([`SteerAgent`], `Transform`, [`ScenarioAgent`]) and obstacles
 /// ([`SteerObstacle`]). The recipes keep naming the file's agents; the agents run from their
 /// file's groups (give an entity a `SteerBehaviour` to change its own). The world's bounds,
-/// neighbour radius and seed become the file's.
+/// neighbour radius and seed become the file's. From then on the plugin steps the file's
+/// [`Simulation`], the one `steerkit run` and the playground step: its turrets fire and its
+/// side view's jumpers jump as they do there.
 ///
 /// # Errors
 /// The file's error (a scenario of the other dimension, or one the crowd refuses), or a
@@ -53,21 +57,27 @@ pub fn spawn_scenario<V: Space + Dim>(
     world: &mut World,
     scenario: &Scenario,
 ) -> Result<SpawnedScenario, ScenarioError> {
-    let built = scenario.build_in::<V>()?;
+    let sim = Simulation::<V>::new(scenario, Outputs::default()).map_err(|e| match e {
+        SimulationError::Scenario(e) => e,
+        other => refused(scenario, "world", &other.to_string()),
+    })?;
     let busy = world.get_resource::<SteerCrowd<V>>().is_none_or(|s| !s.crowd.is_empty());
     if busy {
         let why = "the plugin's crowd must be empty (and the plugin added) to take a scenario";
         return Err(refused(scenario, "world", why));
     }
+    let built = sim.world();
     let shapes: Vec<V::Shape> = built.crowd.obstacles().map(V::shapes).unwrap_or_default();
+    let groups: Vec<WorldGroup> = built.groups.clone();
+    let dt = built.settings.dt;
     let mut steer = SteerCrowd::new(*built.crowd.config());
-    steer.crowd = built.crowd;
+    steer.crowd = Engine::Scenario(Box::new(sim));
     steer.idle = steer
         .crowd
         .add_group(steerkit::crowd::Group::new(steerkit::crowd::Recipe::Blend(Vec::new())))
         .map_err(|e| refused(scenario, "groups", &e.to_string()))?;
-    let mut spawned = SpawnedScenario { dt: built.settings.dt, ..SpawnedScenario::default() };
-    for g in &built.groups {
+    let mut spawned = SpawnedScenario { dt, ..SpawnedScenario::default() };
+    for g in &groups {
         let mut entities = Vec::with_capacity(g.agents.len());
         for (index, &h) in g.agents.iter().enumerate() {
             let (Some(k), Some(radius), Some(limits)) =
@@ -90,6 +100,28 @@ pub fn spawn_scenario<V: Space + Dim>(
     }
     world.insert_resource(steer);
     Ok(spawned)
+}
+
+/// A scenario's simulation as the plugin steps it (boxed in its crowd resource).
+pub(crate) trait Stepper<V: Space>: Send + Sync {
+    fn crowd(&self) -> &Crowd<V>;
+    fn crowd_mut(&mut self) -> &mut Crowd<V>;
+    /// One step of `dt` (s): the simulation's, and the crowd's events.
+    fn step_by(&mut self, dt: f32) -> Result<Vec<CrowdEvent>, String>;
+}
+
+impl<V: Space + Dim> Stepper<V> for Simulation<V> {
+    fn crowd(&self) -> &Crowd<V> {
+        Simulation::crowd(self)
+    }
+    fn crowd_mut(&mut self) -> &mut Crowd<V> {
+        Simulation::crowd_mut(self)
+    }
+    fn step_by(&mut self, dt: f32) -> Result<Vec<CrowdEvent>, String> {
+        let mut events = Vec::new();
+        Simulation::step_by(self, dt, |e, _| events.push(*e)).map_err(|e| e.to_string())?;
+        Ok(events)
+    }
 }
 
 fn refused(scenario: &Scenario, field: &str, message: &str) -> ScenarioError {

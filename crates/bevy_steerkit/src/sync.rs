@@ -202,8 +202,8 @@ pub(crate) fn step<V: Space>(
     mut messages: MessageWriter<SteerMessage>,
 ) {
     let steer = &mut *steer;
-    let events: Vec<CrowdEvent> = match steer.crowd.step(time.delta_secs()) {
-        Ok(events) => events.to_vec(),
+    let events: Vec<CrowdEvent> = match steer.crowd.advance(time.delta_secs()) {
+        Ok(events) => events,
         Err(err) => {
             steer.error(format!("step: {err}"));
             Vec::new()
