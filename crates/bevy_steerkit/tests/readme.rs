@@ -1,7 +1,7 @@
-//! The README's Bevy section compiles as written: its Rust block is `readme/snippet.rs`, line
-//! for line (checked below), compiled here against a stand-in for the `bevy` crate's prelude
-//! (Bevy's renderer is not built in tests) whose `DefaultPlugins` are Bevy's minimal plugins
-//! running one update.
+//! The Bevy guide's example (docs/bevy.md) compiles as written: its Rust block is
+//! `readme/snippet.rs`, line for line (checked below), compiled here against a stand-in for the
+//! `bevy` crate's prelude (Bevy's renderer is not built in tests) whose `DefaultPlugins` are
+//! Bevy's minimal plugins running one update.
 
 mod bevy {
     pub mod prelude {
@@ -29,14 +29,17 @@ mod bevy {
 include!("readme/snippet.rs");
 
 #[test]
-fn the_readme_bevy_snippet_builds_and_runs() {
+fn the_bevy_guide_snippet_builds_and_runs() {
     main();
 }
 
 #[test]
-fn the_readme_shows_the_snippet_verbatim() {
-    let readme = include_str!("../../../README.md");
+fn the_bevy_guide_shows_the_snippet_verbatim() {
+    let guide = include_str!("../../../docs/bevy.md");
     let snippet = include_str!("readme/snippet.rs");
     let block = format!("```rust,ignore\n{snippet}```");
-    assert!(readme.contains(&block), "README.md's Bevy block differs from tests/readme/snippet.rs");
+    assert!(
+        guide.contains(&block),
+        "docs/bevy.md's Bevy block differs from tests/readme/snippet.rs"
+    );
 }

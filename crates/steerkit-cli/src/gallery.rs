@@ -3,7 +3,7 @@
 use steerkit_scenario::{Scenario, ScenarioError};
 
 /// Every built-in scenario: its name (the file's stem) and its TOML text. `showcase` first,
-/// then the gallery in the order the README lists it; the format reference `example` last.
+/// then the gallery in the order docs/gallery.md lists it; the format reference `example` last.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("showcase", include_str!("../../../scenarios/showcase.toml")),
     ("seek_arrive", include_str!("../../../scenarios/seek_arrive.toml")),
