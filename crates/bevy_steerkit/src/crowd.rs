@@ -25,7 +25,9 @@ impl<V: Space> Engine<V> {
     /// One step of `dt` (s) and the crowd's events.
     pub(crate) fn advance(&mut self, dt: f32) -> Result<Vec<CrowdEvent>, String> {
         match self {
-            Self::Bare(crowd) => crowd.step(dt).map(<[CrowdEvent]>::to_vec).map_err(|e| e.to_string()),
+            Self::Bare(crowd) => {
+                crowd.step(dt).map(<[CrowdEvent]>::to_vec).map_err(|e| e.to_string())
+            }
             #[cfg(feature = "scenario")]
             Self::Scenario(sim) => sim.step_by(dt),
         }

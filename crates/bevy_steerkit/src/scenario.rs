@@ -13,12 +13,14 @@
 //! // spawned.groups[g] are group g's agent entities, in file order: give them meshes
 //! ```
 
+use crate::crowd::Engine;
 use crate::{Space, SteerAgent, SteerCrowd, SteerObstacle, SteerState};
 use bevy_ecs::prelude::*;
 use bevy_transform::components::Transform;
-use crate::crowd::Engine;
 use steerkit::crowd::{Crowd, CrowdEvent};
-use steerkit_scenario::{Dim, Outputs, Scenario, ScenarioError, Simulation, SimulationError, WorldGroup};
+use steerkit_scenario::{
+    Dim, Outputs, Scenario, ScenarioError, Simulation, SimulationError, WorldGroup,
+};
 
 /// Which scenario group and agent an entity is (`"name:index"` in the file).
 #[derive(Component, Clone, Debug, PartialEq, Eq)]

@@ -327,16 +327,13 @@ fn simulate<V: RunSpace>(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let metrics = sim.metrics(threads, wall_seconds).ok_or(RunError::Step {
-        step: steps,
-        message: "the run kept no measures".to_owned(),
-    })?;
+    let metrics = sim
+        .metrics(threads, wall_seconds)
+        .ok_or(RunError::Step { step: steps, message: "the run kept no measures".to_owned() })?;
     let (trajectories, streamed_trajectories) = trajectories.finish()?;
     let (world, numbering, recording) = sim.into_parts();
-    let recording = recording.ok_or(RunError::Step {
-        step: steps,
-        message: "the run kept no replay".to_owned(),
-    })?;
+    let recording = recording
+        .ok_or(RunError::Step { step: steps, message: "the run kept no replay".to_owned() })?;
     Ok(RunOutcome {
         metrics,
         recording,

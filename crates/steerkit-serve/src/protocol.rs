@@ -20,9 +20,13 @@
 //! message type, the key, the value and what is allowed; the session carries on as before.
 //! `docs/playground.md` documents every field.
 
+pub use crate::session::show;
 use crate::session::{AnySession, Point, MAX_COORDINATE};
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+/// Simulations running at once, at most (one per open tab).
+pub const MAX_SESSIONS: usize = 16;
 
 /// Frames sent per second at most while the simulation runs.
 pub const FRAME_HZ: u32 = 25;
@@ -201,16 +205,6 @@ pub fn error_message(message: &str) -> String {
     json!({"type": "error", "message": message}).to_string()
 }
 
-/// A number as an error message shows it: huge and tiny values in exponent form.
-#[must_use]
-pub fn show(v: f64) -> String {
-    if v != 0.0 && v.is_finite() && !(1e-4..1e6).contains(&v.abs()) {
-        format!("{v:e}")
-    } else {
-        format!("{v}")
-    }
-}
-
 fn coordinate(what: &str, key: &str, v: f64) -> Result<(), String> {
     if v.is_finite() && v.abs() <= MAX_COORDINATE {
         Ok(())
@@ -220,6 +214,42 @@ fn coordinate(what: &str, key: &str, v: f64) -> Result<(), String> {
             show(v)
         ))
     }
+}
+
+/// A client message, checked: its `type` and its fields, or the one-line reason it is refused.
+fn parse(text: &str) -> Result<(String, ClientMessage), String> {
+    if text.len() > MESSAGE_LIMIT {
+        return Err(format!(
+            "message: {} bytes is more than a message may have (at most {MESSAGE_LIMIT})",
+            text.len()
+        ));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        format!("message: not JSON ({e}); send an object such as {{\"type\":\"pause\"}}")
+    })?;
+    let kind = match value.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(other) => {
+            return Err(format!("message: `type` = {other} is not a string; allowed: {TYPES}"))
+        }
+        None => return Err(format!("message: no `type`; allowed: {TYPES}")),
+    };
+    // serde ignores extra keys on the variants without fields; they are refused like the
+    // others' unknown keys
+    if ["pause", "play", "step", "reset", "save"].contains(&kind.as_str()) {
+        if let Some(extra) = value.as_object().and_then(|o| o.keys().find(|k| *k != "type")) {
+            return Err(format!("{kind}: unknown field `{extra}`; `{kind}` takes no fields"));
+        }
+    }
+    let msg: ClientMessage = serde_json::from_value(value).map_err(|e| {
+        let e = e.to_string();
+        if e.starts_with("unknown variant") {
+            format!("message: `type` = {kind:?} is unknown; allowed: {TYPES}")
+        } else {
+            format!("{kind}: {e}")
+        }
+    })?;
+    Ok((kind, msg))
 }
 
 /// A message's point: `x`, `y` (and `z` in a 3D scenario), each checked.
@@ -288,37 +318,7 @@ impl Live {
     }
 
     fn apply(&mut self, text: &str, catalogue: &[Entry]) -> Result<(Vec<String>, Effects), String> {
-        if text.len() > MESSAGE_LIMIT {
-            return Err(format!(
-                "message: {} bytes is more than a message may have (at most {MESSAGE_LIMIT})",
-                text.len()
-            ));
-        }
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            format!("message: not JSON ({e}); send an object such as {{\"type\":\"pause\"}}")
-        })?;
-        let kind = match value.get("type") {
-            Some(Value::String(t)) => t.clone(),
-            Some(other) => {
-                return Err(format!("message: `type` = {other} is not a string; allowed: {TYPES}"))
-            }
-            None => return Err(format!("message: no `type`; allowed: {TYPES}")),
-        };
-        // serde ignores extra keys on the variants without fields; they are refused like the
-        // others' unknown keys
-        if ["pause", "play", "step", "reset", "save"].contains(&kind.as_str()) {
-            if let Some(extra) = value.as_object().and_then(|o| o.keys().find(|k| *k != "type")) {
-                return Err(format!("{kind}: unknown field `{extra}`; `{kind}` takes no fields"));
-            }
-        }
-        let msg: ClientMessage = serde_json::from_value(value).map_err(|e| {
-            let e = e.to_string();
-            if e.starts_with("unknown variant") {
-                format!("message: `type` = {kind:?} is unknown; allowed: {TYPES}")
-            } else {
-                format!("{kind}: {e}")
-            }
-        })?;
+        let (kind, msg) = parse(text)?;
         let scenario = Effects { scenario: true, frame: true, params: false };
         let frame = Effects { scenario: false, frame: true, params: false };
         let none = Effects::default();
@@ -480,7 +480,7 @@ pub fn hello_message(catalogue: &[Entry]) -> String {
             "message_bytes": MESSAGE_LIMIT,
             "speed": [SPEED_RANGE.0, SPEED_RANGE.1],
             "frame_hz": FRAME_HZ,
-            "sessions": crate::server::MAX_SESSIONS,
+            "sessions": MAX_SESSIONS,
         }
     })
     .to_string()

@@ -33,8 +33,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
-/// Simulations running at once, at most (one per open tab).
-pub const MAX_SESSIONS: usize = 16;
+pub use crate::protocol::MAX_SESSIONS;
 /// Steps one tick may take (10 ms of wall time).
 pub const MAX_STEPS_PER_TICK: u32 = 8;
 /// A message the socket cannot send within this ends the connection.

@@ -42,7 +42,11 @@ impl Measures {
 
     /// The measures taken after the crowd's step; returns the step's smallest gap (infinite
     /// when not scanned or no two agents are within reach).
-    pub(super) fn after_step<V: Dim>(&mut self, crowd: &mut Crowd<V>, numbering: &Numbering) -> f32 {
+    pub(super) fn after_step<V: Dim>(
+        &mut self,
+        crowd: &mut Crowd<V>,
+        numbering: &Numbering,
+    ) -> f32 {
         let min_gap = if self.pairwise { self.pairs.scan(crowd) } else { f32::INFINITY };
         self.deviation.measure(crowd, numbering, &self.events.path_done);
         min_gap

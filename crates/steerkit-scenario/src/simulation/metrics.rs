@@ -229,7 +229,6 @@ fn truncate(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
 
-
 impl<V: Dim> Simulation<V> {
     /// What the run measured so far ([`Outputs::metrics`](super::Outputs::metrics); `None`
     /// when it was not asked for), `threads` and `wall_seconds` as the caller ran it.

@@ -375,7 +375,8 @@ fn side_view<V: Dim>(
     let jumpers = groups.iter().flat_map(|g| g.agents.iter().map(|&(h, _)| h)).collect();
     let crowd = &world.crowd;
     let start = |h| crowd.kinematic(h).map(|k| V::lift(k.position).truncate());
-    let run = SideViewRun::new(view, groups, world.settings.dt, start).map_err(|e| e.to_string())?;
+    let run =
+        SideViewRun::new(view, groups, world.settings.dt, start).map_err(|e| e.to_string())?;
     Ok((Some(run), jumpers))
 }
 

@@ -11,9 +11,9 @@
 //! `agent_overlaps` is a lower bound for such piles; `overlap_pair_steps`, `max_overlap` and
 //! `min_separation` stay exact.
 
+use crate::Dim;
 use steerkit::crowd::{AgentHandle, Crowd};
 use steerkit::neighbours::{NeighbourQuery, Neighbours};
-use crate::Dim;
 
 /// Overlapping pairs remembered per agent from one step to the next (a body in a hexagonal
 /// packing touches 6 others in 2D, 12 in 3D).

@@ -50,8 +50,9 @@ impl<V: Dim> Simulation<V> {
                 group
             })
             .collect();
-        let meta = Meta::new(world.settings.name.clone(), world.settings.seed, world.settings.dt, steps32)
-            .with_description(&self.description);
+        let meta =
+            Meta::new(world.settings.name.clone(), world.settings.seed, world.settings.dt, steps32)
+                .with_description(&self.description);
         let n = self.agents;
         let mut recorder = Recorder::<V>::new(
             meta,
@@ -98,9 +99,8 @@ impl<V: Dim> Simulation<V> {
 
     fn write_frame(&self, replay: &mut Replay<V>, min_gap: f32) -> Result<(), SimulationError> {
         let measures = self.measures.as_ref();
-        let arrived = measures
-            .filter(|m| m.plan.collects(Metric::Arrivals))
-            .map(|m| m.events.arrived_total);
+        let arrived =
+            measures.filter(|m| m.plan.collects(Metric::Arrivals)).map(|m| m.events.arrived_total);
         let pairwise = measures.is_some_and(|m| m.pairwise);
         let crowd = &self.world.crowd;
         let n = replay.recorder.agent_count();
