@@ -561,6 +561,52 @@ fn scenario_files_run_in_the_plugin_as_in_the_bare_crowd() {
     check::<Vec3>("flock3d", &mut app3);
 }
 
+/// The plugin steps a scenario's one simulation, not only its crowd: `platforms` (a side view
+/// whose jumpers run, jump and land) and `grenade_dodge` (3D turrets whose grenades' predicted
+/// blasts the walkers dodge) give, over 300 fixed steps, the states `Simulation::step_by` gives
+/// with the same time step, bit for bit, and `grenade_dodge` differs from its bare crowd (the
+/// turrets act).
+#[test]
+fn scenario_files_run_in_the_plugin_as_their_simulation_steps_them() {
+    use bevy_steerkit::scenario::spawn_scenario;
+    use bevy_time::{Fixed, Time};
+    use std::time::Duration;
+    use steerkit_scenario::{Outputs, Scenario, Simulation};
+
+    fn check<V: bevy_steerkit::Space + steerkit_scenario::Dim>(name: &str, app: &mut App) -> bool {
+        let path = format!("{}/../../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let file = Scenario::load(&path).unwrap();
+        let spawned = spawn_scenario::<V>(app.world_mut(), &file).unwrap();
+        let step = Duration::from_secs_f64(f64::from(spawned.dt));
+        app.insert_resource(Time::<Fixed>::from_duration(step));
+        let mut sim = Simulation::<V>::new(&file, Outputs::default()).unwrap();
+        let mut bare = file.build_in::<V>().unwrap().crowd;
+        app.update();
+        for _ in 0..300 {
+            app.update();
+            sim.step_by(step.as_secs_f32(), |_, _| {}).unwrap();
+            bare.step(step.as_secs_f32()).unwrap();
+        }
+        let steer = app.world().resource::<SteerCrowd<V>>();
+        let mut differs = false;
+        for (g, (_, _, entities)) in spawned.groups.iter().enumerate() {
+            for (i, &e) in entities.iter().enumerate() {
+                let h = steer.handle(e).unwrap();
+                let k = steer.crowd().kinematic(h);
+                assert_eq!(k, sim.crowd().kinematic(h), "{name}: group {g} agent {i}");
+                differs |= k != bare.kinematic(h);
+            }
+        }
+        differs
+    }
+    let mut app = app2d(CrowdConfig::new(1.0));
+    check::<Vec2>("platforms", &mut app);
+    let mut app3 = App::new();
+    app3.add_plugins((minimal(), SteerkitPlugin3d::new(CrowdConfig::new(1.0))));
+    app3.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    assert!(check::<Vec3>("grenade_dodge", &mut app3), "the turrets change the run");
+}
+
 /// A 3D file for a 2D plugin, and a file for a crowd that already has agents: one-line errors
 /// naming the field, and nothing spawned.
 #[test]
