@@ -20,12 +20,12 @@
 use crate::crowd::CrowdVector;
 use crate::error::{non_negative, positive, ParamError};
 use crate::geometry::{Circle, Ray, Ray3};
-use crate::kinematic::{Kinematic, Kinematic3, Limits, SteeringOutput, SteeringOutput3};
-use crate::math::{as_vector, Vector, FORWARD_3D, UP_3D};
-use crate::obstacle::{
+use crate::geometry::{
     Collision, Collision3, CollisionDetector, Obstacle, ObstacleSet, ObstacleSet3, Shape,
     StaticWorld,
 };
+use crate::kinematic::{Kinematic, Kinematic3, Limits, SteeringOutput, SteeringOutput3};
+use crate::math::{as_vector, Vector, FORWARD_3D, UP_3D};
 use crate::steering::Seek;
 use core::f32::consts::FRAC_1_SQRT_2;
 use glam::{Vec2, Vec3};
@@ -1044,8 +1044,8 @@ impl RepelObstacle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Obstacle3;
     use crate::geometry::Sphere;
-    use crate::obstacle::Obstacle3;
     use core::f32::consts::FRAC_PI_4;
 
     /// Whiskers: a 10 m central ray and two 5 m whiskers at ±45°.

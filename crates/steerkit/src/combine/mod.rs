@@ -7,12 +7,14 @@
 //! `None` from a member counts as zero. Each combiner has an `_observed` form that reports what
 //! every member actually contributed (after weighting and truncation), for debugging and replays.
 
+mod layering;
+
 use crate::error::{non_negative, ParamError};
 use crate::kinematic::{Limits, SteeringOutput};
+use crate::math::Rng;
 use crate::math::Vector;
-use crate::rng::Rng;
 
-pub use crate::layering::{clip_to_walls, Layering, WALL_SKIN};
+pub use layering::{clip_to_walls, Layering, WALL_SKIN};
 
 /// Weighted blending (§3.4.2): `Σ wᵢ·sᵢ`, then the linear part truncated to `max_acceleration`
 /// (its length, not component-wise: erratum E12) and the angular part clamped symmetrically to
