@@ -245,6 +245,25 @@ pub(crate) fn drag_weights(k: f32, dt: f32) -> (f32, f32, f32) {
     }
 }
 
+/// A 2D request with non-finite channels replaced by zero: what a motor or an actuator acts on,
+/// so a NaN request cannot reach the state.
+pub(crate) fn sanitize(request: &SteeringOutput) -> SteeringOutput {
+    SteeringOutput {
+        linear: if request.linear.is_finite() { request.linear } else { Vec2::ZERO },
+        angular: if request.angular.is_finite() { request.angular } else { 0.0 },
+    }
+}
+
+/// `dt` if finite and positive, else 0: the one guard on a time step. A step it turns into 0
+/// advances nothing.
+pub(crate) fn sanitize_dt(dt: f32) -> f32 {
+    if dt.is_finite() && dt > 0.0 {
+        dt
+    } else {
+        0.0
+    }
+}
+
 impl<V: Vector> Kinematic<V> {
     /// A kinematic at rest at `position` with `orientation`.
     #[must_use]
@@ -293,7 +312,7 @@ impl<V: Vector> Kinematic<V> {
         dt: f32,
     ) {
         debug_assert!(dt.is_finite() && dt >= 0.0, "dt must be finite and >= 0, got {dt}");
-        if !(dt > 0.0 && dt.is_finite()) {
+        if sanitize_dt(dt) == 0.0 {
             return;
         }
         let a = steering.linear.clamp_length_max(limits.max_acceleration);
@@ -335,7 +354,7 @@ impl<V: Vector> Kinematic<V> {
         debug_assert!(dt.is_finite() && dt >= 0.0, "dt must be finite and >= 0, got {dt}");
         self.velocity = request.velocity.clamp_length_max(limits.max_speed);
         self.rotation = V::clamp_angular(request.rotation, limits.max_rotation);
-        if !(dt > 0.0 && dt.is_finite()) {
+        if sanitize_dt(dt) == 0.0 {
             return;
         }
         self.position += self.velocity * dt;

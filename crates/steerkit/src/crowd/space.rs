@@ -16,7 +16,7 @@ use glam::{Quat, Vec2, Vec3};
 /// The static world of a space (`Crowd::set_obstacles`) is an
 /// [`ObstacleSet`](crate::geometry::ObstacleSet) in 2D and an
 /// [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
-pub trait CrowdVector: Vector + Space {}
+pub trait CrowdVector: Vector + Space + crate::steering::AvoidanceVector {}
 
 impl CrowdVector for Vec2 {}
 impl CrowdVector for Vec3 {}

@@ -17,18 +17,55 @@
 // `!(a < b)` is deliberate: NaN fails the comparison and takes the "nothing" branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use crate::crowd::CrowdVector;
 use crate::error::{non_negative, positive, ParamError};
 use crate::geometry::{Circle, Ray, Ray3};
 use crate::geometry::{
     Collision, Collision3, CollisionDetector, Obstacle, ObstacleSet, ObstacleSet3, Shape,
     StaticWorld,
 };
-use crate::kinematic::{Kinematic, Kinematic3, Limits, SteeringOutput, SteeringOutput3};
+use crate::kinematic::{
+    sanitize_dt, Kinematic, Kinematic3, Limits, SteeringOutput, SteeringOutput3,
+};
 use crate::math::{as_vector, Vector, FORWARD_3D, UP_3D};
 use crate::steering::Seek;
 use core::f32::consts::FRAC_1_SQRT_2;
 use glam::{Vec2, Vec3};
+
+/// A space obstacle avoidance casts its rays in: `Vec2` or `Vec3`, so that
+/// [`ObstacleAvoidance::cast_rays`] serves both. Sealed: the rays of each space
+/// ([`for_each_ray`](ObstacleAvoidance::for_each_ray) in 2D,
+/// [`for_each_ray_3d`](ObstacleAvoidance::for_each_ray_3d) in 3D) are chosen on a private
+/// supertrait. The crowd's spaces ([`CrowdVector`](crate::crowd::CrowdVector)) extend it.
+pub trait AvoidanceVector: Vector + sealed::Rays {}
+
+impl AvoidanceVector for Vec2 {}
+impl AvoidanceVector for Vec3 {}
+
+mod sealed {
+    use super::ObstacleAvoidance;
+    use crate::geometry::{Ray, Ray3};
+    use crate::kinematic::Kinematic;
+    use crate::math::Vector;
+    use glam::{Vec2, Vec3};
+
+    /// The rays of each space.
+    pub trait Rays: Vector {
+        /// Calls `f` with each ray `avoid` would cast now for `character`.
+        fn rays(avoid: &ObstacleAvoidance, character: &Kinematic<Self>, f: impl FnMut(Ray<Self>));
+    }
+
+    impl Rays for Vec2 {
+        fn rays(avoid: &ObstacleAvoidance, character: &Kinematic, mut f: impl FnMut(Ray)) {
+            avoid.for_each_ray(character, |ray, _| f(ray));
+        }
+    }
+
+    impl Rays for Vec3 {
+        fn rays(avoid: &ObstacleAvoidance, character: &Kinematic<Vec3>, mut f: impl FnMut(Ray3)) {
+            avoid.for_each_ray_3d(character, |ray, _| f(ray));
+        }
+    }
+}
 
 /// Most rays a [`RayLayout::Fan`] may cast.
 pub const MAX_FAN_RAYS: u8 = 16;
@@ -470,7 +507,7 @@ impl ObstacleAvoidance {
         limits: &Limits,
         dt: f32,
     ) -> Option<SteeringOutput> {
-        let dt = if dt > 0.0 && dt.is_finite() { dt } else { 0.0 };
+        let dt = sanitize_dt(dt);
         let mut nearest: Option<Collision> = None;
         let mut score = 0.0f32;
         // nearest hit on each side (left, right), for the corner test
@@ -598,13 +635,13 @@ impl ObstacleAvoidance {
     /// assert_eq!(seen, [(10.0, Some(4.0))]);
     /// # Ok::<(), steerkit::ParamError>(())
     /// ```
-    pub fn cast_rays<V: CrowdVector, D: CollisionDetector<V> + ?Sized>(
+    pub fn cast_rays<V: AvoidanceVector, D: CollisionDetector<V> + ?Sized>(
         &self,
         character: &Kinematic<V>,
         detector: &D,
         mut f: impl FnMut(Ray<V>, Option<Collision<V>>),
     ) {
-        V::avoidance_rays(self, character, |ray| f(ray, detector.cast_ray(&ray)));
+        V::rays(self, character, |ray| f(ray, detector.cast_ray(&ray)));
     }
 
     /// 3D obstacle avoidance (see [In 3D](Self#in-3d)): casts the rays of
@@ -618,7 +655,7 @@ impl ObstacleAvoidance {
         limits: &Limits,
         dt: f32,
     ) -> Option<SteeringOutput3> {
-        let dt = if dt > 0.0 && dt.is_finite() { dt } else { 0.0 };
+        let dt = sanitize_dt(dt);
         let mut nearest: Option<Collision3> = None;
         let mut lean = Vec3::ZERO;
         self.for_each_ray_3d(character, |ray, side| {

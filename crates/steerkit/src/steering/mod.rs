@@ -69,8 +69,8 @@ mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
 pub use avoid::{
-    AdaptiveFan, AvoidTarget, AvoidanceState, BoxThreat, DetectionBox, ObstacleAvoidance,
-    RayLayout, RepelObstacle, WallFeelers, MAX_FAN_RAYS,
+    AdaptiveFan, AvoidTarget, AvoidanceState, AvoidanceVector, BoxThreat, DetectionBox,
+    ObstacleAvoidance, RayLayout, RepelObstacle, WallFeelers, MAX_FAN_RAYS,
 };
 pub use flock::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 pub use follow::FollowPath;
