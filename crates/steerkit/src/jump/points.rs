@@ -95,10 +95,11 @@ pub struct JumpPair {
 }
 
 impl JumpPair {
-    /// Solves the jump from `takeoff` to `landing` for `capability` (see [`jump_velocity`]).
+    /// Solves the jump from `takeoff` to `landing` for `capability` (see
+    /// [`jump_velocity`](super::jump_velocity)).
     ///
     /// # Errors
-    /// As [`jump_velocity`].
+    /// As [`jump_velocity`](super::jump_velocity).
     pub fn new(
         takeoff: Vec3,
         landing: Vec3,
@@ -133,7 +134,7 @@ impl JumpPair {
         self.solution.time
     }
 
-    /// The jump point the [`Jump`] behaviour runs up to.
+    /// The jump point the [`Jump`](super::Jump) behaviour runs up to.
     #[must_use]
     pub fn jump_point(&self) -> JumpPoint {
         JumpPoint {
@@ -193,7 +194,7 @@ impl JumpLink {
     /// The jump/landing-pad pair of this link for a character.
     ///
     /// # Errors
-    /// As [`jump_velocity`]: the character cannot make this jump.
+    /// As [`jump_velocity`](super::jump_velocity): the character cannot make this jump.
     pub fn plan(
         &self,
         capability: &JumpCapability,
@@ -205,7 +206,7 @@ impl JumpLink {
 
 /// The first jump along a path of graph nodes: the index `i` of the path step
 /// `path[i] → path[i + 1]` that one of `links` covers, and that link. This is the look-ahead a
-/// path follower needs to hand over to [`Jump`] early enough to run up.
+/// path follower needs to hand over to [`Jump`](super::Jump) early enough to run up.
 #[must_use]
 pub fn next_jump_link<'a>(path: &[usize], links: &'a [JumpLink]) -> Option<(usize, &'a JumpLink)> {
     path.windows(2)

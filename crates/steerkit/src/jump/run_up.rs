@@ -93,7 +93,7 @@ pub enum JumpState {
     Missed,
 }
 
-/// What a [`Jump`] (or a [`JumpDetector`]) asks for this frame.
+/// What a [`Jump`] (or a [`JumpDetector`](super::JumpDetector)) asks for this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum JumpAction {
     /// Keep running up: apply this steering (accelerations, m/s²).
@@ -157,7 +157,7 @@ impl Jump {
     /// The book's `Jump` for a take-off/landing pair: solves the jump for `capability`.
     ///
     /// # Errors
-    /// As [`jump_velocity`] (the book's `canAchieve = false`).
+    /// As [`jump_velocity`](super::jump_velocity) (the book's `canAchieve = false`).
     pub fn to_landing(
         takeoff: Vec3,
         landing: Vec3,

@@ -135,7 +135,8 @@ impl DetectionBox {
     }
 
     /// [`steer`](Self::steer) against the solid obstacles of an [`ObstacleSet`] near the
-    /// character (each seen as its bounding circle; walls are skipped: use [`WallFeelers`]).
+    /// character (each seen as its bounding circle; walls are skipped: use
+    /// [`WallFeelers`](super::WallFeelers)).
     #[must_use]
     pub fn steer_in(
         &self,

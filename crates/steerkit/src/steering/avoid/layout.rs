@@ -147,11 +147,12 @@ pub struct AdaptiveFan {
     pub rate: f32,
 }
 
-/// Which way [`ObstacleAvoidance`] turns the avoid target.
+/// Which way [`ObstacleAvoidance`](super::ObstacleAvoidance) turns the avoid target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AvoidTarget {
-    /// Steer away from the side the hits are on (see [`ObstacleAvoidance`]); the default.
+    /// Steer away from the side the hits are on (see
+    /// [`ObstacleAvoidance`](super::ObstacleAvoidance)); the default.
     #[default]
     Lateral,
     /// Millington's literal `hit + normal · avoid_distance`. A face hit square-on has a normal

@@ -161,7 +161,8 @@ pub(crate) fn bounding_circle(o: &Obstacle) -> Option<Circle> {
 ///
 /// # In 3D
 /// [`steer_3d`](Self::steer_3d) casts the same layout in 3D against any
-/// `CollisionDetector<Vec3>` (such as an [`ObstacleSet3`]). With the unit heading `ĥ` (the
+/// `CollisionDetector<Vec3>` (such as an [`ObstacleSet3`](crate::geometry::ObstacleSet3)).
+/// With the unit heading `ĥ` (the
 /// velocity's direction; nothing at rest), `left = normalize(UP × ĥ)` and `up = ĥ × left` (a
 /// character flying along +x has left −z and up +y; within 0.06° of vertical the reference is
 /// ∓x instead of UP: see [`for_each_ray_3d`](Self::for_each_ray_3d)), the rays are the 2D
