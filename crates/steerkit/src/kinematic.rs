@@ -245,6 +245,74 @@ pub(crate) fn drag_weights(k: f32, dt: f32) -> (f32, f32, f32) {
     }
 }
 
+/// Weighted blending, [`combine::blend_observed`](crate::combine::blend_observed): here beside
+/// the outputs and limits it sums, so that behaviours built from others (the flocking presets)
+/// combine them without depending on `combine`, which builds on the behaviours.
+pub(crate) fn weighted_blend<V: Vector>(
+    members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
+    limits: &Limits,
+    mut observe: impl FnMut(usize, SteeringOutput<V>),
+) -> SteeringOutput<V> {
+    let mut sum = SteeringOutput::<V>::ZERO;
+    for (i, (w, s)) in members.into_iter().enumerate() {
+        let part = s.unwrap_or_default() * w;
+        observe(i, part);
+        sum = sum + part;
+    }
+    sum.clamped(limits.max_acceleration(), limits.max_angular_acceleration())
+}
+
+/// The weighted truncated running sum,
+/// [`combine::running_sum_observed`](crate::combine::running_sum_observed); here for the same
+/// reason as [`weighted_blend`].
+pub(crate) fn truncated_running_sum<V: Vector>(
+    members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
+    limits: &Limits,
+    mut observe: impl FnMut(usize, SteeringOutput<V>),
+) -> SteeringOutput<V> {
+    let (max_lin, max_ang) = (limits.max_acceleration(), limits.max_angular_acceleration());
+    let mut sum = SteeringOutput::<V>::ZERO;
+    let (mut lin_used, mut ang_used) = (0.0f32, 0.0f32);
+    for (i, (w, s)) in members.into_iter().enumerate() {
+        let lin_left = (max_lin - lin_used).max(0.0);
+        let ang_left = (max_ang - ang_used).max(0.0);
+        let part = s.unwrap_or_default() * w;
+        let added = SteeringOutput {
+            linear: part.linear.clamp_length_max(lin_left),
+            angular: V::clamp_angular(part.angular, ang_left),
+        };
+        observe(i, added);
+        sum = sum + added;
+        // "remaining" is measured from |running sum| (Buckland): opposing members free budget
+        lin_used = sum.linear.length();
+        ang_used = V::angular_magnitude(sum.angular);
+        // stop before pulling (and so evaluating) the next member once the budget is spent
+        if lin_used >= max_lin && ang_used >= max_ang {
+            break;
+        }
+    }
+    sum.clamped(max_lin, max_ang)
+}
+
+/// A 2D request with non-finite channels replaced by zero: what a motor or an actuator acts on,
+/// so a NaN request cannot reach the state.
+pub(crate) fn sanitize(request: &SteeringOutput) -> SteeringOutput {
+    SteeringOutput {
+        linear: if request.linear.is_finite() { request.linear } else { Vec2::ZERO },
+        angular: if request.angular.is_finite() { request.angular } else { 0.0 },
+    }
+}
+
+/// `dt` if finite and positive, else 0: the one guard on a time step. A step it turns into 0
+/// advances nothing.
+pub(crate) fn sanitize_dt(dt: f32) -> f32 {
+    if dt.is_finite() && dt > 0.0 {
+        dt
+    } else {
+        0.0
+    }
+}
+
 impl<V: Vector> Kinematic<V> {
     /// A kinematic at rest at `position` with `orientation`.
     #[must_use]
@@ -293,7 +361,7 @@ impl<V: Vector> Kinematic<V> {
         dt: f32,
     ) {
         debug_assert!(dt.is_finite() && dt >= 0.0, "dt must be finite and >= 0, got {dt}");
-        if !(dt > 0.0 && dt.is_finite()) {
+        if sanitize_dt(dt) == 0.0 {
             return;
         }
         let a = steering.linear.clamp_length_max(limits.max_acceleration);
@@ -335,7 +403,7 @@ impl<V: Vector> Kinematic<V> {
         debug_assert!(dt.is_finite() && dt >= 0.0, "dt must be finite and >= 0, got {dt}");
         self.velocity = request.velocity.clamp_length_max(limits.max_speed);
         self.rotation = V::clamp_angular(request.rotation, limits.max_rotation);
-        if !(dt > 0.0 && dt.is_finite()) {
+        if sanitize_dt(dt) == 0.0 {
             return;
         }
         self.position += self.velocity * dt;

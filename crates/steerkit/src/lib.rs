@@ -71,15 +71,10 @@ pub mod prelude;
 pub mod steering;
 pub mod three_d;
 
-// Implementation files whose items are published by a domain module: `error` at the root,
-// `rng` by `math`, `obstacle` by `geometry`, `pilot` by `steering`, `layering` by `combine`;
-// `lanes` is the crowd scan's eight-lane vector.
+// Crate-private building blocks: `error` holds the validation behind [`ParamError`] (published
+// here at the root); `lanes` is the eight-lane vector of the crowd scan and of separation.
 mod error;
 mod lanes;
-mod layering;
-mod obstacle;
-mod pilot;
-mod rng;
 
 pub use error::ParamError;
 pub use glam;

@@ -13,8 +13,8 @@
 
 use crate::error::{finite, non_negative, ParamError};
 use crate::kinematic::{Kinematic3, Limits, SteeringOutput3};
+use crate::math::Rng;
 use crate::math::{ground, FORWARD_3D, UP_3D};
-use crate::rng::Rng;
 use crate::steering::{Align, Stop};
 use core::f32::consts::PI;
 use glam::{Quat, Vec2, Vec3, Vec4};

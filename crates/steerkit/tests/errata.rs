@@ -1,7 +1,7 @@
 //! One regression test per erratum of Millington §3.1–3.3, Green and Buckland that concerns the
 //! movement model and single-agent behaviours (spec tables "Errata"), named for what it guards.
 //! Errata of the math layer (E1 newOrientation, E2 handedness, E4 wrap interval) are unit tests
-//! in `src/math.rs`; Green's local-frame guard (G-E2, G-E3) is in `src/kinematic.rs`.
+//! in `src/math/mod.rs`; Green's local-frame guard (G-E2, G-E3) is in `src/kinematic.rs`.
 
 mod common;
 use common::*;

@@ -14,9 +14,9 @@ use super::recipe::{Context, Notes};
 use super::space::CrowdVector;
 use super::{AgentHandle, Recipe};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::math::Rng;
 use crate::math::Vector;
 use crate::neighbours::Neighbour;
-use crate::rng::Rng;
 
 /// Index of a behaviour registered with a crowd (`Crowd::add_behaviour`); meaningful only for
 /// that crowd.

@@ -7,7 +7,7 @@ use super::{mix, AgentHandle, AgentView, Crowd, CrowdError, FREE};
 use crate::error::ParamError;
 use crate::formation::{FormationManager, SlotTarget};
 use crate::kinematic::Kinematic;
-use crate::rng::Rng;
+use crate::math::Rng;
 use glam::Vec2;
 
 /// Index of a formation registered with [`Crowd::add_formation`].

@@ -985,12 +985,12 @@ mod tests {
     #[test]
     fn dense_assignment_gives_the_cell_of_each_position() {
         fn check<V: CrowdVector>(bounds: WorldBounds<V>, lo: [f32; 3], hi: [f32; 3]) {
-            let mut rng = crate::rng::Rng::new(9);
+            let mut rng = crate::math::Rng::new(9);
             let special =
                 [0.0, -0.0, -0.3, 1e-30, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e30, -1e30];
             let mut points = Vec::new();
             for k in 0..4000 {
-                let axis = |rng: &mut crate::rng::Rng, ax: usize| match k % 4 {
+                let axis = |rng: &mut crate::math::Rng, ax: usize| match k % 4 {
                     0 => special[(rng.next_u32() % special.len() as u32) as usize],
                     // on a cell edge (whole metres, cells of 1 m)
                     1 => lo[ax] + (rng.next_u32() % 40) as f32 - 5.0,

@@ -130,12 +130,12 @@ pub use types::{
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::formation::SlotTarget;
+use crate::geometry::{ObstacleId, ObstacleSet};
 use crate::kinematic::{Integration, Kinematic, KinematicSteeringOutput, Limits, SteeringOutput};
+use crate::math::Rng;
 use crate::math::Vector;
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours, ViewCone};
-use crate::obstacle::{ObstacleId, ObstacleSet};
 use crate::path::Polyline;
-use crate::rng::Rng;
 use crate::three_d::FakeRotation;
 use glam::{Vec2, Vec3};
 use grid::Grid;

@@ -285,7 +285,7 @@ mod tests {
             seed in any::<u64>(),
             shifts in proptest::collection::vec((0usize..200, 0usize..200), 0..6),
         ) {
-            let mut rng = crate::rng::Rng::new(seed);
+            let mut rng = crate::math::Rng::new(seed);
             let mut perm: Vec<u32> = (0..n as u32).collect();
             for k in (1..n).rev() {
                 let j = (rng.uniform() * (k + 1) as f32) as usize;

@@ -11,16 +11,16 @@ use crate::combine::{blend, dither_considers, dither_output, prioritize, running
 use crate::error::{finite, non_negative, ParamError};
 use crate::formation::{SlotSteering, SlotTarget};
 use crate::geometry::{closest_point_on_segment, Aabb, Circle};
+use crate::geometry::{Obstacle, ObstacleSet};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::math::Rng;
 use crate::math::{as_vector, Vector};
 use crate::neighbours::Neighbour;
-use crate::obstacle::{Obstacle, ObstacleSet};
 use crate::path::{Path, Polyline, WaypointCursor};
 use crate::pipeline::{
     Actuator, AvoidObstacle, FromFn, Goal, GridGraph, HeadFor, Plan as PipelinePlan,
     PlanningDecomposer, SteeringPipeline,
 };
-use crate::rng::Rng;
 use crate::steering::{
     Align, Alignment, Arrive, BucklandFlock, Cohesion, CollisionAvoidance, ConeCheck, DetectionBox,
     DogOnAString, Evade, Face, Flee, FollowPath, GrapplingHooks, Hide, Interpose, KinematicArrive,

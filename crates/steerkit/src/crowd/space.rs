@@ -3,9 +3,9 @@
 //! world, planar leaves, formations), kept on a crate-private supertrait.
 
 use crate::error::{finite, ParamError};
+use crate::geometry::{ObstacleId, ObstacleSet, ObstacleSet3, Shape, StaticWorld};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
-use crate::obstacle::{ObstacleId, ObstacleSet, ObstacleSet3, Shape, StaticWorld};
 use crate::steering::ObstacleAvoidance;
 use glam::{Quat, Vec2, Vec3};
 
@@ -16,7 +16,7 @@ use glam::{Quat, Vec2, Vec3};
 /// The static world of a space (`Crowd::set_obstacles`) is an
 /// [`ObstacleSet`](crate::geometry::ObstacleSet) in 2D and an
 /// [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
-pub trait CrowdVector: Vector + Space {}
+pub trait CrowdVector: Vector + Space + crate::steering::AvoidanceVector {}
 
 impl CrowdVector for Vec2 {}
 impl CrowdVector for Vec3 {}
@@ -302,7 +302,7 @@ impl Space for Vec2 {
         }
         let preferred = orca_preferred(me, &request, limits, dt, Vec2::clamp_length_max);
         if let Some(set) = obstacles {
-            use crate::obstacle::Obstacle;
+            use crate::geometry::Obstacle;
             let reach = obstacle_reach(orca, limits, radius);
             set.for_each_overlapping(&crate::geometry::Circle::new(me.position, reach), |_, o| {
                 let p = me.position;
@@ -612,7 +612,7 @@ impl Space for Vec3 {
         }
         let preferred = orca_preferred(me, &request, limits, dt, Vec3::clamp_length_max);
         if let Some(set) = obstacles {
-            use crate::obstacle::Obstacle3;
+            use crate::geometry::Obstacle3;
             let reach = obstacle_reach(orca, limits, radius);
             set.for_each_overlapping(&crate::geometry::Sphere::new(me.position, reach), |_, o| {
                 let plane = match o {

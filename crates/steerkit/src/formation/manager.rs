@@ -5,7 +5,7 @@ use crate::formation::assign::{
     AssignmentMethod, AssignmentOutcome, CostMatrix, RoleCosts, SlotAssigner,
 };
 use crate::formation::pattern::{FormationPattern, Pattern};
-use crate::kinematic::{Kinematic, Limits, Static, SteeringOutput};
+use crate::kinematic::{sanitize_dt, Kinematic, Limits, Static, SteeringOutput};
 use crate::math::wrap_angle;
 use crate::steering::{Align, Arrive};
 use glam::Vec2;
@@ -457,7 +457,7 @@ impl<P: FormationPattern> FormationManager<P> {
                 self.anchor.integrate(anchor_steering, &self.anchor_limits, dt);
             }
         }
-        if dt > 0.0 && dt.is_finite() {
+        if sanitize_dt(dt) > 0.0 {
             self.time += dt;
         }
         self.update_drift();

@@ -35,6 +35,7 @@
 
 mod aabb;
 mod circle;
+mod obstacle;
 mod polygon;
 mod ray;
 mod segment;
@@ -49,10 +50,11 @@ pub use ray::{Ray, Ray3, RayHit, RayHit3};
 pub use segment::Segment;
 pub use sphere::Sphere;
 
-pub use crate::obstacle::{
+pub use obstacle::{
     ClosestObstacle, Collision, Collision3, CollisionDetector, Obstacle, Obstacle3, ObstacleId,
     ObstacleSet, ObstacleSet3,
 };
+pub(crate) use obstacle::{Shape, StaticWorld};
 
 use crate::math::Vector;
 use glam::Vec2;

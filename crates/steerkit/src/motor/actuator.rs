@@ -3,7 +3,7 @@
 
 use super::Car;
 use crate::error::{positive, ParamError};
-use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::kinematic::{sanitize, Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, orientation_of, wrap_angle};
 use crate::pipeline::{Actuator, Goal, Plan};
 use crate::steering::VelocityMatch;
@@ -202,7 +202,7 @@ impl Actuator<Vec2> for CarActuator {
         if goal.position.is_none() {
             if let Some(gv) = goal.velocity {
                 let linear = VelocityMatch::acceleration(v, gv, self.time_to_target, limits);
-                return super::sanitize(&SteeringOutput::linear(linear));
+                return sanitize(&SteeringOutput::linear(linear));
             }
         }
         let end_speed = match (goal.position, goal.velocity) {
@@ -229,7 +229,7 @@ impl Actuator<Vec2> for CarActuator {
                 return SteeringOutput::ZERO;
             }
             let linear = (-v / self.time_to_target).clamp_length_max(max_a);
-            return super::sanitize(&SteeringOutput::linear(linear));
+            return sanitize(&SteeringOutput::linear(linear));
         }
         let next = plan.points[i];
         let remaining = (next - p).length()
@@ -247,6 +247,6 @@ impl Actuator<Vec2> for CarActuator {
         } else {
             (to_next.normalize_or_zero() * speed - v) / self.time_to_target
         };
-        super::sanitize(&SteeringOutput::linear(linear.clamp_length_max(max_a)))
+        sanitize(&SteeringOutput::linear(linear.clamp_length_max(max_a)))
     }
 }

@@ -2,7 +2,7 @@
 //! velocity.
 
 use crate::error::{non_negative, positive, ParamError};
-use crate::kinematic::{Kinematic, KinematicSteeringOutput, Limits, SteeringOutput};
+use crate::kinematic::{sanitize_dt, Kinematic, KinematicSteeringOutput, Limits, SteeringOutput};
 use crate::math::Vector;
 use glam::Vec2;
 
@@ -112,7 +112,7 @@ impl Body {
         steering: &SteeringOutput<V>,
         dt: f32,
     ) -> Impulse<V> {
-        let dt = super::sanitize_dt(dt);
+        let dt = sanitize_dt(dt);
         let w = self.force(character, steering);
         Impulse { linear: w.force * dt, angular: w.torque * dt }
     }
@@ -136,7 +136,7 @@ pub fn desired_velocity<V: Vector>(
     limits: &Limits,
     dt: f32,
 ) -> KinematicSteeringOutput<V> {
-    let dt = super::sanitize_dt(dt);
+    let dt = sanitize_dt(dt);
     let a = steering.linear.clamp_length_max(limits.max_acceleration());
     let alpha = V::clamp_angular(steering.angular, limits.max_angular_acceleration());
     KinematicSteeringOutput {

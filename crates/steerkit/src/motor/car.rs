@@ -1,7 +1,8 @@
 //! Cars and motorbikes: the kinematic bicycle model with throttle, brake and steering.
 
-use super::{advance_arc, forward_speed, ratio, sanitize, sanitize_dt, unit, Vehicle, REST_SPEED};
+use super::{advance_arc, forward_speed, ratio, unit, Vehicle, REST_SPEED};
 use crate::error::{non_negative, positive, ParamError};
+use crate::kinematic::{sanitize, sanitize_dt};
 use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::{as_vector, wrap_angle};
 use core::f32::consts::FRAC_PI_2;

@@ -1,10 +1,9 @@
 //! The lectures' abstract car with a 3×3 command set (accelerate / nothing / brake × turn left /
 //! nothing / right).
 
-use super::{
-    advance_arc, choose_command, forward_speed, sanitize, sanitize_dt, Vehicle, REST_SPEED,
-};
+use super::{advance_arc, choose_command, forward_speed, Vehicle, REST_SPEED};
 use crate::error::{non_negative, positive, ParamError};
+use crate::kinematic::{sanitize, sanitize_dt};
 use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::{as_vector, orientation_of, wrap_angle};
 use glam::Vec2;

@@ -5,7 +5,7 @@ use super::{
     Car, CarControls, DiscreteCar, DiscreteCarCommand, Human, HumanControls, Motorbike, Pedal,
     Tank, TankControls, Turn, Vehicle,
 };
-use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::kinematic::{sanitize_dt, Kinematic, Limits, SteeringOutput};
 
 /// One of the vehicle models.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -165,7 +165,7 @@ impl Motor {
         previous: Option<Controls>,
     ) -> Controls {
         let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
-        let capped = if dt > 0.0 && dt.is_finite() {
+        let capped = if sanitize_dt(dt) > 0.0 {
             let v = (state.velocity + a.linear * dt).clamp_length_max(limits.max_speed());
             let max_w = limits.max_rotation();
             let w = (state.rotation + a.angular * dt).clamp(-max_w, max_w);

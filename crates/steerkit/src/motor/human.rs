@@ -1,8 +1,9 @@
 //! A walking or running person: moves in any direction, slower backwards and sideways, turns on
 //! the spot.
 
-use super::{sanitize, sanitize_dt, turn_toward, unit, Vehicle, REST_SPEED};
+use super::{turn_toward, unit, Vehicle, REST_SPEED};
 use crate::error::{positive, ParamError};
+use crate::kinematic::{sanitize, sanitize_dt};
 use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::{orientation_of, wrap_angle, Vector};
 use glam::Vec2;

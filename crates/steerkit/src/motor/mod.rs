@@ -61,7 +61,7 @@ pub use drive::{Controls, DriveMethod, Motor, VehicleModel};
 pub use human::{Human, HumanControls, HumanParams};
 pub use tank::{Tank, TankControls, TankParams};
 
-use crate::kinematic::{Kinematic, SteeringOutput};
+use crate::kinematic::{sanitize, sanitize_dt, Kinematic, SteeringOutput};
 use crate::math::{as_vector, wrap_angle};
 use core::fmt::Debug;
 use glam::Vec2;
@@ -214,23 +214,6 @@ pub fn turn_direction(heading: Vec2, desired: Vec2) -> f32 {
         1.0
     } else if cross < 0.0 {
         -1.0
-    } else {
-        0.0
-    }
-}
-
-/// A request with non-finite channels replaced by zero.
-pub(crate) fn sanitize(request: &SteeringOutput) -> SteeringOutput {
-    SteeringOutput {
-        linear: if request.linear.is_finite() { request.linear } else { Vec2::ZERO },
-        angular: if request.angular.is_finite() { request.angular } else { 0.0 },
-    }
-}
-
-/// `dt` if finite and positive, else 0.
-pub(crate) fn sanitize_dt(dt: f32) -> f32 {
-    if dt.is_finite() && dt > 0.0 {
-        dt
     } else {
         0.0
     }

@@ -1,9 +1,8 @@
 //! Tracked vehicles: two track speeds, turning on the spot.
 
-use super::{
-    advance_arc, forward_speed, sanitize, sanitize_dt, turn_toward, unit, Vehicle, REST_SPEED,
-};
+use super::{advance_arc, forward_speed, turn_toward, unit, Vehicle, REST_SPEED};
 use crate::error::{positive, ParamError};
+use crate::kinematic::{sanitize, sanitize_dt};
 use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::{as_vector, orientation_of, wrap_angle};
 use glam::Vec2;

@@ -2,9 +2,9 @@
 //! the pipeline's `PlanningDecomposer`, §3.4.5).
 
 use crate::error::{non_negative, positive, ParamError};
+use crate::geometry::ObstacleSet;
 use crate::geometry::{Aabb, Circle};
 use crate::math::Vector;
-use crate::obstacle::ObstacleSet;
 use core::cmp::Ordering;
 use glam::Vec2;
 use std::collections::BinaryHeap;

@@ -21,7 +21,7 @@ mod graph;
 pub use components::{AvoidObstacle, ChaseTargeter, PlanningDecomposer, WallConstraint};
 pub use graph::{AStar, Graph, GridGraph, WaypointGraph};
 
-use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::kinematic::{sanitize, Kinematic, Limits, SteeringOutput};
 use crate::math::{orientation_of, Vector};
 use crate::steering::{Align, Arrive, VelocityMatch, Wander, WanderJitter};
 use glam::Vec2;
@@ -252,7 +252,7 @@ impl Actuator<Vec2> for HeadFor {
         };
         let angular =
             facing.and_then(|o| self.align.steer(character, o, limits)).map_or(0.0, |s| s.angular);
-        crate::motor::sanitize(&SteeringOutput { linear, angular })
+        sanitize(&SteeringOutput { linear, angular })
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::{d, finite_vec, trajectory_position, trajectory_velocity};
 use crate::error::{non_negative, positive, ParamError};
+use crate::kinematic::sanitize_dt;
 use glam::Vec3;
 
 /// A projectile's motion, for iterative targeting and simulation-based prediction
@@ -189,7 +190,7 @@ impl ForwardModel for QuadraticDrag {
     }
     fn step(&self, position: Vec3, velocity: Vec3, dt: f32) -> (Vec3, Vec3) {
         const MAX_SUBSTEPS: u32 = 100_000;
-        if !dt.is_finite() || dt <= 0.0 {
+        if sanitize_dt(dt) == 0.0 {
             return (position, velocity);
         }
         let (mut p, mut v) = (position, velocity);

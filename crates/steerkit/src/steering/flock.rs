@@ -9,9 +9,8 @@
 use super::group::{Alignment, Falloff, Separation};
 use super::seek::{Arrive, Seek, VelocityMatch};
 use super::wander::WanderJitter;
-use crate::combine::{blend_observed, running_sum_observed};
 use crate::error::{non_negative, positive, ParamError};
-use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::kinematic::{truncated_running_sum, weighted_blend, Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::neighbours::Neighbour;
 use glam::Vec2;
@@ -239,7 +238,7 @@ impl MillingtonFlock {
             None => (None, None),
         };
         let w = &self.weights;
-        blend_observed(
+        weighted_blend(
             [(w.separation, separation), (w.alignment, alignment), (w.cohesion, cohesion)],
             limits,
             observe,
@@ -369,6 +368,6 @@ impl BucklandFlock {
                 .into_iter()
                 // the wander is evaluated (and its state advanced) only if the budget allows
                 .chain(core::iter::once_with(|| (w.wander, wander())));
-        running_sum_observed(members, limits, observe)
+        truncated_running_sum(members, limits, observe)
     }
 }

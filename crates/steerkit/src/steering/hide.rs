@@ -5,8 +5,8 @@
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::geometry::Circle;
+use crate::geometry::ObstacleSet;
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
-use crate::obstacle::ObstacleSet;
 use crate::steering::avoid::bounding_circle;
 use crate::steering::{Arrive, Deceleration, Evade};
 use glam::Vec2;

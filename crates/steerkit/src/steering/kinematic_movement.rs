@@ -6,8 +6,8 @@
 
 use crate::error::{non_negative, positive, ParamError};
 use crate::kinematic::{KinematicSteeringOutput, Limits, Static};
+use crate::math::Rng;
 use crate::math::{as_vector, Vector};
-use crate::rng::Rng;
 use glam::Vec2;
 
 /// Kinematic seek: full speed toward the target, `v = normalize(target − p) · max_speed`.

@@ -62,14 +62,15 @@ mod hide;
 mod kinematic_movement;
 mod orca;
 mod path_techniques;
+mod pilot;
 mod pursue;
 mod seek;
 mod wander;
 
 pub use align::{Align, Face, LookWhereYoureGoing};
 pub use avoid::{
-    AdaptiveFan, AvoidTarget, AvoidanceState, BoxThreat, DetectionBox, ObstacleAvoidance,
-    RayLayout, RepelObstacle, WallFeelers, MAX_FAN_RAYS,
+    AdaptiveFan, AvoidTarget, AvoidanceState, AvoidanceVector, BoxThreat, DetectionBox,
+    ObstacleAvoidance, RayLayout, RepelObstacle, WallFeelers, MAX_FAN_RAYS,
 };
 pub use flock::{BucklandFlock, FlockWeights, MillingtonFlock, Neighbourhood};
 pub use follow::FollowPath;
@@ -87,7 +88,7 @@ pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, P
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};
 pub use wander::{Wander, WanderJitter, WorldWander};
 
-pub use crate::pilot::{is_crowded, Pilot, PilotEvent};
+pub use pilot::{is_crowded, Pilot, PilotEvent};
 
 /// A behaviour with memory per character (a path parameter, a waypoint, the fan's angle and
 /// committed side): the one convention for it. One value of the behaviour can serve many

@@ -2,7 +2,7 @@
 //! Buckland's waypoint seek distance, beside Millington's [`FollowPath`](super::FollowPath).
 
 use crate::error::{non_negative, positive, ParamError};
-use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::kinematic::{sanitize_dt, Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::path::{Path, Polyline, WaypointCursor};
 use crate::steering::{Arrive, Deceleration, Seek};
@@ -68,7 +68,7 @@ impl DogOnAString {
         limits: &Limits,
         dt: f32,
     ) -> Option<SteeringOutput<V>> {
-        let dt = if dt > 0.0 && dt.is_finite() { dt } else { 0.0 };
+        let dt = sanitize_dt(dt);
         let d = (path.get_position(self.param) - character.position).length();
         let speed = self.fixed_speed.unwrap_or_else(|| {
             let pull = ((2.0 * self.string - d) / self.string).clamp(0.0, 1.0);

@@ -8,8 +8,8 @@
 
 use crate::error::{non_negative, ParamError};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
+use crate::math::Rng;
 use crate::math::{as_vector, Vector};
-use crate::rng::Rng;
 use crate::steering::Face;
 use glam::Vec2;
 

@@ -25,11 +25,14 @@
 //! point nearest the current velocity (exact for discs, walls, boxes and convex polygons; see
 //! [`Orca::obstacle_line`]). Obstacle constraints stay hard when the program falls back.
 
+mod cone;
 mod lp;
+mod obstacle;
 
 use crate::error::{positive, ParamError};
 use crate::kinematic::Kinematic;
 use crate::neighbours::Neighbour;
+use cone::{avoidance, avoidance_3d};
 use glam::{Vec2, Vec3};
 use lp::{linear_program2, linear_program3, linear_program3_3d, linear_program4_3d};
 
@@ -587,102 +590,6 @@ impl Orca {
         (!held && all_clear(&reach) && start.is_finite()).then(|| start.clamp(max_speed))
     }
 
-    /// The constraint of a static convex obstacle for an agent `me` of `radius`: the obstacle
-    /// is the convex hull of discs of radius `rounding` (m) at `vertices` (a disc: its centre
-    /// and radius; a wall: its two ends and 0; a box or convex polygon: its corners and 0), and
-    /// `closest` is the point of the vertices' hull nearest the agent's centre (the centre
-    /// itself when inside; a disc's centre).
-    ///
-    /// With `ρ = radius + rounding` and the vertices `pᵢ` relative to the agent, the velocity
-    /// obstacle over the horizon τₒ is `K = ⋃_{σ ≥ 1/τₒ} σ·O_ρ`, whose support function is
-    /// `h(n) = (maxᵢ pᵢ·n + ρ)/τₒ` for the normals `n` facing away from its two tangent legs
-    /// (infinite otherwise). The constraint is `n*·v' ≥ h(n*)` for the `n*` maximising
-    /// `n·v − h(n)` (the signed distance of the current velocity `v` from `K`), found exactly
-    /// among the legs' normals, the edge normals and each vertex's direction. An agent already
-    /// overlapping the obstacle may not move further into it (`v'·n ≥ 0` away from `closest`).
-    #[must_use]
-    pub fn obstacle_line(
-        &self,
-        me: &Kinematic,
-        radius: f32,
-        vertices: &[Vec2],
-        rounding: f32,
-        closest: Vec2,
-    ) -> OrcaLine {
-        let rho = radius + rounding.max(0.0);
-        let c = closest - me.position;
-        let d = c.length();
-        if d < rho || vertices.is_empty() {
-            let away = if d > EPS {
-                -c / d
-            } else {
-                let centroid =
-                    vertices.iter().copied().sum::<Vec2>() / vertices.len().max(1) as f32;
-                (me.position - centroid).try_normalize().unwrap_or(Vec2::Y)
-            };
-            return OrcaLine::facing(Vec2::ZERO, away);
-        }
-        let rel = |p: Vec2| p - me.position;
-        // the cone's legs: the outermost tangents of the vertex discs, seen from the agent
-        let tangent = |p: Vec2, side: f32| {
-            let dist_sq = p.length_squared();
-            let leg = (dist_sq - rho * rho).max(0.0).sqrt();
-            (p * leg + p.perp() * (rho * side)) / dist_sq
-        };
-        let (mut left, mut right) =
-            (tangent(rel(vertices[0]), 1.0), tangent(rel(vertices[0]), -1.0));
-        for &p in &vertices[1..] {
-            let (l, r) = (tangent(rel(p), 1.0), tangent(rel(p), -1.0));
-            if left.perp_dot(l) > 0.0 {
-                left = l;
-            }
-            if right.perp_dot(r) < 0.0 {
-                right = r;
-            }
-        }
-        let (n_left, n_right) = (left.perp(), -right.perp());
-        let inv_tau = 1.0 / self.obstacle_time_horizon;
-        let v = me.velocity;
-        let support = |n: Vec2| {
-            vertices.iter().map(|&p| rel(p).dot(n)).fold(f32::NEG_INFINITY, f32::max) * inv_tau
-                + rho * inv_tau
-        };
-        let admissible = |n: Vec2| n_left.perp_dot(n) >= -EPS && n.perp_dot(n_right) >= -EPS;
-        // (signed distance, normal, whether it is a vertex's round part)
-        let mut best = (f32::NEG_INFINITY, n_left, false);
-        let mut consider = |n: Vec2, round: bool| {
-            let g = n.dot(v) - support(n);
-            if g > best.0 {
-                best = (g, n, round);
-            }
-        };
-        consider(n_left, false);
-        consider(n_right, false);
-        for (i, &p) in vertices.iter().enumerate() {
-            if let Some(n) = (v - rel(p) * inv_tau).try_normalize() {
-                if admissible(n) {
-                    consider(n, true);
-                }
-            }
-            for &q in &vertices[i + 1..] {
-                if let Some(e) = (q - p).try_normalize() {
-                    for n in [e.perp(), -e.perp()] {
-                        if admissible(n) {
-                            consider(n, false);
-                        }
-                    }
-                }
-            }
-        }
-        let (g, n, round) = best;
-        if round && g < 0.0 && v.dot(c) > 0.0 && c.perp_dot(v).abs() <= HEAD_ON * d * v.length() {
-            // heading straight at a round part: its nearest boundary point is straight back,
-            // and the agent would brake to a standstill in front; the right leg turns it aside
-            return OrcaLine::facing(Vec2::ZERO, n_right);
-        }
-        OrcaLine::facing(n * support(n), n)
-    }
-
     /// The collision-free velocity (m/s) in 3D: as [`velocity_with`](Self::velocity_with) with
     /// half-spaces, the 3D program and its 4D fallback; static obstacles come from
     /// [`obstacle_plane`](Self::obstacle_plane) via [`OrcaScratch::add_obstacle_3d`]. Exactly head-on pairs turn to the sides
@@ -701,30 +608,6 @@ impl Orca {
         scratch: &mut OrcaScratch,
     ) -> Vec3 {
         self.solve(me, radius, preferred, max_speed, neighbours, share, dt, scratch)
-    }
-
-    /// The constraint of a static obstacle in 3D for an agent `me` of `radius`: the ball of
-    /// `rounding` (m) about `closest`, the obstacle's point nearest the agent's centre — exact
-    /// for a sphere (its centre and radius); for a box its nearest point with rounding 0, whose
-    /// cone widens to the whole face's half-space as the agent comes within its radius. Avoided
-    /// wholly over the obstacle horizon; an agent already overlapping may not move further in.
-    #[must_use]
-    pub fn obstacle_plane(
-        &self,
-        me: &Kinematic<Vec3>,
-        radius: f32,
-        closest: Vec3,
-        rounding: f32,
-    ) -> OrcaPlane {
-        let rel = closest - me.position;
-        let r = radius + rounding.max(0.0);
-        if rel.length_squared() < r * r {
-            let away = (-rel).try_normalize().unwrap_or(Vec3::Y);
-            return OrcaPlane { point: Vec3::ZERO, normal: away };
-        }
-        let inv_tau = 1.0 / self.obstacle_time_horizon;
-        let (normal, u) = avoidance_3d(rel, me.velocity, r, inv_tau, inv_tau);
-        OrcaPlane { point: me.velocity + u, normal }
     }
 }
 
@@ -812,104 +695,6 @@ fn nearest<V: crate::math::Vector>(
     }
     order.sort_unstable_by(cmp);
     0
-}
-
-/// The outward normal of the truncated velocity obstacle of a neighbour at `rel_pos` with
-/// combined radius `r` at the point nearest `rel_vel`, and `u`, the change of `rel_vel` to that
-/// point (2D).
-#[inline(always)]
-fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec2, Vec2) {
-    let dist_sq = rel_pos.length_squared();
-    let r_sq = r * r;
-    if dist_sq > r_sq {
-        let w = rel_vel - rel_pos * inv_tau;
-        let w_len_sq = w.length_squared();
-        let dot1 = w.dot(rel_pos);
-        // closing exactly head on into the cut-off disc: its nearest boundary point is
-        // straight back, and a symmetric pair would brake to a standstill face to face; the
-        // leg turns both to their right instead
-        let head_on = w_len_sq < r_sq * inv_tau * inv_tau
-            && rel_vel.dot(rel_pos) > 0.0
-            && rel_pos.perp_dot(rel_vel).abs() <= HEAD_ON * rel_pos.length() * rel_vel.length();
-        if dot1 < 0.0 && dot1 * dot1 > r_sq * w_len_sq && !head_on {
-            // the cut-off disc
-            let w_len = w_len_sq.sqrt();
-            let unit = w / w_len;
-            (unit, unit * (r * inv_tau - w_len))
-        } else {
-            // a leg; exactly head-on (det = 0) takes the right leg on both sides, so a pair
-            // passes each other rather than mirroring
-            let leg = (dist_sq - r_sq).sqrt();
-            let direction = if rel_pos.perp_dot(w) > 0.0 {
-                (rel_pos * leg + rel_pos.perp() * r) / dist_sq
-            } else {
-                -(rel_pos * leg - rel_pos.perp() * r) / dist_sq
-            };
-            // the permitted side is the left of the leg's direction
-            (direction.perp(), direction * rel_vel.dot(direction) - rel_vel)
-        }
-    } else {
-        // already overlapping: leave the disc of one time step
-        let w = rel_vel - rel_pos * inv_dt;
-        let w_len = w.length();
-        let unit = if w_len > EPS {
-            w / w_len
-        } else if dist_sq > 0.0 {
-            -rel_pos / dist_sq.sqrt()
-        } else {
-            Vec2::Y // coincident and at rest relative to each other: a fixed side
-        };
-        (unit, unit * (r * inv_dt - w_len))
-    }
-}
-
-/// As [`avoidance`] in 3D: the cone's nearest surface point in the plane of its axis and
-/// `rel_vel`.
-#[inline(always)]
-fn avoidance_3d(rel_pos: Vec3, rel_vel: Vec3, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec3, Vec3) {
-    let dist_sq = rel_pos.length_squared();
-    let r_sq = r * r;
-    if dist_sq > r_sq {
-        let w = rel_vel - rel_pos * inv_tau;
-        let w_len_sq = w.length_squared();
-        let dot1 = w.dot(rel_pos);
-        let head_on = w_len_sq < r_sq * inv_tau * inv_tau
-            && rel_vel.dot(rel_pos) > 0.0
-            && rel_pos.cross(rel_vel).length_squared()
-                <= HEAD_ON * HEAD_ON * dist_sq * rel_vel.length_squared();
-        if dot1 < 0.0 && dot1 * dot1 > r_sq * w_len_sq && !head_on {
-            let w_len = w_len_sq.sqrt();
-            let unit = w / w_len;
-            (unit, unit * (r * inv_tau - w_len))
-        } else {
-            // the cone of half-angle θ (sin θ = r/|p|) about the axis â: in the plane of â and
-            // the radial direction ê of rel_vel, the surface's outward normal is
-            // −sin θ·â + cos θ·ê, and rel_vel lies s = n·rel_vel outside it
-            let dist = dist_sq.sqrt();
-            let axis = rel_pos / dist;
-            let radial = rel_vel - axis * rel_vel.dot(axis);
-            let radial = radial.try_normalize().unwrap_or_else(|| {
-                // exactly head-on: a fixed side about the axis (opposite for the other agent)
-                let side = axis.cross(Vec3::Y);
-                let side = if side.length_squared() > EPS { side } else { axis.cross(Vec3::X) };
-                side.normalize()
-            });
-            let (sin, cos) = (r / dist, (dist_sq - r_sq).sqrt() / dist);
-            let normal = radial * cos - axis * sin;
-            (normal, -normal * normal.dot(rel_vel))
-        }
-    } else {
-        let w = rel_vel - rel_pos * inv_dt;
-        let w_len = w.length();
-        let unit = if w_len > EPS {
-            w / w_len
-        } else if dist_sq > 0.0 {
-            -rel_pos / dist_sq.sqrt()
-        } else {
-            Vec3::Y
-        };
-        (unit, unit * (r * inv_dt - w_len))
-    }
 }
 
 #[cfg(test)]

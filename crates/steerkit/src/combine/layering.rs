@@ -11,10 +11,10 @@
 //! order, so a crowd of neighbours can never out-push an obstacle, and nothing can push through a
 //! wall. Works for any agent, whatever steers it.
 
-use crate::combine::running_sum_observed;
+use super::running_sum_observed;
+use crate::geometry::{CollisionDetector, ObstacleSet};
 use crate::kinematic::{Integration, Kinematic, Limits, SteeringOutput};
 use crate::neighbours::Neighbour;
-use crate::obstacle::{CollisionDetector, ObstacleSet};
 use crate::steering::{RepelObstacle, Separation};
 use glam::Vec2;
 
@@ -150,8 +150,8 @@ impl Layering {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Obstacle;
     use crate::geometry::Segment;
-    use crate::obstacle::Obstacle;
 
     #[test]
     fn a_move_into_a_wall_stops_short_and_slides() {

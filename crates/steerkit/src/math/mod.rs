@@ -15,7 +15,9 @@ use core::fmt::Debug;
 use core::ops::{Add, AddAssign, Div, Index, Mul, MulAssign, Neg, Sub, SubAssign};
 use glam::{Quat, Vec2, Vec3};
 
-pub use crate::rng::Rng;
+mod rng;
+
+pub use rng::Rng;
 
 /// A character's local forward axis in 3D.
 pub const FORWARD_3D: Vec3 = Vec3::X;
@@ -116,7 +118,7 @@ pub trait Vector:
     fn from_axes(a: [f32; 3]) -> Self;
     /// A random vector with every component uniform on [−1, 1) (Buckland's `RandomClamped` per
     /// axis), drawn in axis order.
-    fn random_clamped(rng: &mut crate::rng::Rng) -> Self;
+    fn random_clamped(rng: &mut Rng) -> Self;
     /// The outward unit normals of a box's faces, indexed `axis·2 + side` (side 0 is the min
     /// face): −x, +x, −y, +y, then −z, +z in 3D.
     const FACE_NORMALS: &'static [Self];
@@ -166,7 +168,7 @@ impl Vector for Vec2 {
         }
     }
     #[inline]
-    fn random_clamped(rng: &mut crate::rng::Rng) -> Self {
+    fn random_clamped(rng: &mut Rng) -> Self {
         let x = rng.clamped();
         Vec2::new(x, rng.clamped())
     }
@@ -265,7 +267,7 @@ impl Vector for Vec3 {
         }
     }
     #[inline]
-    fn random_clamped(rng: &mut crate::rng::Rng) -> Self {
+    fn random_clamped(rng: &mut Rng) -> Self {
         let x = rng.clamped();
         let y = rng.clamped();
         Vec3::new(x, y, rng.clamped())

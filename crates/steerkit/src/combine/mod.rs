@@ -7,12 +7,14 @@
 //! `None` from a member counts as zero. Each combiner has an `_observed` form that reports what
 //! every member actually contributed (after weighting and truncation), for debugging and replays.
 
-use crate::error::{non_negative, ParamError};
-use crate::kinematic::{Limits, SteeringOutput};
-use crate::math::Vector;
-use crate::rng::Rng;
+mod layering;
 
-pub use crate::layering::{clip_to_walls, Layering, WALL_SKIN};
+use crate::error::{non_negative, ParamError};
+use crate::kinematic::{truncated_running_sum, weighted_blend, Limits, SteeringOutput};
+use crate::math::Rng;
+use crate::math::Vector;
+
+pub use layering::{clip_to_walls, Layering, WALL_SKIN};
 
 /// Weighted blending (§3.4.2): `Σ wᵢ·sᵢ`, then the linear part truncated to `max_acceleration`
 /// (its length, not component-wise: erratum E12) and the angular part clamped symmetrically to
@@ -30,15 +32,9 @@ pub fn blend<V: Vector>(
 pub fn blend_observed<V: Vector>(
     members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
     limits: &Limits,
-    mut observe: impl FnMut(usize, SteeringOutput<V>),
+    observe: impl FnMut(usize, SteeringOutput<V>),
 ) -> SteeringOutput<V> {
-    let mut sum = SteeringOutput::<V>::ZERO;
-    for (i, (w, s)) in members.into_iter().enumerate() {
-        let part = s.unwrap_or_default() * w;
-        observe(i, part);
-        sum = sum + part;
-    }
-    sum.clamped(limits.max_acceleration(), limits.max_angular_acceleration())
+    weighted_blend(members, limits, observe)
 }
 
 /// The threshold below which a priority group counts as having nothing to say.
@@ -187,30 +183,9 @@ pub fn running_sum<V: Vector>(
 pub fn running_sum_observed<V: Vector>(
     members: impl IntoIterator<Item = (f32, Option<SteeringOutput<V>>)>,
     limits: &Limits,
-    mut observe: impl FnMut(usize, SteeringOutput<V>),
+    observe: impl FnMut(usize, SteeringOutput<V>),
 ) -> SteeringOutput<V> {
-    let (max_lin, max_ang) = (limits.max_acceleration(), limits.max_angular_acceleration());
-    let mut sum = SteeringOutput::<V>::ZERO;
-    let (mut lin_used, mut ang_used) = (0.0f32, 0.0f32);
-    for (i, (w, s)) in members.into_iter().enumerate() {
-        let lin_left = (max_lin - lin_used).max(0.0);
-        let ang_left = (max_ang - ang_used).max(0.0);
-        let part = s.unwrap_or_default() * w;
-        let added = SteeringOutput {
-            linear: part.linear.clamp_length_max(lin_left),
-            angular: V::clamp_angular(part.angular, ang_left),
-        };
-        observe(i, added);
-        sum = sum + added;
-        // "remaining" is measured from |running sum| (Buckland): opposing members free budget
-        lin_used = sum.linear.length();
-        ang_used = V::angular_magnitude(sum.angular);
-        // stop before pulling (and so evaluating) the next member once the budget is spent
-        if lin_used >= max_lin && ang_used >= max_ang {
-            break;
-        }
-    }
-    sum.clamped(max_lin, max_ang)
+    truncated_running_sum(members, limits, observe)
 }
 
 /// Prioritised dithering (Green; Buckland): members in priority order, each considered with its

@@ -237,7 +237,7 @@ impl StaticWorld<Vec3> for ObstacleSet3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::obstacle::tree::closest_to;
+    use crate::geometry::obstacle::tree::closest_to;
     use proptest::prelude::*;
 
     fn world() -> Vec<Obstacle3> {
