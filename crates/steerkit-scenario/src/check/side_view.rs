@@ -1,7 +1,8 @@
 //! `[side_view]` and `[[platforms]]`: 2D worlds seen from the side, with gravity (Millington
 //! §3.6).
 
-use super::{finite, join, positive, problem, Result};
+use super::values::{finite, join, positive, problem};
+use super::Result;
 use crate::model::SideView;
 use crate::spec::ScenarioSpec;
 
