@@ -5,7 +5,6 @@
 use crate::dim::Dim;
 use crate::model::{MetricsPlan, Plan};
 use crate::spec::ScenarioSpec;
-use std::collections::HashMap;
 use steerkit::math::Rng;
 use steerkit::path::Path as _;
 use steerkit::{Vec2, Vec3};
@@ -70,7 +69,7 @@ pub(crate) use groups::agent_cap;
 pub(crate) use kinds::{KINDS, NOT_IN_FILES};
 pub(crate) use node::node;
 pub(crate) use refs::Refs;
-use values::{join, name, non_negative, positive, problem};
+use values::{name, non_negative, positive, problem};
 
 /// Names used for output directories: `[a-z0-9_-]`, anything else becomes `_`; never empty,
 /// never `.` or `..`.
@@ -184,34 +183,7 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
     let paths = geometry::paths::<V>(spec)?;
 
     // group names first: behaviours refer to any group, earlier or later
-    let mut group_index: HashMap<&str, usize> = HashMap::new();
-    let mut sizes = Vec::with_capacity(spec.groups.len());
-    let mut total = 0u64;
-    if spec.groups.is_empty() {
-        return Err(problem("groups", "a scenario needs at least one group"));
-    }
-    for (i, g) in spec.groups.iter().enumerate() {
-        let path = format!("groups[{i}]");
-        name(&join(&path, "name"), &g.name)?;
-        if g.name.contains(':') {
-            return Err(problem(
-                join(&path, "name"),
-                "a group name must be non-empty and contain no `:`",
-            ));
-        }
-        if group_index.insert(g.name.as_str(), i).is_some() {
-            return Err(problem(join(&path, "name"), format!("a second group named `{}`", g.name)));
-        }
-        let n = groups::group_size(&path, g)?;
-        total += n as u64;
-        if total > MAX_AGENTS {
-            return Err(problem(
-                join(&path, "count"),
-                format!("more than {MAX_AGENTS} agents in all"),
-            ));
-        }
-        sizes.push(n);
-    }
+    let (group_index, sizes) = groups::group_names(spec)?;
     let path_names: Vec<&str> = paths.iter().map(|p| p.name.as_str()).collect();
     let looping: Vec<bool> = paths.iter().map(|p| p.polyline.is_looping()).collect();
     let refs = Refs {
@@ -228,61 +200,12 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
     for (i, g) in spec.groups.iter().enumerate() {
         let path = format!("groups[{i}]");
         let plan = groups::group(&path, g, &bounds, &solids, &refs, &mut rng)?;
-        match (&side, plan.jump) {
-            (None, Some(_)) => {
-                return Err(problem(
-                    join(&path, "jump"),
-                    "jumpers run on platforms: add `[side_view]` and `[[platforms]]`",
-                ))
-            }
-            (Some(view), Some(_)) => {
-                for (a, p) in plan.agents.iter().enumerate() {
-                    let (x, y) = (p.position.axis(0), p.position.axis(1));
-                    if side_view::platform_under(view, x, y).is_none() {
-                        return Err(problem(
-                            format!("{path}.agents[{a}].position"),
-                            format!(
-                                "a jumper starts standing on a platform top; ({x}, {y}) is on none"
-                            ),
-                        ));
-                    }
-                }
-            }
-            _ => {}
-        }
+        side_view::jumpers(&path, side.as_ref(), &plan)?;
         groups.push(plan);
     }
     piles::piles(spec, &groups)?;
-    let mut formations = Vec::with_capacity(spec.formations.len());
-    let mut in_formation = vec![false; groups.len()];
-    for (i, fs) in spec.formations.iter().enumerate() {
-        let plan = formation::formation(&format!("formations[{i}]"), fs, &refs)?;
-        if std::mem::replace(&mut in_formation[plan.group], true) {
-            return Err(problem(
-                format!("formations[{i}].group"),
-                format!("group `{}` is already in a formation", fs.group),
-            ));
-        }
-        formations.push(plan);
-    }
-    if spec.turrets.len() > MAX_TURRETS {
-        return Err(problem(
-            "turrets",
-            format!("at most {MAX_TURRETS} turrets, got {}", spec.turrets.len()),
-        ));
-    }
-    let mut turrets: Vec<crate::model::TurretPlan> = Vec::with_capacity(spec.turrets.len());
-    for (i, ts) in spec.turrets.iter().enumerate() {
-        let path = format!("turrets[{i}]");
-        let t = turret::turret(&path, ts, &refs)?;
-        if turrets.iter().any(|o| o.name == t.name) {
-            return Err(problem(
-                join(&path, "name"),
-                format!("a second turret named `{}`", t.name),
-            ));
-        }
-        turrets.push(t);
-    }
+    let formations = formation::formations(spec, &refs, groups.len())?;
+    let turrets = turret::turrets(spec, &refs)?;
     Ok(Plan { bounds, geometry, paths, groups, formations, turrets, side_view: side })
 }
 

@@ -5,7 +5,7 @@ use super::values::{finite, join, lib, limits, one_of, problem, xy};
 use super::{Refs, Result};
 use crate::dim::Dim;
 use crate::model::FormationPlan;
-use crate::spec::FormationSpec;
+use crate::spec::{FormationSpec, ScenarioSpec};
 use steerkit::formation::{ScalablePattern, Shape};
 use steerkit::Vec2;
 
@@ -67,4 +67,25 @@ pub(super) fn formation(path: &str, fs: &FormationSpec, refs: &Refs<'_>) -> Resu
         anchor_limits,
         anchor,
     })
+}
+
+/// Every `[[formations]]`, each of a group in no other formation (of `groups` groups).
+pub(super) fn formations(
+    spec: &ScenarioSpec,
+    refs: &Refs<'_>,
+    groups: usize,
+) -> Result<Vec<FormationPlan>> {
+    let mut formations = Vec::with_capacity(spec.formations.len());
+    let mut in_formation = vec![false; groups];
+    for (i, fs) in spec.formations.iter().enumerate() {
+        let plan = formation(&format!("formations[{i}]"), fs, refs)?;
+        if std::mem::replace(&mut in_formation[plan.group], true) {
+            return Err(problem(
+                format!("formations[{i}].group"),
+                format!("group `{}` is already in a formation", fs.group),
+            ));
+        }
+        formations.push(plan);
+    }
+    Ok(formations)
 }

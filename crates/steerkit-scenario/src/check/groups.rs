@@ -4,11 +4,13 @@
 use super::goal_rule::goal_rule;
 use super::node;
 use super::spawn::{listed_agents, spawn_agents};
+use super::values::name;
 use super::values::{colour, join, lib, non_negative, one_of, point, positive, problem};
-use super::{vehicle, Problem, Refs, Result};
+use super::{vehicle, Problem, Refs, Result, MAX_AGENTS};
 use crate::dim::Dim;
 use crate::model::{Behaviour, Bounds, GroupPlan, JumpPlan, Placement};
 use crate::spec::{GroupSpec, ScenarioSpec};
+use std::collections::HashMap;
 use steerkit::kinematic::{Integration, Limits, Scheme};
 use steerkit::math::Rng;
 use steerkit::three_d::FakeRotation;
@@ -369,4 +371,38 @@ pub(super) fn orca(op: &str, o: &crate::spec::OrcaSpec) -> Result<steerkit::stee
 /// `group_size` has already rejected every other combination.
 pub(super) fn unreachable_group<V: Dim>(path: &str) -> Result<Vec<Placement<V>>> {
     Err(problem(path, "the group has no agents"))
+}
+
+/// The group names (each once, no `:`) with their indices, and every group's size, at most
+/// [`MAX_AGENTS`] agents in all.
+pub(super) fn group_names(spec: &ScenarioSpec) -> Result<(HashMap<&str, usize>, Vec<usize>)> {
+    let mut group_index: HashMap<&str, usize> = HashMap::new();
+    let mut sizes = Vec::with_capacity(spec.groups.len());
+    let mut total = 0u64;
+    if spec.groups.is_empty() {
+        return Err(problem("groups", "a scenario needs at least one group"));
+    }
+    for (i, g) in spec.groups.iter().enumerate() {
+        let path = format!("groups[{i}]");
+        name(&join(&path, "name"), &g.name)?;
+        if g.name.contains(':') {
+            return Err(problem(
+                join(&path, "name"),
+                "a group name must be non-empty and contain no `:`",
+            ));
+        }
+        if group_index.insert(g.name.as_str(), i).is_some() {
+            return Err(problem(join(&path, "name"), format!("a second group named `{}`", g.name)));
+        }
+        let n = group_size(&path, g)?;
+        total += n as u64;
+        if total > MAX_AGENTS {
+            return Err(problem(
+                join(&path, "count"),
+                format!("more than {MAX_AGENTS} agents in all"),
+            ));
+        }
+        sizes.push(n);
+    }
+    Ok((group_index, sizes))
 }

@@ -1,9 +1,9 @@
 //! `[[turrets]]`: guns and grenadiers of 3D scenarios (Millington §3.5).
 
 use super::values::{colour, join, name, non_negative, one_of, point, positive, problem};
-use super::{Refs, Result};
+use super::{Refs, Result, MAX_TURRETS};
 use crate::model::{Aim, Drag, Solver, TurretPlan};
-use crate::spec::TurretSpec;
+use crate::spec::{ScenarioSpec, TurretSpec};
 use steerkit::predict::BallisticArc;
 use steerkit::Vec3;
 
@@ -149,4 +149,27 @@ fn grenade(path: &str, t: &TurretSpec) -> Result<Option<(Option<f32>, f32)>> {
             ))
         }
     })
+}
+
+/// Every `[[turrets]]` (at most [`MAX_TURRETS`]), each named once.
+pub(super) fn turrets(spec: &ScenarioSpec, refs: &Refs<'_>) -> Result<Vec<TurretPlan>> {
+    if spec.turrets.len() > MAX_TURRETS {
+        return Err(problem(
+            "turrets",
+            format!("at most {MAX_TURRETS} turrets, got {}", spec.turrets.len()),
+        ));
+    }
+    let mut turrets: Vec<TurretPlan> = Vec::with_capacity(spec.turrets.len());
+    for (i, ts) in spec.turrets.iter().enumerate() {
+        let path = format!("turrets[{i}]");
+        let t = turret(&path, ts, refs)?;
+        if turrets.iter().any(|o| o.name == t.name) {
+            return Err(problem(
+                join(&path, "name"),
+                format!("a second turret named `{}`", t.name),
+            ));
+        }
+        turrets.push(t);
+    }
+    Ok(turrets)
 }

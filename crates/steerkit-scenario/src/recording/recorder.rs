@@ -413,7 +413,8 @@ impl<V: Vector> FrameWriter<'_, V> {
         }
     }
 
-    /// The controls `agent`'s vehicle used this step (three values, see [`ControlLayer`]).
+    /// The controls `agent`'s vehicle used this step (three values, see
+    /// [`ControlLayer`](super::ControlLayer)).
     pub fn controls(&mut self, agent: u32, values: [f32; 3]) {
         if self.keeps(agent) {
             let l = &mut self.frame.overlays.controls;
