@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use steerkit::math::Rng;
 
 /// Tries per spawned agent to find a place outside the solid obstacles.
-pub(super) const SPAWN_TRIES: usize = 64;
+const SPAWN_TRIES: usize = 64;
 /// Tries per spawned agent with a minimum spacing (each test looks at a few grid cells).
 pub(super) const SPACED_TRIES: usize = 1024;
 
