@@ -8,7 +8,7 @@
 //! stays small: points closer than half a pixel to the last one kept are dropped, and at most
 //! 200 000 trail points are written in all.
 
-use crate::recording::{Cuboid, Recording};
+use crate::recording::{Cuboid, Frame, Recording};
 use std::fmt::Write as _;
 use std::path::Path;
 use steerkit::Vec2;
@@ -172,20 +172,38 @@ pub fn render_svg(r: &Recording) -> String {
         None => format!("{} — no frames", r.meta.scenario),
     };
     let _ = writeln!(s, "<title>{}</title>", xml(&title));
+    background(&mut s, r, &view, size);
+    world(&mut s, r, &view);
+    trails(&mut s, r, &view, size);
+    if let Some(f) = last {
+        bodies(&mut s, r, &view, f);
+    }
+    legend(&mut s, r, h, &title);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The page and the world's rectangle (dashed when the world wraps).
+fn background(s: &mut String, r: &Recording, view: &View, size: Vec2) {
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#f6f7f9"/>"##);
-    let (x0, y0) = view.px(Vec2::new(lo.x, hi.y));
+    let (x0, y0) = view.px(Vec2::new(view.lo.x, view.hi.y));
     let _ = writeln!(
         s,
         r##"<rect x="{x0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}" fill="#ffffff" stroke="#c5cad3" stroke-width="1"{}/>"##,
-        size.x * scale,
-        size.y * scale,
+        size.x * view.scale,
+        size.y * view.scale,
         if r.world.wrap { r#" stroke-dasharray="6 4""# } else { "" }
     );
+}
 
-    // the static world
-    let w = &r.world;
+/// The fill and outline of every obstacle.
+const OBSTACLE: &str = r##"fill="#dfe3ea" stroke="#8a94a6" stroke-width="1.5""##;
+
+/// The static world: paths, circles and boxes, waypoints, polygons, 3D shapes, walls.
+fn world(s: &mut String, r: &Recording, view: &View) {
+    let (w, scale, obstacle) = (&r.world, view.scale, OBSTACLE);
     for p in &w.paths {
-        let mut d = thinned_path(&view, p.points.iter().map(|&q| q.into()), usize::MAX, None);
+        let mut d = thinned_path(view, p.points.iter().map(|&q| q.into()), usize::MAX, None);
         if p.looping {
             d.push('Z');
         }
@@ -195,7 +213,6 @@ pub fn render_svg(r: &Recording) -> String {
             xml(&p.name)
         );
     }
-    let obstacle = r##"fill="#dfe3ea" stroke="#8a94a6" stroke-width="1.5""##;
     for c in &w.circles {
         let (cx, cy) = view.px(c.center.into());
         let _ = writeln!(
@@ -213,13 +230,36 @@ pub fn render_svg(r: &Recording) -> String {
             (b.max[1] - b.min[1]) * scale
         );
     }
-    // a race's waypoints: green with the visit number once visited, an orange ring if never
+    waypoints(s, r, view);
+    for p in &w.polygons {
+        let mut pts = String::new();
+        for (i, &q) in p.points.iter().enumerate() {
+            if i > 0 {
+                pts.push(' ');
+            }
+            point(&mut pts, view.px(q.into()));
+        }
+        let _ = writeln!(s, r#"<polygon class="obstacle" points="{pts}" {obstacle}/>"#);
+    }
+    solids_3d(s, r, view);
+    for wall in &w.walls {
+        let ((x1, y1), (x2, y2)) = (view.px(wall.a.into()), view.px(wall.b.into()));
+        let _ = writeln!(
+            s,
+            r##"<line class="wall" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#3b4350" stroke-width="4" stroke-linecap="round"/>"##
+        );
+    }
+}
+
+/// A race's waypoints: green with the visit number once visited, an orange ring if never.
+fn waypoints(s: &mut String, r: &Recording, view: &View) {
+    let w = &r.world;
     let mut visits: Vec<(u32, usize)> =
         w.waypoints.iter().enumerate().filter_map(|(i, p)| p.visited.map(|v| (v, i))).collect();
     visits.sort_unstable();
     for (i, p) in w.waypoints.iter().enumerate() {
         let (cx, cy) = view.px(p.center.into());
-        let r = (p.radius * scale).max(4.0);
+        let r = (p.radius * view.scale).max(4.0);
         match visits.iter().position(|&(_, k)| k == i) {
             Some(rank) => {
                 let _ = writeln!(
@@ -237,17 +277,11 @@ pub fn render_svg(r: &Recording) -> String {
             }
         }
     }
-    for p in &w.polygons {
-        let mut pts = String::new();
-        for (i, &q) in p.points.iter().enumerate() {
-            if i > 0 {
-                pts.push(' ');
-            }
-            point(&mut pts, view.px(q.into()));
-        }
-        let _ = writeln!(s, r#"<polygon class="obstacle" points="{pts}" {obstacle}/>"#);
-    }
-    // 3D shapes seen from above (3D recordings)
+}
+
+/// 3D shapes seen from above (3D recordings): spheres as circles, cuboids by their footprint.
+fn solids_3d(s: &mut String, r: &Recording, view: &View) {
+    let (w, scale, obstacle) = (&r.world, view.scale, OBSTACLE);
     for c in &w.spheres {
         let (cx, cy) = view.px(ground(c.center));
         let _ = writeln!(
@@ -266,18 +300,14 @@ pub fn render_svg(r: &Recording) -> String {
             (hi.y - lo.y) * scale
         );
     }
-    for wall in &w.walls {
-        let ((x1, y1), (x2, y2)) = (view.px(wall.a.into()), view.px(wall.b.into()));
-        let _ = writeln!(
-            s,
-            r##"<line class="wall" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#3b4350" stroke-width="4" stroke-linecap="round"/>"##
-        );
-    }
+}
 
-    // trails, grouped so each group is one <g>
+/// Every agent's trail, grouped so each group is one `<g>`; a wrap-around world breaks a trail
+/// where it wraps.
+fn trails(s: &mut String, r: &Recording, view: &View, size: Vec2) {
     let n = r.agent_count();
     let per_agent = TRAIL_BUDGET.checked_div(n).unwrap_or(0).max(2);
-    let jump = if w.wrap { Some(size * 0.5) } else { None };
+    let jump = if r.world.wrap { Some(size * 0.5) } else { None };
     for (gi, g) in r.groups.iter().enumerate() {
         let _ = writeln!(
             s,
@@ -287,7 +317,7 @@ pub fn render_svg(r: &Recording) -> String {
         for a in (0..n).filter(|&a| r.agent_groups[a] as usize == gi) {
             // the most recent points are the ones kept when thinning runs out of budget
             let d = thinned_path(
-                &view,
+                view,
                 r.frames.iter().rev().map(|f| r.plane_position(f, a)),
                 per_agent,
                 jump,
@@ -298,50 +328,53 @@ pub fn render_svg(r: &Recording) -> String {
         }
         let _ = writeln!(s, "</g>");
     }
+}
 
-    // agents in the final frame
-    if let Some(f) = last {
-        for (gi, g) in r.groups.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                r#"<g class="agents" fill="{}" stroke="{}" stroke-width="1">"#,
-                xml(&g.colour),
-                darker(&g.colour)
-            );
-            let body = (g.radius * scale).max(3.5);
-            for a in (0..n).filter(|&a| r.agent_groups[a] as usize == gi) {
-                let p = r.plane_position(f, a);
-                let heading = f.orientation[a];
-                if !p.is_finite() || !heading.is_finite() {
-                    continue;
-                }
-                let (cx, cy) = view.px(p);
-                // screen y is down, so the heading turns clockwise on screen
-                let (sin, cos) = (-heading).sin_cos();
-                let corner =
-                    |fx: f32, fy: f32| (cx + fx * cos - fy * sin, cy + fx * sin + fy * cos);
-                let mut pts = String::new();
-                point(&mut pts, corner(1.5 * body, 0.0));
-                pts.push(' ');
-                point(&mut pts, corner(-body, 0.9 * body));
-                pts.push(' ');
-                point(&mut pts, corner(-0.55 * body, 0.0));
-                pts.push(' ');
-                point(&mut pts, corner(-body, -0.9 * body));
-                let _ = writeln!(s, r#"<polygon class="agent" data-agent="{a}" points="{pts}"/>"#);
+/// The agents of frame `f` as oriented triangles, one `<g>` per group.
+fn bodies(s: &mut String, r: &Recording, view: &View, f: &Frame) {
+    let n = r.agent_count();
+    for (gi, g) in r.groups.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r#"<g class="agents" fill="{}" stroke="{}" stroke-width="1">"#,
+            xml(&g.colour),
+            darker(&g.colour)
+        );
+        let body = (g.radius * view.scale).max(3.5);
+        for a in (0..n).filter(|&a| r.agent_groups[a] as usize == gi) {
+            let p = r.plane_position(f, a);
+            let heading = f.orientation[a];
+            if !p.is_finite() || !heading.is_finite() {
+                continue;
             }
-            let _ = writeln!(s, "</g>");
+            let (cx, cy) = view.px(p);
+            // screen y is down, so the heading turns clockwise on screen
+            let (sin, cos) = (-heading).sin_cos();
+            let corner = |fx: f32, fy: f32| (cx + fx * cos - fy * sin, cy + fx * sin + fy * cos);
+            let mut pts = String::new();
+            point(&mut pts, corner(1.5 * body, 0.0));
+            pts.push(' ');
+            point(&mut pts, corner(-body, 0.9 * body));
+            pts.push(' ');
+            point(&mut pts, corner(-0.55 * body, 0.0));
+            pts.push(' ');
+            point(&mut pts, corner(-body, -0.9 * body));
+            let _ = writeln!(s, r#"<polygon class="agent" data-agent="{a}" points="{pts}"/>"#);
         }
+        let _ = writeln!(s, "</g>");
     }
+}
 
-    // legend and caption
+/// The caption (title) above the world and the legend of groups below it, in a picture `h` px
+/// high.
+fn legend(s: &mut String, r: &Recording, h: f32, title: &str) {
     let mut x = MARGIN;
     let y = h - 14.0;
     let _ = writeln!(
         s,
         r##"<text x="{x:.1}" y="{:.1}" font-size="13" fill="#2b303a" font-weight="600">{}</text>"##,
         MARGIN - 8.0,
-        xml(&title)
+        xml(title)
     );
     for (gi, g) in r.groups.iter().enumerate() {
         let count = r.agent_groups.iter().filter(|&&a| a as usize == gi).count();
@@ -356,8 +389,6 @@ pub fn render_svg(r: &Recording) -> String {
         );
         x += 30.0 + 7.0 * label.chars().count() as f32;
     }
-    s.push_str("</svg>\n");
-    s
 }
 
 /// Writes `snapshot.svg` for a recording to `path`, through a temporary name and a rename (a

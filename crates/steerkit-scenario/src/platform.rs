@@ -128,6 +128,78 @@ fn lift(p: Vec2) -> Vec3 {
     p.extend(0.0)
 }
 
+/// Gap `i` of group `g`'s course, from platform `near` to platform `far`: a hole it runs over,
+/// a jump it takes (planned to land past the far lip), or one it refuses, with its metrics.
+fn plan_gap(
+    view: &SideView,
+    g: &JumperGroup,
+    i: usize,
+    (near, far): ((f32, f32, f32), (f32, f32, f32)),
+    (capability, conditions): (&JumpCapability, TakeoffConditions),
+    gravity: Vec3,
+) -> Result<(Gap, GapMetrics), steerkit::ParamError> {
+    let run = g.limits.max_speed();
+    let width = far.0 - near.1;
+    let rise = far.2 - near.2;
+    let takeoff = Vec2::new(near.1 - 0.5 * g.radius, near.2);
+    let landing = Vec2::new(far.0 + g.radius.max(0.3), far.2);
+    let mut m = GapMetrics {
+        group: g.name.clone(),
+        gap: i,
+        from: takeoff.to_array(),
+        to: landing.to_array(),
+        width,
+        rise,
+        kind: "jump",
+        refused: None,
+        run_up_speed: None,
+        taken: 0,
+        landed: 0,
+        failed: 0,
+    };
+    let level = rise.abs() <= 1e-3;
+    let gap = if level && width <= view.hole_width {
+        let lip = Vec3::new(near.1, near.2, 0.0);
+        let hole =
+            HoleFiller::new(lip - Vec3::Z, lip + Vec3::Z, Vec3::X, width.max(1e-3) + g.radius)?;
+        m.kind = "hole";
+        if hole.clears(run, g.jump_speed, gravity.y, 0.0) {
+            Gap::Hole(hole)
+        } else {
+            m.kind = "refused";
+            m.refused = Some(format!("too far at full speed ({width:.2} m)"));
+            Gap::Refused
+        }
+    } else {
+        match Jump::to_landing(
+            lift(takeoff),
+            lift(landing),
+            capability,
+            conditions,
+            VelocityMatch::new(RESPONSE)?,
+        ) {
+            Ok(j) => {
+                m.run_up_speed = Some(j.point().run_up_velocity().length());
+                Gap::Jump(j)
+            }
+            Err(e) => {
+                m.kind = "refused";
+                m.refused = Some(match e {
+                    JumpError::TooHigh { max_rise } => {
+                        format!("too high: {rise:.2} m up, the jump rises {max_rise:.2} m")
+                    }
+                    JumpError::TooFast { required } => format!(
+                        "too far: {width:.2} m needs a {required:.2} m/s run-up, the jumper runs {run:.2}"
+                    ),
+                    other => other.to_string(),
+                });
+                Gap::Refused
+            }
+        }
+    };
+    Ok((gap, m))
+}
+
 impl SideViewRun {
     /// Plans every group's course and places its jumpers (`start(h)` is an agent's position).
     ///
@@ -160,69 +232,8 @@ impl SideViewRun {
             let mut gaps = Vec::new();
             let mut metrics = Vec::new();
             for (i, w) in p.windows(2).enumerate() {
-                let (near, far) = (w[0], w[1]);
-                let width = far.0 - near.1;
-                let rise = far.2 - near.2;
-                let takeoff = Vec2::new(near.1 - 0.5 * g.radius, near.2);
-                let landing = Vec2::new(far.0 + g.radius.max(0.3), far.2);
-                let mut m = GapMetrics {
-                    group: g.name.clone(),
-                    gap: i,
-                    from: takeoff.to_array(),
-                    to: landing.to_array(),
-                    width,
-                    rise,
-                    kind: "jump",
-                    refused: None,
-                    run_up_speed: None,
-                    taken: 0,
-                    landed: 0,
-                    failed: 0,
-                };
-                let level = rise.abs() <= 1e-3;
-                let gap = if level && width <= view.hole_width {
-                    let lip = Vec3::new(near.1, near.2, 0.0);
-                    let hole = HoleFiller::new(
-                        lip - Vec3::Z,
-                        lip + Vec3::Z,
-                        Vec3::X,
-                        width.max(1e-3) + g.radius,
-                    )?;
-                    m.kind = "hole";
-                    if hole.clears(run, g.jump_speed, gravity.y, 0.0) {
-                        Gap::Hole(hole)
-                    } else {
-                        m.kind = "refused";
-                        m.refused = Some(format!("too far at full speed ({width:.2} m)"));
-                        Gap::Refused
-                    }
-                } else {
-                    match Jump::to_landing(
-                        lift(takeoff),
-                        lift(landing),
-                        &capability,
-                        conditions,
-                        VelocityMatch::new(RESPONSE)?,
-                    ) {
-                        Ok(j) => {
-                            m.run_up_speed = Some(j.point().run_up_velocity().length());
-                            Gap::Jump(j)
-                        }
-                        Err(e) => {
-                            m.kind = "refused";
-                            m.refused = Some(match e {
-                                JumpError::TooHigh { max_rise } => {
-                                    format!("too high: {rise:.2} m up, the jump rises {max_rise:.2} m")
-                                }
-                                JumpError::TooFast { required } => format!(
-                                    "too far: {width:.2} m needs a {required:.2} m/s run-up, the jumper runs {run:.2}"
-                                ),
-                                other => other.to_string(),
-                            });
-                            Gap::Refused
-                        }
-                    }
-                };
+                let (gap, m) =
+                    plan_gap(view, &g, i, (w[0], w[1]), (&capability, conditions), gravity)?;
                 gaps.push(gap);
                 metrics.push(m);
             }

@@ -1,8 +1,10 @@
 //! `[side_view]` and `[[platforms]]`: 2D worlds seen from the side, with gravity (Millington
 //! §3.6).
 
-use super::{finite, join, positive, problem, Result};
-use crate::model::SideView;
+use super::values::{finite, join, positive, problem};
+use super::Result;
+use crate::dim::Dim;
+use crate::model::{GroupPlan, SideView};
 use crate::spec::ScenarioSpec;
 
 /// The side view of a 2D file, if it has one (`dims` is the scenario's).
@@ -71,4 +73,35 @@ pub(crate) fn side_view(spec: &ScenarioSpec, dims: usize) -> Result<Option<SideV
 /// The index of the platform whose top `(x, y)` stands on (within 1 mm), if any.
 pub(crate) fn platform_under(view: &SideView, x: f32, y: f32) -> Option<usize> {
     view.platforms.iter().position(|&(x0, x1, top)| x >= x0 && x <= x1 && (y - top).abs() <= 1e-3)
+}
+
+/// Jumpers need a side view, and each starts standing on a platform top.
+pub(super) fn jumpers<V: Dim>(
+    path: &str,
+    side: Option<&SideView>,
+    plan: &GroupPlan<V>,
+) -> Result<()> {
+    match (side, plan.jump) {
+        (None, Some(_)) => {
+            return Err(problem(
+                join(path, "jump"),
+                "jumpers run on platforms: add `[side_view]` and `[[platforms]]`",
+            ))
+        }
+        (Some(view), Some(_)) => {
+            for (a, p) in plan.agents.iter().enumerate() {
+                let (x, y) = (p.position.axis(0), p.position.axis(1));
+                if platform_under(view, x, y).is_none() {
+                    return Err(problem(
+                        format!("{path}.agents[{a}].position"),
+                        format!(
+                            "a jumper starts standing on a platform top; ({x}, {y}) is on none"
+                        ),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }

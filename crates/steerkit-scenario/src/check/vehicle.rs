@@ -1,6 +1,7 @@
 //! `vehicle = { model = ..., ... }`: a group driven through one of the library's vehicle models.
 
-use super::{applicable, join, lib, one_of, positive, problem, Present, Result};
+use super::values::{applicable, join, lib, one_of, positive, present, problem, Present};
+use super::Result;
 use crate::model::VehiclePlan;
 use crate::spec::VehicleSpec;
 use steerkit::motor::{
