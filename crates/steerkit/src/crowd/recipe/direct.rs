@@ -21,6 +21,9 @@ enum FlatLeaf {
 /// when the group is added: evaluated straight from the neighbour sums, without walking the
 /// recipe tree or searching the separation sums per agent. The arithmetic and its order are
 /// those of [`evaluate`] and [`blend`], so the result is bit-identical.
+///
+/// [`blend`]: crate::combine::blend
+/// [`evaluate`]: fn@evaluate
 #[derive(Clone, Debug)]
 pub(crate) struct FlatBlend {
     members: Vec<(f32, FlatLeaf)>,
@@ -77,6 +80,8 @@ impl FlatBlend {
     }
 
     /// The blended steering (what [`evaluate`] returns for the recipe, never `None`).
+    ///
+    /// [`evaluate`]: fn@evaluate
     #[inline]
     fn evaluate<V: CrowdVector>(
         &self,
@@ -110,6 +115,8 @@ pub(crate) enum Toward {
 /// alone, without building the whole context or walking the tree: a [`FlatBlend`], or a single
 /// seek, flee or arrive for a fixed point (`Some`) or the agent's goal (`None`), the usual
 /// preferred velocity under ORCA. Same arithmetic as [`evaluate`], so bit-identical results.
+///
+/// [`evaluate`]: fn@evaluate
 #[derive(Clone, Debug)]
 pub(crate) enum Direct<V: Vector> {
     Blend(FlatBlend),
@@ -135,6 +142,8 @@ impl<V: CrowdVector> Direct<V> {
     }
 
     /// The steering (what [`evaluate`] returns for the recipe, zero for `None`).
+    ///
+    /// [`evaluate`]: fn@evaluate
     #[inline]
     pub(crate) fn evaluate(
         &self,

@@ -177,8 +177,12 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
         follow: FollowPath,
     },
     /// Weighted blend ([`blend`]): `clip(Σ wᵢ·sᵢ, max_acceleration)`.
+    ///
+    /// [`blend`]: crate::combine::blend
     Blend(Vec<(f32, Recipe<V, A, P>)>),
     /// Priority groups ([`prioritize`]): the first group whose output exceeds `epsilon`.
+    ///
+    /// [`prioritize`]: crate::combine::prioritize
     Priority {
         /// Groups, highest priority first.
         groups: Vec<Recipe<V, A, P>>,
@@ -186,6 +190,8 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
         epsilon: Epsilon,
     },
     /// Buckland's weighted truncated running sum with prioritisation ([`running_sum`]).
+    ///
+    /// [`running_sum`]: crate::combine::running_sum
     RunningSum(Vec<(f32, Recipe<V, A, P>)>),
     /// Two stages: `first` until the agent has finished its path (an open path's end
     /// reached by a path leaf in `first`: `PathFinished`), then `then` for good. A crowd on a
@@ -306,6 +312,8 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// it overshoots a fixed target and jitters round it. With the group's `face_motion` its
     /// facing snaps to the velocity (the book's `newOrientation`).
     /// A kinematic leaf must be the whole recipe (a combiner holding one is refused).
+    ///
+    /// [`KinematicSeek`]: crate::steering::KinematicSeek
     KinematicSeek {
         /// What to seek.
         target: Target<V, A>,
@@ -356,6 +364,11 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// thread, a loaded 2-core machine): 15–22 µs per agent per step (3 agents: 21.5 µs; 200
     /// agents: 15.2 µs), against well under 1 µs for a seek. Meant for tens of agents that
     /// need a route, not thousands.
+    ///
+    /// [`SteeringPipeline`]: crate::pipeline::SteeringPipeline
+    /// [`PlanningDecomposer`]: crate::pipeline::PlanningDecomposer
+    /// [`GridGraph`]: crate::pipeline::GridGraph
+    /// [`AvoidObstacle`]: crate::pipeline::AvoidObstacle
     Pipeline {
         /// Where to go.
         goal: Target<V, A>,
@@ -377,5 +390,7 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// ([`Crowd::add_behaviour`](super::Crowd::add_behaviour)), run like any leaf with the
     /// agent's view ([`AgentContext`]). A scenario file cannot name one: the id is meaningful
     /// only for the crowd it was registered with.
+    ///
+    /// [`AgentContext`]: crate::crowd::AgentContext
     Custom(BehaviourId),
 }
