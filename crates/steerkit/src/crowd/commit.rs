@@ -94,69 +94,17 @@ impl<V: CrowdVector> Crowd<V> {
                 let g = &rt.spec;
                 let steering = debug[i].steering;
                 let old = pos[k];
-                let mut kin = Kinematic {
-                    position: old,
-                    orientation: ori[k],
-                    velocity: vel[k],
-                    rotation: rot[k],
-                };
+                let (orientation, velocity, rotation) = (ori[k], vel[k], rot[k]);
+                let mut kin = Kinematic { position: old, orientation, velocity, rotation };
                 let field = if steering.is_finite() {
-                    if let (Some(motor), Some(ctl)) = (&g.motor, controls.as_deref_mut()) {
-                        ctl[k] = V::drive(motor, &mut kin, &steering, &c.limits, dt, ctl[k]);
-                    } else if rt.plan.kinematic {
-                        // a kinematic leaf's output is the velocity and rotation to set
-                        let request = KinematicSteeringOutput {
-                            velocity: steering.linear,
-                            rotation: steering.angular,
-                        };
-                        kin.apply_kinematic(&request, &c.limits, dt);
-                    } else {
-                        kin.integrate_with(&steering, &c.limits, &g.integration, dt);
-                    }
+                    let ctl = controls.as_deref_mut();
+                    integrate(rt, &mut kin, &steering, &c.limits, dt, ctl, k);
                     if let Some(obstacles) = obstacles {
-                        let contact = space::contain(
-                            obstacles,
-                            old,
-                            &mut kin.position,
-                            &mut kin.velocity,
-                            radius[i],
-                            c.flags & TOUCHING != 0,
-                        );
-                        let touching = match contact {
-                            Contact::None => false,
-                            Contact::Wall(obstacle) => {
-                                if c.flags & TOUCHING == 0 {
-                                    scratch.events.push(CrowdEvent::WallCrossing {
-                                        agent: agent(),
-                                        obstacle,
-                                    });
-                                }
-                                true
-                            }
-                            Contact::Blocked(obstacle) | Contact::Touch(obstacle) => {
-                                if c.flags & TOUCHING == 0 {
-                                    scratch.events.push(CrowdEvent::ObstacleCollision {
-                                        agent: agent(),
-                                        obstacle,
-                                    });
-                                }
-                                true
-                            }
-                        };
-                        if touching {
-                            c.flags |= TOUCHING;
-                        } else {
-                            c.flags &= !TOUCHING;
-                        }
+                        let events = &mut scratch.events;
+                        contain(obstacles, old, &mut kin, radius[i], c, agent, events);
                     }
                     bounds.confine(&mut kin.position, &mut kin.velocity, radius[i]);
-                    if g.motor.is_some() {
-                        // the vehicle's model has set the orientation
-                    } else if let (true, Some(fake)) = (g.face_motion, &g.fake_rotation) {
-                        V::fake_facing(fake, vel[k], &mut kin, dt);
-                    } else if g.face_motion && kin.velocity.length_squared() > 1e-12 {
-                        kin.orientation = V::facing(kin.orientation, kin.velocity);
-                    }
+                    face(g, vel[k], &mut kin, dt);
                     non_finite_field(&kin)
                 } else {
                     Some("steering")
@@ -169,10 +117,7 @@ impl<V: CrowdVector> Crowd<V> {
                 }
                 let moved_sq = bounds.offset(old, kin.position).length_squared();
                 scratch.max_move = scratch.max_move.max(moved_sq);
-                pos[k] = kin.position;
-                vel[k] = kin.velocity;
-                ori[k] = kin.orientation;
-                rot[k] = kin.rotation;
+                store(&kin, k, pos, vel, ori, rot);
                 let m = memory.as_deref_mut().map(|m| &mut m[k]);
                 settle(c, m, rt, kin.position, moved_sq, dt, &bounds, slots, scratch);
             }
@@ -187,6 +132,99 @@ impl<V: CrowdVector> Crowd<V> {
                 body(ci, (pos, vel, ori, rot), status, cold, memory, scratch, controls);
             },
         );
+    }
+}
+
+/// Writes agent `k`'s new kinematic to the chunk's storage.
+#[inline(always)]
+fn store<V: CrowdVector>(
+    kin: &Kinematic<V>,
+    k: usize,
+    pos: &mut [V],
+    vel: &mut [V],
+    ori: &mut [V::Orientation],
+    rot: &mut [V::Angular],
+) {
+    pos[k] = kin.position;
+    vel[k] = kin.velocity;
+    ori[k] = kin.orientation;
+    rot[k] = kin.rotation;
+}
+
+/// Moves agent `k` of a chunk by its steering: its vehicle's model when its group drives one
+/// (`controls`: the chunk's, when stored), the velocity and rotation to set from a kinematic leaf, or the
+/// group's integration.
+#[inline(always)]
+fn integrate<V: CrowdVector>(
+    rt: &GroupRt<V>,
+    kin: &mut Kinematic<V>,
+    steering: &SteeringOutput<V>,
+    limits: &Limits,
+    dt: f32,
+    controls: Option<&mut [Option<Controls>]>,
+    k: usize,
+) {
+    let g = &rt.spec;
+    if let (Some(motor), Some(ctl)) = (&g.motor, controls) {
+        ctl[k] = V::drive(motor, kin, steering, limits, dt, ctl[k]);
+    } else if rt.plan.kinematic {
+        // a kinematic leaf's output is the velocity and rotation to set
+        let request =
+            KinematicSteeringOutput { velocity: steering.linear, rotation: steering.angular };
+        kin.apply_kinematic(&request, limits, dt);
+    } else {
+        kin.integrate_with(steering, limits, &g.integration, dt);
+    }
+}
+
+/// Keeps a move from `old` out of the static world (see `space::contain`), raising a wall
+/// crossing or obstacle collision when a contact starts and keeping the agent's `TOUCHING`
+/// flag.
+#[inline(always)]
+fn contain<V: CrowdVector>(
+    obstacles: &V::Obstacles,
+    old: V,
+    kin: &mut Kinematic<V>,
+    radius: f32,
+    c: &mut Cold,
+    agent: impl Fn() -> AgentHandle,
+    events: &mut Vec<CrowdEvent>,
+) {
+    let touching = c.flags & TOUCHING != 0;
+    let contact =
+        space::contain(obstacles, old, &mut kin.position, &mut kin.velocity, radius, touching);
+    let touching = match contact {
+        Contact::None => false,
+        Contact::Wall(obstacle) => {
+            if c.flags & TOUCHING == 0 {
+                events.push(CrowdEvent::WallCrossing { agent: agent(), obstacle });
+            }
+            true
+        }
+        Contact::Blocked(obstacle) | Contact::Touch(obstacle) => {
+            if c.flags & TOUCHING == 0 {
+                events.push(CrowdEvent::ObstacleCollision { agent: agent(), obstacle });
+            }
+            true
+        }
+    };
+    if touching {
+        c.flags |= TOUCHING;
+    } else {
+        c.flags &= !TOUCHING;
+    }
+}
+
+/// Faces the motion as the group asks: left to the vehicle's model when it drives one, faked
+/// bank and pitch (from the velocity `before` the move), or the velocity's direction.
+#[inline(always)]
+fn face<V: CrowdVector>(g: &Group<V>, before: V, kin: &mut Kinematic<V>, dt: f32) {
+    if g.motor.is_some() {
+        // the vehicle's model has set the orientation
+    } else if let (true, Some(fake)) = (g.face_motion, &g.fake_rotation) {
+        V::fake_facing(fake, before, kin, dt);
+    } else if g.face_motion && kin.velocity.length_squared() > 1e-12 {
+        kin.orientation = V::facing(kin.orientation, kin.velocity);
     }
 }
 

@@ -2,12 +2,54 @@
 //! neighbour pass, the direct recipes' fast path, the recipe tree).
 
 use super::*;
-use crate::steering::Reach;
+use crate::steering::{Orca, Reach};
 
 impl<V: CrowdVector> Crowd<V> {
     /// Phase 2: steering of every agent from the current state.
     #[inline(never)]
     pub(super) fn compute(&mut self, dt: f32) {
+        self.tag_orca();
+        let phase = Steer {
+            view: grid_view!(self),
+            agents: agent_view!(self),
+            groups: &self.groups,
+            paths: &self.paths,
+            slots: &self.slots,
+            storage: scan::Storage {
+                grid: &self.grid,
+                bounds: &self.config.bounds,
+                position: &self.position,
+                velocity: &self.velocity,
+                radius: &self.radius,
+                soa: &self.soa,
+                avx2: self.avx2,
+            },
+            orientation: &self.orientation,
+            rotation: &self.rotation,
+            radius: &self.radius,
+            status: &self.status,
+            obstacles: self.obstacles.as_ref(),
+            slot_targets: &self.slot_targets,
+            customs: &self.customs,
+            hazards: &self.hazards,
+            orca_tags: &self.orca_tags,
+            nr: self.config.neighbour_radius,
+            steps: self.steps,
+            avx2: self.avx2,
+            lanes: V::BLENDS_IN_LANES && self.agent_lanes,
+            dt,
+        };
+        let n = self.cold.len().div_ceil(CHUNK);
+        (chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)))
+            .zip(side_chunks!(self.avoid, n).zip(side_chunks!(self.memory, n)))
+            .enumerate()
+            .for_each(|(ci, (((cold, debug), scratch), (avoid, memory)))| {
+                phase.chunk(ci, cold, debug, scratch, avoid, memory)
+            });
+    }
+
+    /// Every agent's avoidance role this step (`orca_tags`), while some group runs ORCA.
+    fn tag_orca(&mut self) {
         self.orca_tags.clear();
         if self.groups.iter().any(|g| g.spec.orca.is_some()) {
             let groups = &self.groups;
@@ -25,299 +67,357 @@ impl<V: CrowdVector> Crowd<V> {
             #[cfg(not(feature = "parallel"))]
             self.orca_tags.extend(self.cold.iter().map(tag));
         }
-        let orca_tags = &self.orca_tags[..];
-        let view = grid_view!(self);
-        let agents = agent_view!(self);
-        let (groups, paths, slots) = (&self.groups, &self.paths, &self.slots);
-        let storage = scan::Storage {
-            grid: &self.grid,
-            bounds: &self.config.bounds,
-            position: &self.position,
-            velocity: &self.velocity,
-            radius: &self.radius,
-            soa: &self.soa,
-            avx2: self.avx2,
-        };
-        let (orientation, rotation, radius, status) =
-            (&self.orientation, &self.rotation, &self.radius, &self.status);
-        let obstacles = self.obstacles.as_ref();
-        let slot_targets = &self.slot_targets;
-        let customs = &self.customs[..];
-        let hazards = &self.hazards[..];
-        let nr = self.config.neighbour_radius;
-        let steps = self.steps;
-        let (avx2, lanes) = (self.avx2, V::BLENDS_IN_LANES && self.agent_lanes);
-        // a group whose flat blend has a lane form and no ORCA after it: its agents keep their
-        // sums, and the blend takes them eight at a time after the chunk's scans
-        let blend_later = |g: &GroupRt<V>| -> bool {
-            lanes
-                && g.spec.orca.is_none()
-                && matches!(&g.direct, Some(Direct::Blend(flat)) if flat.lanes().is_some())
-        };
-        let body = |ci: usize,
-                    cold: &mut [Cold],
-                    debug: &mut [AgentDebug<V>],
-                    scratch: &mut ChunkScratch<V>,
-                    mut avoid: Option<&mut [AvoidState]>,
-                    mut memory: Option<&mut [Memory<V>]>| {
-            let base = ci * CHUNK;
-            // agents of recipes without obstacle avoidance have no avoidance state
-            let mut spare = AvoidState::default();
-            // nor memory before something reads it (`memory_on`: a goal or a tree recipe
-            // allocates it first, so this stand-in is never read)
-            let mut spare_memory = None;
-            // consecutive agents of one group whose flat blend waits to be taken eight at a
-            // time in lanes (`flush`), with their sums
-            let mut held = Held::<V>::default();
-            // the held agents' blends: eight at once in lanes, fewer one by one
-            let flush = |held: &mut Held<V>, cold: &[Cold], debug: &mut [AgentDebug<V>]| {
-                let (a, n) = (held.first, core::mem::take(&mut held.len));
-                if n == 0 {
-                    return;
+    }
+}
+
+/// What the compute phase reads, shared by every chunk: the crowd's fields it needs, borrowed
+/// one by one so that the chunks can write the others.
+struct Steer<'a, V: CrowdVector> {
+    view: GridNeighbours<'a, V>,
+    agents: AgentView<'a, V>,
+    groups: &'a [GroupRt<V>],
+    paths: &'a [Polyline<V>],
+    slots: &'a [Slot],
+    storage: scan::Storage<'a, V>,
+    orientation: &'a [V::Orientation],
+    rotation: &'a [V::Angular],
+    radius: &'a [f32],
+    status: &'a [u8],
+    obstacles: Option<&'a V::Obstacles>,
+    slot_targets: &'a [Option<SlotTarget>],
+    customs: &'a [CustomEntry<V>],
+    hazards: &'a [Hazard<V>],
+    orca_tags: &'a [OrcaTag],
+    /// The neighbour radius (m).
+    nr: f32,
+    steps: u64,
+    avx2: bool,
+    /// The space takes flat blends eight agents at a time in lanes (and the crowd lets it).
+    lanes: bool,
+    dt: f32,
+}
+
+impl<V: CrowdVector> Steer<'_, V> {
+    /// Agent `i`'s kinematic.
+    #[inline(always)]
+    fn me(&self, i: usize) -> Kinematic<V> {
+        Kinematic {
+            position: self.view.position[i],
+            orientation: self.orientation[i],
+            velocity: self.view.velocity[i],
+            rotation: self.rotation[i],
+        }
+    }
+
+    /// A group whose flat blend has a lane form and no ORCA after it: its agents keep their
+    /// sums, and the blend takes them eight at a time after the chunk's scans.
+    #[inline(always)]
+    fn blend_later(&self, g: &GroupRt<V>) -> bool {
+        self.lanes
+            && g.spec.orca.is_none()
+            && matches!(&g.direct, Some(Direct::Blend(flat)) if flat.lanes().is_some())
+    }
+
+    /// The steering of chunk `ci`'s agents (`cold`, `debug` and the side arrays are the
+    /// chunk's; `avoid` and `memory` only while stored).
+    #[inline(always)]
+    fn chunk(
+        &self,
+        ci: usize,
+        cold: &mut [Cold],
+        debug: &mut [AgentDebug<V>],
+        scratch: &mut ChunkScratch<V>,
+        mut avoid: Option<&mut [AvoidState]>,
+        mut memory: Option<&mut [Memory<V>]>,
+    ) {
+        let (groups, status) = (self.groups, self.status);
+        let base = ci * CHUNK;
+        // agents of recipes without obstacle avoidance have no avoidance state
+        let mut spare = AvoidState::default();
+        // nor memory before something reads it (`memory_on`: a goal or a tree recipe
+        // allocates it first, so this stand-in is never read)
+        let mut spare_memory = None;
+        // consecutive agents of one group whose flat blend waits to be taken eight at a
+        // time in lanes (`flush`), with their sums
+        let mut held = Held::<V>::default();
+        // agents before `next` had their sums taken in a run (`summarise_run`)
+        let mut next = 0;
+        for k in 0..cold.len() {
+            if k < next {
+                continue;
+            }
+            let i = base + k;
+            let later =
+                status[i] & QUARANTINED == 0 && self.blend_later(&groups[cold[k].group as usize]);
+            if held.len > 0 && !(later && cold[k].group == held.group) {
+                self.flush(base, &mut held, cold, debug);
+            }
+            let g = &groups[cold[k].group as usize];
+            if later && scan::runs_in_lanes(&g.plan, g.spec.view_half_angle) {
+                next = k + self.scan_run(base, k, &mut held, cold, &mut scratch.block);
+                if held.len == LANE_AGENTS {
+                    self.flush(base, &mut held, cold, debug);
                 }
-                let g = &groups[held.group as usize];
-                let Some(direct @ Direct::Blend(flat)) = &g.direct else {
-                    unreachable!("only flat blends are held")
-                };
-                let me = |j: usize| {
-                    let i = base + j;
-                    Kinematic {
-                        position: view.position[i],
-                        orientation: orientation[i],
-                        velocity: view.velocity[i],
-                        rotation: rotation[i],
-                    }
-                };
-                if n == LANE_AGENTS {
-                    let kin = core::array::from_fn(|l| me(a + l));
-                    let limits = core::array::from_fn(|l| cold[a + l].limits);
-                    let leaves = flat.lanes().unwrap_or_default();
-                    if let Some(out) = V::steer_eight(leaves, &kin, &limits, &held.sums, avx2) {
-                        for (d, (steering, target)) in debug[a..a + 8].iter_mut().zip(out) {
-                            *d = AgentDebug { steering, target };
-                        }
-                        return;
-                    }
+                continue;
+            }
+            let (c, d) = (&mut cold[k], &mut debug[k]);
+            if status[i] & QUARANTINED != 0 {
+                *d = AgentDebug::default();
+                continue;
+            }
+            let g = &groups[c.group as usize];
+            let me = self.me(i);
+            let mut local = Summary::<V>::default();
+            let summary = if later {
+                // the scan writes the held agent's sums in place
+                if held.len == 0 {
+                    (held.first, held.group) = (k, c.group);
                 }
-                for (l, sums) in held.sums[..n].iter().enumerate() {
-                    let mut notes = Notes::default();
-                    let j = a + l;
-                    let steering = direct.evaluate(&me(j), &cold[j].limits, None, sums, &mut notes);
-                    debug[j] = AgentDebug { steering, target: notes.target };
+                let kept = &mut held.sums[held.len];
+                *kept = Summary::default();
+                kept
+            } else {
+                &mut local
+            };
+            self.neighbours(i, &me, g, &c.limits, scratch, summary);
+            if later {
+                held.len += 1;
+                if held.len == LANE_AGENTS {
+                    self.flush(base, &mut held, cold, debug);
+                }
+                continue;
+            }
+            let summary = &*summary;
+            let memory = match memory.as_deref_mut() {
+                Some(m) => &mut m[k],
+                None => spare_memory.get_or_insert_with(|| {
+                    Memory::new(0, AgentHandle { index: 0, generation: 0 }, None)
+                }),
+            };
+            let goal = (c.flags & HAS_GOAL != 0).then_some(memory.goal);
+            let mut notes = Notes::default();
+            let steering = match &g.direct {
+                Some(direct) => direct.evaluate(&me, &c.limits, goal, summary, &mut notes),
+                None => {
+                    let cx = self.context(i, me, c, g, goal, summary, &scratch.neighbours);
+                    let avoid = match avoid.as_deref_mut() {
+                        Some(a) => &mut a[k],
+                        None => &mut spare,
+                    };
+                    evaluate(&g.spec.recipe, &cx, &mut memory.state, avoid, &mut notes)
+                        .unwrap_or_default()
                 }
             };
-            // agents before `next` had their sums taken in a run (`summarise_run`)
-            let mut next = 0;
-            for k in 0..cold.len() {
-                if k < next {
-                    continue;
-                }
-                let i = base + k;
-                let later =
-                    status[i] & QUARANTINED == 0 && blend_later(&groups[cold[k].group as usize]);
-                if held.len > 0 && !(later && cold[k].group == held.group) {
-                    flush(&mut held, cold, debug);
-                }
-                let (group, g) = (cold[k].group, &groups[cold[k].group as usize]);
-                if later && scan::runs_in_lanes(&g.plan, g.spec.view_half_angle) {
-                    // this agent and the next ones of its group, up to the held batch's free
-                    // places, take the scan as one run
-                    if held.len == 0 {
-                        (held.first, held.group) = (k, group);
-                    }
-                    let room = (LANE_AGENTS - held.len).min(cold.len() - k);
-                    let same =
-                        |d: &usize| status[i + d] & QUARANTINED == 0 && cold[k + d].group == group;
-                    let m = 1 + (1..room).take_while(same).count();
-                    let sums = &mut held.sums[held.len..held.len + m];
-                    sums.fill(Summary::default());
-                    let mut limits = [cold[k].limits; LANE_AGENTS];
-                    for (l, c) in limits.iter_mut().zip(&cold[k..k + m]) {
-                        *l = c.limits;
-                    }
-                    let (block, limits) = (&mut scratch.block, &limits[..m]);
-                    scan::summarise_run(&storage, block, i, nr, &g.plan, limits, sums);
-                    (held.len, next) = (held.len + m, k + m);
-                    if held.len == LANE_AGENTS {
-                        flush(&mut held, cold, debug);
-                    }
-                    continue;
-                }
-                let (c, d) = (&mut cold[k], &mut debug[k]);
-                if status[i] & QUARANTINED != 0 {
-                    *d = AgentDebug::default();
-                    continue;
-                }
-                let g = &groups[c.group as usize];
-                let me = Kinematic {
-                    position: view.position[i],
-                    orientation: orientation[i],
-                    velocity: view.velocity[i],
-                    rotation: rotation[i],
+            let steering = match &g.spec.orca {
+                Some(orca) => self.orca(orca, i, &me, c, steering, scratch),
+                None => steering,
+            };
+            d.steering = steering;
+            d.target = notes.target;
+            if notes.path_finished && c.flags & PATH_DONE == 0 {
+                c.flags |= PATH_DONE;
+                let agent = AgentHandle {
+                    index: c.slot,
+                    generation: self.slots[c.slot as usize].generation,
                 };
-                let mut local = Summary::<V>::default();
-                let summary = if later {
-                    // the scan writes the held agent's sums in place
-                    if held.len == 0 {
-                        (held.first, held.group) = (k, c.group);
-                    }
-                    let kept = &mut held.sums[held.len];
-                    *kept = Summary::default();
-                    kept
-                } else {
-                    &mut local
-                };
-                scratch.neighbours.clear();
-                if g.plan.needs_neighbours {
-                    let cone = g.spec.view_half_angle.and_then(|half| {
-                        ViewCone::new(heading(me.velocity, me.orientation), half).ok()
-                    });
-                    // the single pass: every group leaf is a sum over the neighbours
-                    scan::summarise(
-                        &storage,
-                        &mut scratch.block,
-                        i,
-                        me.position,
-                        nr,
-                        cone.as_ref(),
-                        &g.plan,
-                        &c.limits,
-                        summary,
-                    );
-                    if g.plan.needs_list {
-                        let mut q = NeighbourQuery::around(i, me.position, nr);
-                        if let Some(cone) = cone {
-                            q = q.with_view(cone);
-                        }
-                        let buf = &mut scratch.neighbours;
-                        view.for_each_within(&q, |n| buf.push(*n));
-                    }
-                }
-                if later {
-                    held.len += 1;
-                    if held.len == LANE_AGENTS {
-                        flush(&mut held, cold, debug);
-                    }
-                    continue;
-                }
-                let summary = &*summary;
-                let memory = match memory.as_deref_mut() {
-                    Some(m) => &mut m[k],
-                    None => spare_memory.get_or_insert_with(|| {
-                        Memory::new(0, AgentHandle { index: 0, generation: 0 }, None)
-                    }),
-                };
-                let goal = (c.flags & HAS_GOAL != 0).then_some(memory.goal);
-                let mut notes = Notes::default();
-                let steering = match &g.direct {
-                    Some(direct) => direct.evaluate(&me, &c.limits, goal, summary, &mut notes),
-                    None => {
-                        let cx = Context {
-                            me,
-                            radius: radius[i],
-                            limits: &c.limits,
-                            dt,
-                            goal,
-                            neighbours: &scratch.neighbours,
-                            summary,
-                            separations: &g.plan.separations,
-                            paths,
-                            obstacles,
-                            grid: g.plan.grid.as_ref(),
-                            finish: g.spec.arrive_radius,
-                            path_done: c.flags & PATH_DONE != 0,
-                            slot_target: slot_targets.get(c.slot as usize).copied().flatten(),
-                            agents,
-                            customs,
-                            hazards,
-                        };
-                        let avoid = match avoid.as_deref_mut() {
-                            Some(a) => &mut a[k],
-                            None => &mut spare,
-                        };
-                        evaluate(&g.spec.recipe, &cx, &mut memory.state, avoid, &mut notes)
-                            .unwrap_or_default()
-                    }
-                };
-                let steering = match &g.spec.orca {
-                    Some(orca) => {
-                        let share = |j: usize| orca_tags[i].share(orca_tags[j]);
-                        // an agent clear of every neighbour needs neither the nearest list
-                        // nor a constraint
-                        let clear = |reach: &Reach<V>| {
-                            scan::all_within(
-                                &storage,
-                                &mut scratch.block,
-                                i,
-                                me.position,
-                                nr,
-                                |j, o| {
-                                    let r = radius[i] + radius[j];
-                                    share(j).is_none_or(|s| reach.clear(o, view.velocity[j], r, s))
-                                },
-                            )
-                        };
-                        // retried in turns (by slot), so no one step takes every retry
-                        let turn = (steps + u64::from(c.slot)) % RETRY == 0;
-                        let retry = c.flags & HELD == 0 || turn;
-                        let quick = if retry {
-                            let quick = V::orca_clear(
-                                orca, &me, radius[i], steering, &c.limits, obstacles, dt, clear,
-                            );
-                            c.flags =
-                                if quick.is_some() { c.flags & !HELD } else { c.flags | HELD };
-                            quick
-                        } else {
-                            None
-                        };
-                        quick.unwrap_or_else(|| {
-                            let k = orca.max_neighbours() as usize;
-                            let list = &mut scratch.orca_neighbours;
-                            scan::nearest_list(
-                                &storage,
-                                &mut scratch.block,
-                                i,
-                                me.position,
-                                nr,
-                                k,
-                                list,
-                            );
-                            V::orca(
-                                orca,
-                                &me,
-                                radius[i],
-                                steering,
-                                &c.limits,
-                                &scratch.orca_neighbours,
-                                |n| share(n.index),
-                                obstacles,
-                                dt,
-                                &mut scratch.orca,
-                            )
-                        })
-                    }
-                    None => steering,
-                };
-                d.steering = steering;
-                d.target = notes.target;
-                if notes.path_finished && c.flags & PATH_DONE == 0 {
-                    c.flags |= PATH_DONE;
-                    let agent = AgentHandle {
-                        index: c.slot,
-                        generation: slots[c.slot as usize].generation,
-                    };
-                    scratch.events.push(CrowdEvent::PathFinished { agent });
-                }
+                scratch.events.push(CrowdEvent::PathFinished { agent });
             }
-            flush(&mut held, cold, debug);
+        }
+        self.flush(base, &mut held, cold, debug);
+    }
+
+    /// The held agents' blends: eight at once in lanes, fewer one by one.
+    #[inline]
+    fn flush(&self, base: usize, held: &mut Held<V>, cold: &[Cold], debug: &mut [AgentDebug<V>]) {
+        let (a, n) = (held.first, core::mem::take(&mut held.len));
+        if n == 0 {
+            return;
+        }
+        let g = &self.groups[held.group as usize];
+        let Some(direct @ Direct::Blend(flat)) = &g.direct else {
+            unreachable!("only flat blends are held")
         };
-        let n = self.cold.len().div_ceil(CHUNK);
-        (chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)))
-            .zip(side_chunks!(self.avoid, n).zip(side_chunks!(self.memory, n)))
-            .enumerate()
-            .for_each(|(ci, (((cold, debug), scratch), (avoid, memory)))| {
-                body(ci, cold, debug, scratch, avoid, memory)
-            });
+        let me = |j: usize| self.me(base + j);
+        if n == LANE_AGENTS {
+            let kin = core::array::from_fn(|l| me(a + l));
+            let limits = core::array::from_fn(|l| cold[a + l].limits);
+            let leaves = flat.lanes().unwrap_or_default();
+            if let Some(out) = V::steer_eight(leaves, &kin, &limits, &held.sums, self.avx2) {
+                for (d, (steering, target)) in debug[a..a + 8].iter_mut().zip(out) {
+                    *d = AgentDebug { steering, target };
+                }
+                return;
+            }
+        }
+        for (l, sums) in held.sums[..n].iter().enumerate() {
+            let mut notes = Notes::default();
+            let j = a + l;
+            let steering = direct.evaluate(&me(j), &cold[j].limits, None, sums, &mut notes);
+            debug[j] = AgentDebug { steering, target: notes.target };
+        }
+    }
+
+    /// Agent `k` of the chunk and the next ones of its group, up to the held batch's free
+    /// places, take the scan as one run, their sums held for the blend in lanes. Returns how
+    /// many agents the run took.
+    #[inline(always)]
+    fn scan_run(
+        &self,
+        base: usize,
+        k: usize,
+        held: &mut Held<V>,
+        cold: &[Cold],
+        block: &mut scan::Block<V>,
+    ) -> usize {
+        let (i, group, status) = (base + k, cold[k].group, self.status);
+        let g = &self.groups[group as usize];
+        if held.len == 0 {
+            (held.first, held.group) = (k, group);
+        }
+        let room = (LANE_AGENTS - held.len).min(cold.len() - k);
+        let same = |d: &usize| status[i + d] & QUARANTINED == 0 && cold[k + d].group == group;
+        let m = 1 + (1..room).take_while(same).count();
+        let sums = &mut held.sums[held.len..held.len + m];
+        sums.fill(Summary::default());
+        let mut limits = [cold[k].limits; LANE_AGENTS];
+        for (l, c) in limits.iter_mut().zip(&cold[k..k + m]) {
+            *l = c.limits;
+        }
+        let limits = &limits[..m];
+        scan::summarise_run(&self.storage, block, i, self.nr, &g.plan, limits, sums);
+        held.len += m;
+        m
+    }
+
+    /// The single neighbour pass of agent `i` into `summary` (every group leaf is a sum over
+    /// the neighbours), and the neighbours one by one into the chunk's list when a leaf needs
+    /// them.
+    #[inline(always)]
+    fn neighbours(
+        &self,
+        i: usize,
+        me: &Kinematic<V>,
+        g: &GroupRt<V>,
+        limits: &Limits,
+        scratch: &mut ChunkScratch<V>,
+        summary: &mut Summary<V>,
+    ) {
+        scratch.neighbours.clear();
+        if g.plan.needs_neighbours {
+            let cone = g
+                .spec
+                .view_half_angle
+                .and_then(|half| ViewCone::new(heading(me.velocity, me.orientation), half).ok());
+            // the single pass: every group leaf is a sum over the neighbours
+            scan::summarise(
+                &self.storage,
+                &mut scratch.block,
+                i,
+                me.position,
+                self.nr,
+                cone.as_ref(),
+                &g.plan,
+                limits,
+                summary,
+            );
+            if g.plan.needs_list {
+                let mut q = NeighbourQuery::around(i, me.position, self.nr);
+                if let Some(cone) = cone {
+                    q = q.with_view(cone);
+                }
+                let buf = &mut scratch.neighbours;
+                self.view.for_each_within(&q, |n| buf.push(*n));
+            }
+        }
+    }
+
+    /// What a recipe tree reads for agent `i`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn context<'b>(
+        &'b self,
+        i: usize,
+        me: Kinematic<V>,
+        c: &'b Cold,
+        g: &'b GroupRt<V>,
+        goal: Option<V>,
+        summary: &'b Summary<V>,
+        neighbours: &'b [Neighbour<V>],
+    ) -> Context<'b, V> {
+        Context {
+            me,
+            radius: self.radius[i],
+            limits: &c.limits,
+            dt: self.dt,
+            goal,
+            neighbours,
+            summary,
+            separations: &g.plan.separations,
+            paths: self.paths,
+            obstacles: self.obstacles,
+            grid: g.plan.grid.as_ref(),
+            finish: g.spec.arrive_radius,
+            path_done: c.flags & PATH_DONE != 0,
+            slot_target: self.slot_targets.get(c.slot as usize).copied().flatten(),
+            agents: self.agents,
+            customs: self.customs,
+            hazards: self.hazards,
+        }
+    }
+
+    /// Reciprocal avoidance of agent `i`'s `steering`: the shortcut for an agent clear of
+    /// every neighbour (retried in turns while it fails), else the constraints of its nearest
+    /// neighbours.
+    #[inline(always)]
+    fn orca(
+        &self,
+        orca: &Orca,
+        i: usize,
+        me: &Kinematic<V>,
+        c: &mut Cold,
+        steering: SteeringOutput<V>,
+        scratch: &mut ChunkScratch<V>,
+    ) -> SteeringOutput<V> {
+        let (orca_tags, radius, obstacles, dt) =
+            (self.orca_tags, self.radius, self.obstacles, self.dt);
+        let (storage, nr) = (&self.storage, self.nr);
+        let share = |j: usize| orca_tags[i].share(orca_tags[j]);
+        // an agent clear of every neighbour needs neither the nearest list
+        // nor a constraint
+        let clear = |reach: &Reach<V>| {
+            scan::all_within(storage, &mut scratch.block, i, me.position, nr, |j, o| {
+                let r = radius[i] + radius[j];
+                share(j).is_none_or(|s| reach.clear(o, self.view.velocity[j], r, s))
+            })
+        };
+        // retried in turns (by slot), so no one step takes every retry
+        let turn = (self.steps + u64::from(c.slot)) % RETRY == 0;
+        let retry = c.flags & HELD == 0 || turn;
+        let quick = if retry {
+            let quick =
+                V::orca_clear(orca, me, radius[i], steering, &c.limits, obstacles, dt, clear);
+            c.flags = if quick.is_some() { c.flags & !HELD } else { c.flags | HELD };
+            quick
+        } else {
+            None
+        };
+        quick.unwrap_or_else(|| {
+            let k = orca.max_neighbours() as usize;
+            let list = &mut scratch.orca_neighbours;
+            scan::nearest_list(storage, &mut scratch.block, i, me.position, nr, k, list);
+            V::orca(
+                orca,
+                me,
+                radius[i],
+                steering,
+                &c.limits,
+                &scratch.orca_neighbours,
+                |n| share(n.index),
+                obstacles,
+                dt,
+                &mut scratch.orca,
+            )
+        })
     }
 }
 

@@ -30,122 +30,8 @@ impl<V: CrowdVector> Crowd<V> {
             .sqrt();
         for pass in 0..passes {
             let report = pass == 0 && self.config.collision_events;
-            let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
-                &self.grid,
-                &self.config.bounds,
-                &self.position,
-                &self.velocity,
-                &self.radius,
-                &self.status,
-                &self.cold,
-                &self.groups,
-                &self.slots,
-            );
-            let max_radius = self.max_radius;
-            chunks!(self.push).zip(each!(self.chunks)).enumerate().for_each(
-                |(ci, (push, scratch))| {
-                    let base = ci * CHUNK;
-                    for (k, out) in push.iter_mut().enumerate() {
-                        *out = (V::ZERO, V::ZERO);
-                        let i = base + k;
-                        if status[i] & QUARANTINED != 0 {
-                            continue;
-                        }
-                        let enforce =
-                            push_passes > 0 && groups[cold[i].group as usize].spec.non_penetration;
-                        if !enforce && !report {
-                            continue;
-                        }
-                        let p = position[i];
-                        let ri = radius[i];
-                        let mut sum = V::ZERO;
-                        let mut dv = V::ZERO;
-                        let mut deepest = 0.0f32;
-                        let mut reported = 0usize;
-                        // candidates by their cells before the move: widen by the largest move
-                        let reach = ri + max_radius + max_move;
-                        grid.for_each_run(p, reach, |run, _, _| {
-                            for j in run {
-                                if j == i {
-                                    continue;
-                                }
-                                let away = bounds.offset(position[j], p);
-                                let touch = ri + radius[j];
-                                let d2 = away.length_squared();
-                                if d2 >= touch * touch {
-                                    continue;
-                                }
-                                let (si, sj) = (cold[i].slot, cold[j].slot);
-                                if report && si < sj && reported < MAX_COLLISION_EVENTS_PER_AGENT {
-                                    reported += 1;
-                                    let agent = AgentHandle {
-                                        index: si,
-                                        generation: slots[si as usize].generation,
-                                    };
-                                    let other = AgentHandle {
-                                        index: sj,
-                                        generation: slots[sj as usize].generation,
-                                    };
-                                    scratch
-                                        .events
-                                        .push(CrowdEvent::AgentCollision { agent, other });
-                                }
-                                if !enforce {
-                                    continue;
-                                }
-                                let d = d2.sqrt();
-                                let overlap = touch - d;
-                                let dir = if d > 0.0 {
-                                    away / d
-                                } else {
-                                    let s = if si < sj { -1.0 } else { 1.0 };
-                                    V::from_axes([s, 0.0, 0.0])
-                                };
-                                let share = if groups[cold[j].group as usize].spec.non_penetration {
-                                    0.5
-                                } else {
-                                    1.0
-                                };
-                                sum += dir * (overlap * share);
-                                deepest = deepest.max(overlap);
-                                // inelastic contact: cancel the approach speed along the normal
-                                let closing = (velocity[i] - velocity[j]).dot(dir);
-                                if closing < 0.0 {
-                                    dv -= dir * (closing * share);
-                                }
-                            }
-                        });
-                        *out = (sum.clamp_length_max(deepest), dv);
-                    }
-                },
-            );
-            let push = &self.push;
-            let mut pass_move = 0.0f32;
-            let cold = &self.cold;
-            let obstacles = self.obstacles.as_ref();
-            for ((((p, v), (dp, dv)), c), &r) in self
-                .position
-                .iter_mut()
-                .zip(self.velocity.iter_mut())
-                .zip(push)
-                .zip(cold)
-                .zip(&self.radius)
-            {
-                if *dp != V::ZERO || *dv != V::ZERO {
-                    let old = *p;
-                    *p += *dp;
-                    // the contact may hand over speed: keep within the agent's limit
-                    *v = (*v + *dv).clamp_length_max(c.limits.max_speed());
-                    // a push is a move like any other: it never carries a centre across a
-                    // wall or into a solid, nor a body into one (the crowd pressing on a
-                    // doorway's jambs)
-                    if let Some(obstacles) = obstacles {
-                        let _ = space::contain(obstacles, old, p, v, r, false);
-                    }
-                    self.config.bounds.confine(p, v, r);
-                    pass_move = pass_move.max(dp.length());
-                }
-            }
+            self.pushes(report, push_passes, max_move);
+            let pass_move = self.apply_pushes();
             max_move += pass_move;
             // converged: the overlaps left are about the tolerance deep (Jacobi relaxation
             // halves a pair's overlap per pass at worst, so a dense pile needs several); the
@@ -154,5 +40,130 @@ impl<V: CrowdVector> Crowd<V> {
                 break;
             }
         }
+    }
+
+    /// One pass's push (and velocity change) of every agent out of the agents it overlaps
+    /// (`enforce`: its group keeps bodies apart while `push_passes > 0`), into `self.push`;
+    /// `report` raises the collision events. Candidates come from their cells before the move,
+    /// so the search widens by `max_move` (m).
+    fn pushes(&mut self, report: bool, push_passes: usize, max_move: f32) {
+        let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
+            &self.grid,
+            &self.config.bounds,
+            &self.position,
+            &self.velocity,
+            &self.radius,
+            &self.status,
+            &self.cold,
+            &self.groups,
+            &self.slots,
+        );
+        let max_radius = self.max_radius;
+        chunks!(self.push).zip(each!(self.chunks)).enumerate().for_each(|(ci, (push, scratch))| {
+            let base = ci * CHUNK;
+            for (k, out) in push.iter_mut().enumerate() {
+                *out = (V::ZERO, V::ZERO);
+                let i = base + k;
+                if status[i] & QUARANTINED != 0 {
+                    continue;
+                }
+                let enforce =
+                    push_passes > 0 && groups[cold[i].group as usize].spec.non_penetration;
+                if !enforce && !report {
+                    continue;
+                }
+                let p = position[i];
+                let ri = radius[i];
+                let mut sum = V::ZERO;
+                let mut dv = V::ZERO;
+                let mut deepest = 0.0f32;
+                let mut reported = 0usize;
+                // candidates by their cells before the move: widen by the largest move
+                let reach = ri + max_radius + max_move;
+                grid.for_each_run(p, reach, |run, _, _| {
+                    for j in run {
+                        if j == i {
+                            continue;
+                        }
+                        let away = bounds.offset(position[j], p);
+                        let touch = ri + radius[j];
+                        let d2 = away.length_squared();
+                        if d2 >= touch * touch {
+                            continue;
+                        }
+                        let (si, sj) = (cold[i].slot, cold[j].slot);
+                        if report && si < sj && reported < MAX_COLLISION_EVENTS_PER_AGENT {
+                            reported += 1;
+                            let agent = AgentHandle {
+                                index: si,
+                                generation: slots[si as usize].generation,
+                            };
+                            let other = AgentHandle {
+                                index: sj,
+                                generation: slots[sj as usize].generation,
+                            };
+                            scratch.events.push(CrowdEvent::AgentCollision { agent, other });
+                        }
+                        if !enforce {
+                            continue;
+                        }
+                        let d = d2.sqrt();
+                        let overlap = touch - d;
+                        let dir = if d > 0.0 {
+                            away / d
+                        } else {
+                            let s = if si < sj { -1.0 } else { 1.0 };
+                            V::from_axes([s, 0.0, 0.0])
+                        };
+                        let share = if groups[cold[j].group as usize].spec.non_penetration {
+                            0.5
+                        } else {
+                            1.0
+                        };
+                        sum += dir * (overlap * share);
+                        deepest = deepest.max(overlap);
+                        // inelastic contact: cancel the approach speed along the normal
+                        let closing = (velocity[i] - velocity[j]).dot(dir);
+                        if closing < 0.0 {
+                            dv -= dir * (closing * share);
+                        }
+                    }
+                });
+                *out = (sum.clamp_length_max(deepest), dv);
+            }
+        });
+    }
+
+    /// Applies the pass's pushes (kept out of the static world and inside the world) and
+    /// returns the longest (m).
+    fn apply_pushes(&mut self) -> f32 {
+        let push = &self.push;
+        let mut pass_move = 0.0f32;
+        let cold = &self.cold;
+        let obstacles = self.obstacles.as_ref();
+        for ((((p, v), (dp, dv)), c), &r) in self
+            .position
+            .iter_mut()
+            .zip(self.velocity.iter_mut())
+            .zip(push)
+            .zip(cold)
+            .zip(&self.radius)
+        {
+            if *dp != V::ZERO || *dv != V::ZERO {
+                let old = *p;
+                *p += *dp;
+                // the contact may hand over speed: keep within the agent's limit
+                *v = (*v + *dv).clamp_length_max(c.limits.max_speed());
+                // a push is a move like any other: it never carries a centre across a
+                // wall or into a solid, nor a body into one (the crowd pressing on a
+                // doorway's jambs)
+                if let Some(obstacles) = obstacles {
+                    let _ = space::contain(obstacles, old, p, v, r, false);
+                }
+                self.config.bounds.confine(p, v, r);
+                pass_move = pass_move.max(dp.length());
+            }
+        }
+        pass_move
     }
 }

@@ -33,6 +33,30 @@ impl<V: CrowdVector> Crowd<V> {
     #[inline(never)]
     pub(super) fn rebuild(&mut self, keep_debug: bool) {
         let n = self.len();
+        let (lo, hi, active) = self.occupied_box();
+        self.grid.layout(&self.config.bounds, self.config.neighbour_radius, lo, hi, active);
+        // keys (quarantined agents go to the bucket after the last cell)
+        self.grid.assign(&self.position, &self.status, QUARANTINED, &mut self.keys);
+        let moved = self.sort_by_cell(n);
+        if moved == 0 {
+            // every agent kept its place: nothing to re-sort
+        } else if moved * SWAP_BELOW <= n {
+            self.swap_moved(keep_debug);
+        } else {
+            self.permute_all(keep_debug);
+        }
+        if self.groups.iter().any(|g| g.plan.needs_neighbours) {
+            let velocities = self.groups.iter().any(|g| g.plan.needs_velocities);
+            let headings = self.groups.iter().any(|g| g.plan.needs_headings);
+            let (p, v, r) = (&self.position, &self.velocity, &self.radius);
+            self.soa.rebuild(p, v, velocities, headings, r);
+        }
+        self.grid_fresh = true;
+    }
+
+    /// The box around the active agents' centres (the whole torus: left empty) and how many
+    /// agents are active (not quarantined).
+    fn occupied_box(&self) -> ([f32; 3], [f32; 3], usize) {
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
         let mut active = 0usize;
         let torus = self.config.bounds.is_toroidal();
@@ -53,9 +77,12 @@ impl<V: CrowdVector> Crowd<V> {
             lo = [0.0; 3];
             hi = [0.0; 3];
         }
-        self.grid.layout(&self.config.bounds, self.config.neighbour_radius, lo, hi, active);
-        // keys (quarantined agents go to the bucket after the last cell)
-        self.grid.assign(&self.position, &self.status, QUARANTINED, &mut self.keys);
+        (lo, hi, active)
+    }
+
+    /// The stable counting sort of the `n` agents' cell keys: the cells' starts, the
+    /// permutation, and the keys turned into its inverse. Returns how many agents change place.
+    fn sort_by_cell(&mut self, n: usize) -> usize {
         let cells = self.grid.cells();
         // counting sort
         let start = &mut self.grid.cell_start;
@@ -82,77 +109,75 @@ impl<V: CrowdVector> Crowd<V> {
             start[c] = start[c - 1];
         }
         start[0] = 0;
-        if moved == 0 {
-            // every agent kept its place: nothing to re-sort
-        } else if moved * SWAP_BELOW <= n {
-            // a few agents changed cell: swap along the permutation's cycles, touching only
-            // the agents that move (the storage is otherwise in place already)
-            cycle_swaps(&mut self.perm, &mut self.swaps);
-            let w = &self.swaps;
-            swap_along(&mut self.position, w);
-            swap_along(&mut self.velocity, w);
-            swap_along(&mut self.orientation, w);
-            swap_along(&mut self.rotation, w);
-            swap_along(&mut self.radius, w);
-            swap_along(&mut self.status, w);
-            swap_along(&mut self.cold, w);
-            if self.memory_on {
-                swap_along(&mut self.memory, w);
-            }
-            if keep_debug {
-                swap_along(&mut self.debug, w);
-            }
-            if self.avoid_on {
-                swap_along(&mut self.avoid, w);
-            }
-            if self.drive_on {
-                swap_along(&mut self.controls, w);
-            }
-            for &(a, b) in w {
-                for i in [a as usize, b as usize] {
-                    self.slots[self.cold[i].slot as usize].index = i as u32;
-                }
-            }
-        } else {
-            self.gather_hot();
-            let (s, p) = (&mut self.scratch, &self.perm);
-            if self.memory_on {
-                permute(&mut self.memory, &mut s.memory, p);
-            }
-            if keep_debug {
-                permute(&mut self.debug, &mut s.debug, p);
-            }
-            if self.avoid_on {
-                permute(&mut self.avoid, &mut s.avoid, p);
-            }
-            if self.drive_on {
-                permute(&mut self.controls, &mut s.controls, p);
-            }
-            // every slot's agent to its new place, gathered per slot (so in parallel) from the
-            // inverse permutation rather than scattered from the storage
-            let inverse = &self.keys;
-            let renumber = |s: &mut Slot| {
-                if s.index != FREE {
-                    s.index = inverse[s.index as usize];
-                }
-            };
-            #[cfg(feature = "parallel")]
-            self.slots.par_iter_mut().with_min_len(4096).for_each(renumber);
-            #[cfg(not(feature = "parallel"))]
-            self.slots.iter_mut().for_each(renumber);
-            debug_assert!(self
-                .cold
-                .iter()
-                .enumerate()
-                .all(|(i, c)| { self.slots[c.slot as usize].index as usize == i }));
+        moved
+    }
+
+    /// The re-sort when few agents changed cell: swaps along the permutation's cycles.
+    fn swap_moved(&mut self, keep_debug: bool) {
+        // a few agents changed cell: swap along the permutation's cycles, touching only
+        // the agents that move (the storage is otherwise in place already)
+        cycle_swaps(&mut self.perm, &mut self.swaps);
+        let w = &self.swaps;
+        swap_along(&mut self.position, w);
+        swap_along(&mut self.velocity, w);
+        swap_along(&mut self.orientation, w);
+        swap_along(&mut self.rotation, w);
+        swap_along(&mut self.radius, w);
+        swap_along(&mut self.status, w);
+        swap_along(&mut self.cold, w);
+        if self.memory_on {
+            swap_along(&mut self.memory, w);
         }
-        if self.groups.iter().any(|g| g.plan.needs_neighbours) {
-            let velocities = self.groups.iter().any(|g| g.plan.needs_velocities);
-            let headings = self.groups.iter().any(|g| g.plan.needs_headings);
-            let (p, v, r) = (&self.position, &self.velocity, &self.radius);
-            self.soa.rebuild(p, v, velocities, headings, r);
+        if keep_debug {
+            swap_along(&mut self.debug, w);
         }
-        self.grid_fresh = true;
+        if self.avoid_on {
+            swap_along(&mut self.avoid, w);
+        }
+        if self.drive_on {
+            swap_along(&mut self.controls, w);
+        }
+        for &(a, b) in w {
+            for i in [a as usize, b as usize] {
+                self.slots[self.cold[i].slot as usize].index = i as u32;
+            }
+        }
+    }
+
+    /// The re-sort when many agents changed cell: every array gathered through the
+    /// permutation, every slot renumbered.
+    fn permute_all(&mut self, keep_debug: bool) {
+        self.gather_hot();
+        let (s, p) = (&mut self.scratch, &self.perm);
+        if self.memory_on {
+            permute(&mut self.memory, &mut s.memory, p);
+        }
+        if keep_debug {
+            permute(&mut self.debug, &mut s.debug, p);
+        }
+        if self.avoid_on {
+            permute(&mut self.avoid, &mut s.avoid, p);
+        }
+        if self.drive_on {
+            permute(&mut self.controls, &mut s.controls, p);
+        }
+        // every slot's agent to its new place, gathered per slot (so in parallel) from the
+        // inverse permutation rather than scattered from the storage
+        let inverse = &self.keys;
+        let renumber = |s: &mut Slot| {
+            if s.index != FREE {
+                s.index = inverse[s.index as usize];
+            }
+        };
+        #[cfg(feature = "parallel")]
+        self.slots.par_iter_mut().with_min_len(4096).for_each(renumber);
+        #[cfg(not(feature = "parallel"))]
+        self.slots.iter_mut().for_each(renumber);
+        debug_assert!(self
+            .cold
+            .iter()
+            .enumerate()
+            .all(|(i, c)| { self.slots[c.slot as usize].index as usize == i }));
     }
 }
 

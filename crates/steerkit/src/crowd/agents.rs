@@ -1,0 +1,277 @@
+//! Adding, removing and changing agents by handle, and the side arrays stored only once
+//! something needs them.
+
+use super::*;
+
+impl<V: CrowdVector> Crowd<V> {
+    /// Adds an agent. In a bounded world a centre closer to a face than the radius is moved
+    /// in until the body touches the face (the world keeps whole bodies inside).
+    ///
+    /// # Errors
+    /// [`CrowdError::Param`] naming the first bad field (`position`, `velocity`,
+    /// `orientation`, `radius`, `goal`) — non-finite values, a negative radius, a velocity above
+    /// the agent's `max_speed`, or a position outside a bounded world; [`CrowdError::UnknownGroup`].
+    pub fn spawn(&mut self, spec: AgentSpec<V>) -> Result<AgentHandle, CrowdError> {
+        let vector = |name: &'static str, v: V| -> Result<(), ParamError> {
+            for i in 0..V::DIM {
+                crate::error::finite(name, v.axis(i))?;
+            }
+            Ok(())
+        };
+        vector("position", spec.position)?;
+        vector("velocity", spec.velocity)?;
+        if !V::orientation_is_finite(spec.orientation) {
+            return Err(ParamError::Invalid { name: "orientation", expected: "finite" }.into());
+        }
+        non_negative("radius", spec.radius)?;
+        if let Some(g) = spec.goal {
+            vector("goal", g)?;
+        }
+        let speed = spec.velocity.length();
+        if speed > spec.limits.max_speed() * (1.0 + 1e-6) {
+            return Err(ParamError::OutOfRange {
+                name: "velocity",
+                value: speed,
+                range: "at most the agent's max_speed",
+            }
+            .into());
+        }
+        if let WorldBounds::Bounded { min, max } = self.config.bounds {
+            for i in 0..V::DIM {
+                let x = spec.position.axis(i);
+                if x < min.axis(i) || x > max.axis(i) {
+                    return Err(ParamError::OutOfRange {
+                        name: "position",
+                        value: x,
+                        range: "inside the world bounds",
+                    }
+                    .into());
+                }
+            }
+        }
+        if spec.group.0 as usize >= self.groups.len() {
+            return Err(CrowdError::UnknownGroup(spec.group));
+        }
+        let mut position = spec.position;
+        let mut velocity = spec.velocity;
+        self.config.bounds.confine(&mut position, &mut velocity, spec.radius);
+
+        if spec.goal.is_some() {
+            self.remember();
+        }
+        let index = self.position.len() as u32;
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize].index = index;
+                s
+            }
+            None => {
+                self.slots.push(Slot { generation: 0, index });
+                self.slots.len() as u32 - 1
+            }
+        };
+        let handle = AgentHandle { index: slot, generation: self.slots[slot as usize].generation };
+        self.position.push(position);
+        self.velocity.push(velocity);
+        self.orientation.push(spec.orientation);
+        self.rotation.push(V::ANGULAR_ZERO);
+        self.radius.push(spec.radius);
+        self.status.push(0);
+        self.cold.push(Cold {
+            limits: spec.limits,
+            slot,
+            group: spec.group.0,
+            flags: if spec.goal.is_some() { HAS_GOAL } else { 0 },
+        });
+        if self.memory_on {
+            self.memory.push(Memory::new(self.config.seed, handle, spec.goal));
+        }
+        self.debug.push(AgentDebug::default());
+        if self.avoid_on {
+            self.avoid.push(AvoidState::default());
+        }
+        if self.drive_on {
+            self.controls.push(None);
+        }
+        self.max_radius = self.max_radius.max(spec.radius);
+        self.grid_fresh = false;
+        self.resize_smoothing();
+        self.seed_smoothing(slot as usize);
+        Ok(handle)
+    }
+
+    /// Removes an agent; its handle goes stale.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`] if it was already removed.
+    pub fn despawn(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
+        self.remove(h)?;
+        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        Ok(())
+    }
+
+    /// [`Crowd::despawn`] without refreshing the largest radius (the caller does, once).
+    pub(super) fn remove(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.leave_formations(h);
+        self.position.swap_remove(i);
+        self.velocity.swap_remove(i);
+        self.orientation.swap_remove(i);
+        self.rotation.swap_remove(i);
+        self.radius.swap_remove(i);
+        self.status.swap_remove(i);
+        self.cold.swap_remove(i);
+        if self.memory_on {
+            self.memory.swap_remove(i);
+        }
+        self.debug.swap_remove(i);
+        if self.avoid_on {
+            self.avoid.swap_remove(i);
+        }
+        if self.drive_on {
+            self.controls.swap_remove(i);
+        }
+        if i < self.cold.len() {
+            let moved = self.cold[i].slot as usize;
+            self.slots[moved].index = i as u32;
+        }
+        let s = &mut self.slots[h.index as usize];
+        s.index = FREE;
+        s.generation = s.generation.wrapping_add(1);
+        self.free.push(h.index);
+        self.grid_fresh = false;
+        Ok(())
+    }
+
+    /// Takes out the agents that arrived this step in a group that removes them
+    /// ([`Group::remove_on_arrival`]).
+    pub(super) fn remove_arrived(&mut self) {
+        if !self.groups.iter().any(|g| g.spec.remove_on_arrival) {
+            return;
+        }
+        let mut any = false;
+        for k in 0..self.events.len() {
+            let CrowdEvent::Arrived { agent } = self.events[k] else {
+                continue;
+            };
+            let leaves = self
+                .index_of(agent)
+                .is_some_and(|i| self.groups[self.cold[i].group as usize].spec.remove_on_arrival);
+            if leaves && self.remove(agent).is_ok() {
+                any = true;
+            }
+        }
+        if any {
+            self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        }
+    }
+
+    /// Moves an agent into another group: from the next step it runs that group's recipe and
+    /// settings. Its kinematic, goal and per-agent behaviour state (wander target, path
+    /// parameter, avoidance state) are kept.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`]; [`CrowdError::UnknownGroup`].
+    pub fn set_agent_group(&mut self, h: AgentHandle, group: GroupId) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        if group.0 as usize >= self.groups.len() {
+            return Err(CrowdError::UnknownGroup(group));
+        }
+        self.cold[i].group = group.0;
+        Ok(())
+    }
+
+    /// Changes an agent's body radius (m) from the next step.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`]; [`CrowdError::Param`] for a negative or non-finite radius.
+    pub fn set_radius(&mut self, h: AgentHandle, radius: f32) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        non_negative("radius", radius)?;
+        self.radius[i] = radius;
+        // the neighbour reach is the largest radius: recomputed so a shrink narrows it again
+        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        self.grid_fresh = false;
+        Ok(())
+    }
+
+    /// Changes an agent's limits from the next step (a speed above the new `max_speed` is
+    /// clamped by the step as any request is).
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`].
+    pub fn set_limits(&mut self, h: AgentHandle, limits: Limits) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.cold[i].limits = limits;
+        Ok(())
+    }
+
+    /// Sets or clears an agent's goal (clears its `Arrived` state).
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`]; [`CrowdError::Param`] for a non-finite goal.
+    pub fn set_goal(&mut self, h: AgentHandle, goal: Option<V>) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        if let Some(g) = goal {
+            for a in 0..V::DIM {
+                crate::error::finite("goal", g.axis(a))?;
+            }
+        }
+        if goal.is_some() {
+            self.remember();
+        }
+        let c = &mut self.cold[i];
+        c.flags &= !(ARRIVED | HAS_GOAL | STUCK);
+        if goal.is_some() {
+            c.flags |= HAS_GOAL;
+        }
+        if let Some(m) = self.memory.get_mut(i) {
+            m.goal = goal.unwrap_or(V::ZERO);
+            m.state.stalled = 0.0;
+        }
+        Ok(())
+    }
+
+    /// Overwrites an agent's kinematic **without validation**, as an engine does when its
+    /// physics owns the bodies. A non-finite value quarantines the agent at the next step.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`].
+    pub fn write_kinematic(&mut self, h: AgentHandle, k: Kinematic<V>) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        self.position[i] = k.position;
+        self.velocity[i] = k.velocity;
+        self.orientation[i] = k.orientation;
+        self.rotation[i] = k.rotation;
+        self.unchecked_writes = true;
+        self.grid_fresh = false;
+        Ok(())
+    }
+
+    /// Allocates the side arrays once some group needs them: memory for a recipe evaluated as a
+    /// tree, obstacle-avoidance state, vehicle controls.
+    pub(super) fn resize_side_arrays(&mut self) {
+        if self.groups.iter().any(|g| g.direct.is_none()) {
+            self.remember();
+        }
+        self.avoid_on |= self.groups.iter().any(|g| g.plan.avoids_obstacles);
+        if self.avoid_on {
+            self.avoid.resize(self.len(), AvoidState::default());
+        }
+        self.drive_on |= self.groups.iter().any(|g| g.spec.motor.is_some());
+        if self.drive_on {
+            self.controls.resize(self.len(), None);
+        }
+    }
+
+    /// Stores every agent's memory from now on (see [`Memory`]): until now none was read, so
+    /// each is the one its agent was spawned with.
+    pub(super) fn remember(&mut self) {
+        if !self.memory_on {
+            self.memory_on = true;
+            let seed = self.config.seed;
+            self.memory =
+                (0..self.len()).map(|i| Memory::new(seed, self.handle_at(i), None)).collect();
+        }
+    }
+}
