@@ -240,14 +240,6 @@ mod sealed {
             limits: &Limits,
             dt: f32,
         ) -> Option<SteeringOutput<Self>>;
-        /// Calls `f` with each ray obstacle avoidance would cast now:
-        /// [`ObstacleAvoidance::for_each_ray`] in 2D, [`ObstacleAvoidance::for_each_ray_3d`]
-        /// in 3D.
-        fn avoidance_rays(
-            leaf: &ObstacleAvoidance,
-            me: &Kinematic<Self>,
-            f: impl FnMut(crate::geometry::Ray<Self>),
-        );
     }
 }
 

@@ -177,13 +177,6 @@ impl Space for Vec2 {
     ) -> Option<SteeringOutput> {
         leaf.steer(me, set, limits, dt)
     }
-    fn avoidance_rays(
-        leaf: &ObstacleAvoidance,
-        me: &Kinematic,
-        mut f: impl FnMut(crate::geometry::Ray),
-    ) {
-        leaf.for_each_ray(me, |ray, _| f(ray));
-    }
 }
 
 /// `orientation_of(direction)` (the angle of a non-zero direction in (−π, π]) without a libm

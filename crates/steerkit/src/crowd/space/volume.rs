@@ -152,11 +152,4 @@ impl Space for Vec3 {
     ) -> Option<SteeringOutput<Vec3>> {
         leaf.steer_3d(me, set, limits, dt)
     }
-    fn avoidance_rays(
-        leaf: &ObstacleAvoidance,
-        me: &Kinematic<Vec3>,
-        mut f: impl FnMut(crate::geometry::Ray3),
-    ) {
-        leaf.for_each_ray_3d(me, |ray, _| f(ray));
-    }
 }
