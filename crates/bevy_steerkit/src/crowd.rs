@@ -15,7 +15,7 @@ use steerkit::kinematic::Kinematic;
 /// seen as its crowd everywhere else.
 pub(crate) enum Engine<V: Space> {
     /// The plugin's own crowd.
-    Bare(Crowd<V>),
+    Bare(Box<Crowd<V>>),
     /// A scenario's simulation ([`crate::scenario::spawn_scenario`]).
     #[cfg(feature = "scenario")]
     Scenario(Box<dyn crate::scenario::Stepper<V>>),
@@ -101,7 +101,7 @@ impl<V: Space> SteerCrowd<V> {
         let mut crowd = Crowd::new(config).expect("a valid crowd configuration");
         let idle = crowd.add_group(Group::new(Recipe::Blend(Vec::new()))).expect("an empty blend");
         SteerCrowd {
-            crowd: Engine::Bare(crowd),
+            crowd: Engine::Bare(Box::new(crowd)),
             handles: EntityHashMap::default(),
             entities: Vec::new(),
             groups: GroupPool::default(),
