@@ -140,6 +140,24 @@ async fn send(ws: &mut WebSocket, text: String) -> bool {
     )
 }
 
+/// A new page's first messages: the hello, then the initial scenario (or why it did not load).
+/// False when the page is gone.
+async fn greet(ws: &mut WebSocket, app: &App, live: &mut Live) -> bool {
+    if !send(ws, hello_message(&app.catalogue)).await {
+        return false;
+    }
+    let initial = app.initial.clone();
+    if let Err(e) = live.load(&app.catalogue, Some(&initial), None, None) {
+        if !send(ws, error_message(&e)).await {
+            return false;
+        }
+    }
+    match live.scenario_message() {
+        Some(m) => send(ws, m).await,
+        None => true,
+    }
+}
+
 async fn connection(mut ws: WebSocket, app: Arc<App>) {
     let Ok(_permit) = app.slots.clone().try_acquire_owned() else {
         let _ = send(
@@ -154,20 +172,9 @@ async fn connection(mut ws: WebSocket, app: Arc<App>) {
         let _ = ws.send(Message::Close(None)).await;
         return;
     };
-    if !send(&mut ws, hello_message(&app.catalogue)).await {
-        return;
-    }
     let mut live = Live::default();
-    let initial = app.initial.clone();
-    if let Err(e) = live.load(&app.catalogue, Some(&initial), None, None) {
-        if !send(&mut ws, error_message(&e)).await {
-            return;
-        }
-    }
-    if let Some(m) = live.scenario_message() {
-        if !send(&mut ws, m).await {
-            return;
-        }
+    if !greet(&mut ws, &app, &mut live).await {
+        return;
     }
     let mut tick = tokio::time::interval(Duration::from_millis(10));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
