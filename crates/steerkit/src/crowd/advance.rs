@@ -518,13 +518,13 @@ mod tests {
                     }
                 }
                 let mut scalar = crowd.clone();
-                scalar.agent_lanes = false;
+                scalar.order.agent_lanes = false;
                 for step in 0..90 {
                     // runs of eight agents of one group in storage, taken as commit takes them
                     let mut k = 0;
                     while k + EIGHT <= crowd.len() {
-                        let group = crowd.cold[k].group;
-                        match (k..k + EIGHT).find(|&j| crowd.cold[j].group != group) {
+                        let group = crowd.agents.cold[k].group;
+                        match (k..k + EIGHT).find(|&j| crowd.agents.cold[j].group != group) {
                             Some(j) => k = j,
                             None => (runs, k) = (runs + 1, k + EIGHT),
                         }
@@ -535,13 +535,14 @@ mod tests {
                     assert_eq!(a, b, "events, world {w}, {scheme:?}, step {step}");
                     // the largest move, which bounds the non-penetration's search
                     let largest = |c: &Crowd<Vec2>| {
-                        c.chunks.iter().map(|s| s.max_move.to_bits()).collect::<Vec<_>>()
+                        c.work.chunks.iter().map(|s| s.max_move.to_bits()).collect::<Vec<_>>()
                     };
                     assert_eq!(largest(&crowd), largest(&scalar), "world {w}, step {step}");
                     for i in 0..crowd.len() {
                         let bits = |c: &Crowd<Vec2>| {
-                            let (p, v) = (c.position[i], c.velocity[i]);
-                            [p.x, p.y, v.x, v.y, c.orientation[i], c.rotation[i]].map(f32::to_bits)
+                            let (p, v) = (c.agents.position[i], c.agents.velocity[i]);
+                            [p.x, p.y, v.x, v.y, c.agents.orientation[i], c.agents.rotation[i]]
+                                .map(f32::to_bits)
                         };
                         assert_eq!(
                             bits(&crowd),

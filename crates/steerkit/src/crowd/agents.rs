@@ -49,7 +49,7 @@ impl<V: CrowdVector> Crowd<V> {
                 }
             }
         }
-        if spec.group.0 as usize >= self.groups.len() {
+        if spec.group.0 as usize >= self.world.groups.len() {
             return Err(CrowdError::UnknownGroup(spec.group));
         }
         let mut position = spec.position;
@@ -59,42 +59,43 @@ impl<V: CrowdVector> Crowd<V> {
         if spec.goal.is_some() {
             self.remember();
         }
-        let index = self.position.len() as u32;
-        let slot = match self.free.pop() {
+        let index = self.agents.position.len() as u32;
+        let slot = match self.agents.free.pop() {
             Some(s) => {
-                self.slots[s as usize].index = index;
+                self.agents.slots[s as usize].index = index;
                 s
             }
             None => {
-                self.slots.push(Slot { generation: 0, index });
-                self.slots.len() as u32 - 1
+                self.agents.slots.push(Slot { generation: 0, index });
+                self.agents.slots.len() as u32 - 1
             }
         };
-        let handle = AgentHandle { index: slot, generation: self.slots[slot as usize].generation };
-        self.position.push(position);
-        self.velocity.push(velocity);
-        self.orientation.push(spec.orientation);
-        self.rotation.push(V::ANGULAR_ZERO);
-        self.radius.push(spec.radius);
-        self.status.push(0);
-        self.cold.push(Cold {
+        let handle =
+            AgentHandle { index: slot, generation: self.agents.slots[slot as usize].generation };
+        self.agents.position.push(position);
+        self.agents.velocity.push(velocity);
+        self.agents.orientation.push(spec.orientation);
+        self.agents.rotation.push(V::ANGULAR_ZERO);
+        self.agents.radius.push(spec.radius);
+        self.agents.status.push(0);
+        self.agents.cold.push(Cold {
             limits: spec.limits,
             slot,
             group: spec.group.0,
             flags: if spec.goal.is_some() { HAS_GOAL } else { 0 },
         });
-        if self.memory_on {
-            self.memory.push(Memory::new(self.config.seed, handle, spec.goal));
+        if self.agents.memory_on {
+            self.agents.memory.push(Memory::new(self.config.seed, handle, spec.goal));
         }
-        self.debug.push(AgentDebug::default());
-        if self.avoid_on {
-            self.avoid.push(AvoidState::default());
+        self.agents.debug.push(AgentDebug::default());
+        if self.agents.avoid_on {
+            self.agents.avoid.push(AvoidState::default());
         }
-        if self.drive_on {
-            self.controls.push(None);
+        if self.agents.drive_on {
+            self.agents.controls.push(None);
         }
-        self.max_radius = self.max_radius.max(spec.radius);
-        self.grid_fresh = false;
+        self.order.max_radius = self.order.max_radius.max(spec.radius);
+        self.order.grid_fresh = false;
         self.resize_smoothing();
         self.seed_smoothing(slot as usize);
         Ok(handle)
@@ -106,7 +107,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::StaleHandle`] if it was already removed.
     pub fn despawn(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
         self.remove(h)?;
-        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        self.order.max_radius = self.agents.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
         Ok(())
     }
 
@@ -114,55 +115,55 @@ impl<V: CrowdVector> Crowd<V> {
     pub(super) fn remove(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
         self.leave_formations(h);
-        self.position.swap_remove(i);
-        self.velocity.swap_remove(i);
-        self.orientation.swap_remove(i);
-        self.rotation.swap_remove(i);
-        self.radius.swap_remove(i);
-        self.status.swap_remove(i);
-        self.cold.swap_remove(i);
-        if self.memory_on {
-            self.memory.swap_remove(i);
+        self.agents.position.swap_remove(i);
+        self.agents.velocity.swap_remove(i);
+        self.agents.orientation.swap_remove(i);
+        self.agents.rotation.swap_remove(i);
+        self.agents.radius.swap_remove(i);
+        self.agents.status.swap_remove(i);
+        self.agents.cold.swap_remove(i);
+        if self.agents.memory_on {
+            self.agents.memory.swap_remove(i);
         }
-        self.debug.swap_remove(i);
-        if self.avoid_on {
-            self.avoid.swap_remove(i);
+        self.agents.debug.swap_remove(i);
+        if self.agents.avoid_on {
+            self.agents.avoid.swap_remove(i);
         }
-        if self.drive_on {
-            self.controls.swap_remove(i);
+        if self.agents.drive_on {
+            self.agents.controls.swap_remove(i);
         }
-        if i < self.cold.len() {
-            let moved = self.cold[i].slot as usize;
-            self.slots[moved].index = i as u32;
+        if i < self.agents.cold.len() {
+            let moved = self.agents.cold[i].slot as usize;
+            self.agents.slots[moved].index = i as u32;
         }
-        let s = &mut self.slots[h.index as usize];
+        let s = &mut self.agents.slots[h.index as usize];
         s.index = FREE;
         s.generation = s.generation.wrapping_add(1);
-        self.free.push(h.index);
-        self.grid_fresh = false;
+        self.agents.free.push(h.index);
+        self.order.grid_fresh = false;
         Ok(())
     }
 
     /// Takes out the agents that arrived this step in a group that removes them
     /// ([`Group::remove_on_arrival`]).
     pub(super) fn remove_arrived(&mut self) {
-        if !self.groups.iter().any(|g| g.spec.remove_on_arrival) {
+        if !self.world.groups.iter().any(|g| g.spec.remove_on_arrival) {
             return;
         }
         let mut any = false;
-        for k in 0..self.events.len() {
-            let CrowdEvent::Arrived { agent } = self.events[k] else {
+        for k in 0..self.work.events.len() {
+            let CrowdEvent::Arrived { agent } = self.work.events[k] else {
                 continue;
             };
-            let leaves = self
-                .index_of(agent)
-                .is_some_and(|i| self.groups[self.cold[i].group as usize].spec.remove_on_arrival);
+            let leaves = self.index_of(agent).is_some_and(|i| {
+                self.world.groups[self.agents.cold[i].group as usize].spec.remove_on_arrival
+            });
             if leaves && self.remove(agent).is_ok() {
                 any = true;
             }
         }
         if any {
-            self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+            self.order.max_radius = self.agents.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
         }
     }
 
@@ -174,10 +175,10 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::StaleHandle`]; [`CrowdError::UnknownGroup`].
     pub fn set_agent_group(&mut self, h: AgentHandle, group: GroupId) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
-        if group.0 as usize >= self.groups.len() {
+        if group.0 as usize >= self.world.groups.len() {
             return Err(CrowdError::UnknownGroup(group));
         }
-        self.cold[i].group = group.0;
+        self.agents.cold[i].group = group.0;
         Ok(())
     }
 
@@ -188,10 +189,10 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn set_radius(&mut self, h: AgentHandle, radius: f32) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
         non_negative("radius", radius)?;
-        self.radius[i] = radius;
+        self.agents.radius[i] = radius;
         // the neighbour reach is the largest radius: recomputed so a shrink narrows it again
-        self.max_radius = self.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
-        self.grid_fresh = false;
+        self.order.max_radius = self.agents.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+        self.order.grid_fresh = false;
         Ok(())
     }
 
@@ -202,7 +203,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::StaleHandle`].
     pub fn set_limits(&mut self, h: AgentHandle, limits: Limits) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
-        self.cold[i].limits = limits;
+        self.agents.cold[i].limits = limits;
         Ok(())
     }
 
@@ -220,12 +221,12 @@ impl<V: CrowdVector> Crowd<V> {
         if goal.is_some() {
             self.remember();
         }
-        let c = &mut self.cold[i];
+        let c = &mut self.agents.cold[i];
         c.flags &= !(ARRIVED | HAS_GOAL | STUCK);
         if goal.is_some() {
             c.flags |= HAS_GOAL;
         }
-        if let Some(m) = self.memory.get_mut(i) {
+        if let Some(m) = self.agents.memory.get_mut(i) {
             m.goal = goal.unwrap_or(V::ZERO);
             m.state.stalled = 0.0;
         }
@@ -239,38 +240,38 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::StaleHandle`].
     pub fn write_kinematic(&mut self, h: AgentHandle, k: Kinematic<V>) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
-        self.position[i] = k.position;
-        self.velocity[i] = k.velocity;
-        self.orientation[i] = k.orientation;
-        self.rotation[i] = k.rotation;
-        self.unchecked_writes = true;
-        self.grid_fresh = false;
+        self.agents.position[i] = k.position;
+        self.agents.velocity[i] = k.velocity;
+        self.agents.orientation[i] = k.orientation;
+        self.agents.rotation[i] = k.rotation;
+        self.agents.unchecked_writes = true;
+        self.order.grid_fresh = false;
         Ok(())
     }
 
     /// Allocates the side arrays once some group needs them: memory for a recipe evaluated as a
     /// tree, obstacle-avoidance state, vehicle controls.
     pub(super) fn resize_side_arrays(&mut self) {
-        if self.groups.iter().any(|g| g.direct.is_none()) {
+        if self.world.groups.iter().any(|g| g.direct.is_none()) {
             self.remember();
         }
-        self.avoid_on |= self.groups.iter().any(|g| g.plan.avoids_obstacles);
-        if self.avoid_on {
-            self.avoid.resize(self.len(), AvoidState::default());
+        self.agents.avoid_on |= self.world.groups.iter().any(|g| g.plan.avoids_obstacles);
+        if self.agents.avoid_on {
+            self.agents.avoid.resize(self.len(), AvoidState::default());
         }
-        self.drive_on |= self.groups.iter().any(|g| g.spec.motor.is_some());
-        if self.drive_on {
-            self.controls.resize(self.len(), None);
+        self.agents.drive_on |= self.world.groups.iter().any(|g| g.spec.motor.is_some());
+        if self.agents.drive_on {
+            self.agents.controls.resize(self.len(), None);
         }
     }
 
     /// Stores every agent's memory from now on (see [`Memory`]): until now none was read, so
     /// each is the one its agent was spawned with.
     pub(super) fn remember(&mut self) {
-        if !self.memory_on {
-            self.memory_on = true;
+        if !self.agents.memory_on {
+            self.agents.memory_on = true;
             let seed = self.config.seed;
-            self.memory =
+            self.agents.memory =
                 (0..self.len()).map(|i| Memory::new(seed, self.handle_at(i), None)).collect();
         }
     }

@@ -13,23 +13,33 @@ type KinematicChunks<'a, V> = (
     &'a mut [<V as Vector>::Angular],
 );
 
+/// A chunk's own records: status and cold data, then memory (while stored, `memory_on`) and
+/// controls (only while some group drives a vehicle, `drive_on`).
+type OwnChunks<'a, V> = (
+    (&'a mut [u8], &'a mut [Cold]),
+    (Option<&'a mut [Memory<V>]>, Option<&'a mut [Option<Controls>]>),
+);
+
 impl<V: CrowdVector> Crowd<V> {
     /// Phase 3: integrate, obstacles, bounds, facing, arrived/stuck, quarantine.
     #[inline(never)]
-    pub(super) fn commit(&mut self, dt: f32) {
-        let (groups, slots, debug, radius) = (&self.groups, &self.slots, &self.debug, &self.radius);
-        let obstacles = self.obstacles.as_ref();
-        let bounds = self.config.bounds;
+    pub(super) fn commit(
+        config: &CrowdConfig<V>,
+        agents: &mut Agents<V>,
+        world: &World<V>,
+        order: &Order,
+        work: &mut Work<V>,
+        dt: f32,
+    ) {
+        let (groups, slots, debug, radius) =
+            (&world.groups, &agents.slots, &agents.debug, &agents.radius);
+        let (obstacles, bounds) = (world.obstacles.as_ref(), config.bounds);
         let (avx2, lanes) =
-            (self.avx2, V::MOVES_IN_LANES && self.agent_lanes && obstacles.is_none() && dt > 0.0);
-        // each chunk's slices; `controls` only when some group drives a vehicle (`drive_on`)
+            (order.avx2, V::MOVES_IN_LANES && order.agent_lanes && obstacles.is_none() && dt > 0.0);
         let body = |ci: usize,
                     (pos, vel, ori, rot): KinematicChunks<'_, V>,
-                    status: &mut [u8],
-                    cold: &mut [Cold],
-                    mut memory: Option<&mut [Memory<V>]>,
-                    scratch: &mut ChunkScratch<V>,
-                    mut controls: Option<&mut [Option<Controls>]>| {
+                    ((status, cold), (mut memory, mut controls)): OwnChunks<'_, V>,
+                    scratch: &mut ChunkScratch<V>| {
             let base = ci * CHUNK;
             // runs of eight agents of one group move at once in lanes (`Space::move_eight`,
             // the same bits as one by one): `done` agents are moved, a run is next tried at
@@ -122,14 +132,14 @@ impl<V: CrowdVector> Crowd<V> {
                 settle(c, m, rt, kin.position, moved_sq, dt, &bounds, slots, scratch);
             }
         };
-        let n = self.cold.len().div_ceil(CHUNK);
-        let kinematic = (chunks!(self.position).zip(chunks!(self.velocity)))
-            .zip(chunks!(self.orientation).zip(chunks!(self.rotation)));
-        let own = (chunks!(self.status).zip(chunks!(self.cold)))
-            .zip(side_chunks!(self.memory, n).zip(side_chunks!(self.controls, n)));
-        (kinematic.zip(own).zip(each!(self.chunks))).enumerate().for_each(
+        let n = agents.cold.len().div_ceil(CHUNK);
+        let kinematic = (chunks!(agents.position).zip(chunks!(agents.velocity)))
+            .zip(chunks!(agents.orientation).zip(chunks!(agents.rotation)));
+        let own = (chunks!(agents.status).zip(chunks!(agents.cold)))
+            .zip(side_chunks!(agents.memory, n).zip(side_chunks!(agents.controls, n)));
+        (kinematic.zip(own).zip(each!(work.chunks))).enumerate().for_each(
             |(ci, ((((pos, vel), (ori, rot)), ((status, cold), (memory, controls))), scratch))| {
-                body(ci, (pos, vel, ori, rot), status, cold, memory, scratch, controls);
+                body(ci, (pos, vel, ori, rot), ((status, cold), (memory, controls)), scratch);
             },
         );
     }

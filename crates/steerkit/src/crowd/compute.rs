@@ -7,41 +7,48 @@ use crate::steering::{Orca, Reach};
 impl<V: CrowdVector> Crowd<V> {
     /// Phase 2: steering of every agent from the current state.
     #[inline(never)]
-    pub(super) fn compute(&mut self, dt: f32) {
-        self.tag_orca();
+    pub(super) fn compute(
+        config: &CrowdConfig<V>,
+        agents: &mut Agents<V>,
+        world: &World<V>,
+        order: &Order,
+        work: &mut Work<V>,
+        dt: f32,
+    ) {
+        Self::tag_orca(agents, world);
         let phase = Steer {
-            view: grid_view!(self),
-            agents: agent_view!(self),
-            groups: &self.groups,
-            paths: &self.paths,
-            slots: &self.slots,
+            view: grid_view!(agents, order, config),
+            agents: agent_view!(agents),
+            groups: &world.groups,
+            paths: &world.paths,
+            slots: &agents.slots,
             storage: scan::Storage {
-                grid: &self.grid,
-                bounds: &self.config.bounds,
-                position: &self.position,
-                velocity: &self.velocity,
-                radius: &self.radius,
-                soa: &self.soa,
-                avx2: self.avx2,
+                grid: &order.grid,
+                bounds: &config.bounds,
+                position: &agents.position,
+                velocity: &agents.velocity,
+                radius: &agents.radius,
+                soa: &agents.soa,
+                avx2: order.avx2,
             },
-            orientation: &self.orientation,
-            rotation: &self.rotation,
-            radius: &self.radius,
-            status: &self.status,
-            obstacles: self.obstacles.as_ref(),
-            slot_targets: &self.slot_targets,
-            customs: &self.customs,
-            hazards: &self.hazards,
-            orca_tags: &self.orca_tags,
-            nr: self.config.neighbour_radius,
-            steps: self.steps,
-            avx2: self.avx2,
-            lanes: V::BLENDS_IN_LANES && self.agent_lanes,
+            orientation: &agents.orientation,
+            rotation: &agents.rotation,
+            radius: &agents.radius,
+            status: &agents.status,
+            obstacles: world.obstacles.as_ref(),
+            slot_targets: &world.slot_targets,
+            customs: &world.customs,
+            hazards: &world.hazards,
+            orca_tags: &agents.orca_tags,
+            nr: config.neighbour_radius,
+            steps: work.steps,
+            avx2: order.avx2,
+            lanes: V::BLENDS_IN_LANES && order.agent_lanes,
             dt,
         };
-        let n = self.cold.len().div_ceil(CHUNK);
-        (chunks!(self.cold).zip(chunks!(self.debug)).zip(each!(self.chunks)))
-            .zip(side_chunks!(self.avoid, n).zip(side_chunks!(self.memory, n)))
+        let n = agents.cold.len().div_ceil(CHUNK);
+        (chunks!(agents.cold).zip(chunks!(agents.debug)).zip(each!(work.chunks)))
+            .zip(side_chunks!(agents.avoid, n).zip(side_chunks!(agents.memory, n)))
             .enumerate()
             .for_each(|(ci, (((cold, debug), scratch), (avoid, memory)))| {
                 phase.chunk(ci, cold, debug, scratch, avoid, memory)
@@ -49,10 +56,10 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     /// Every agent's avoidance role this step (`orca_tags`), while some group runs ORCA.
-    fn tag_orca(&mut self) {
-        self.orca_tags.clear();
-        if self.groups.iter().any(|g| g.spec.orca.is_some()) {
-            let groups = &self.groups;
+    fn tag_orca(agents: &mut Agents<V>, world: &World<V>) {
+        agents.orca_tags.clear();
+        if world.groups.iter().any(|g| g.spec.orca.is_some()) {
+            let groups = &world.groups;
             let tag = |c: &Cold| match &groups[c.group as usize].spec.orca {
                 Some(o) => OrcaTag {
                     layers: o.layers(),
@@ -63,9 +70,9 @@ impl<V: CrowdVector> Crowd<V> {
                 None => OrcaTag { layers: u32::MAX, mask: 0, priority: 1.0 },
             };
             #[cfg(feature = "parallel")]
-            self.orca_tags.par_extend(self.cold.par_iter().map(tag));
+            agents.orca_tags.par_extend(agents.cold.par_iter().map(tag));
             #[cfg(not(feature = "parallel"))]
-            self.orca_tags.extend(self.cold.iter().map(tag));
+            agents.orca_tags.extend(agents.cold.iter().map(tag));
         }
     }
 }

@@ -11,55 +11,71 @@ impl<V: CrowdVector> Crowd<V> {
     /// overlap. Coincident centres separate along ±x, decided by handle. Passes repeat until no
     /// push exceeds `non_penetration_tolerance` or `non_penetration_passes` is reached. Also
     /// reports agent–agent collisions.
-    pub(super) fn non_penetration(&mut self) {
-        let any = self.groups.iter().any(|g| g.spec.non_penetration);
-        let push_passes = if any { self.config.non_penetration_passes as usize } else { 0 };
+    pub(super) fn non_penetration(
+        config: &CrowdConfig<V>,
+        agents: &mut Agents<V>,
+        world: &World<V>,
+        order: &Order,
+        work: &mut Work<V>,
+    ) {
+        let any = world.groups.iter().any(|g| g.spec.non_penetration);
+        let push_passes = if any { config.non_penetration_passes as usize } else { 0 };
         // collision events are observed in a first pass that pushes exactly as it would
         // without them, so reporting never changes the trajectory
-        let passes = if self.config.collision_events { push_passes.max(1) } else { push_passes };
+        let passes = if config.collision_events { push_passes.max(1) } else { push_passes };
         if passes == 0 {
             return;
         }
-        let n = self.len();
-        self.push.resize(n, (V::ZERO, V::ZERO));
-        let mut max_move = self
+        let n = agents.len();
+        work.push.resize(n, (V::ZERO, V::ZERO));
+        let mut max_move = work
             .chunks
             .iter()
             .take(n.div_ceil(CHUNK))
             .fold(0.0f32, |m, c| m.max(c.max_move))
             .sqrt();
         for pass in 0..passes {
-            let report = pass == 0 && self.config.collision_events;
-            self.pushes(report, push_passes, max_move);
-            let pass_move = self.apply_pushes();
+            let report = pass == 0 && config.collision_events;
+            Self::pushes(config, agents, world, order, work, report, push_passes, max_move);
+            let pass_move = Self::apply_pushes(config, agents, world, work);
             max_move += pass_move;
             // converged: the overlaps left are about the tolerance deep (Jacobi relaxation
             // halves a pair's overlap per pass at worst, so a dense pile needs several); the
             // test does not depend on `report`: observing must not add a pass
-            if pass_move <= self.config.non_penetration_tolerance {
+            if pass_move <= config.non_penetration_tolerance {
                 break;
             }
         }
     }
 
     /// One pass's push (and velocity change) of every agent out of the agents it overlaps
-    /// (`enforce`: its group keeps bodies apart while `push_passes > 0`), into `self.push`;
+    /// (`enforce`: its group keeps bodies apart while `push_passes > 0`), into `work.push`;
     /// `report` raises the collision events. Candidates come from their cells before the move,
     /// so the search widens by `max_move` (m).
-    fn pushes(&mut self, report: bool, push_passes: usize, max_move: f32) {
+    #[allow(clippy::too_many_arguments)]
+    fn pushes(
+        config: &CrowdConfig<V>,
+        agents: &Agents<V>,
+        world: &World<V>,
+        order: &Order,
+        work: &mut Work<V>,
+        report: bool,
+        push_passes: usize,
+        max_move: f32,
+    ) {
         let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
-            &self.grid,
-            &self.config.bounds,
-            &self.position,
-            &self.velocity,
-            &self.radius,
-            &self.status,
-            &self.cold,
-            &self.groups,
-            &self.slots,
+            &order.grid,
+            &config.bounds,
+            &agents.position,
+            &agents.velocity,
+            &agents.radius,
+            &agents.status,
+            &agents.cold,
+            &world.groups,
+            &agents.slots,
         );
-        let max_radius = self.max_radius;
-        chunks!(self.push).zip(each!(self.chunks)).enumerate().for_each(|(ci, (push, scratch))| {
+        let max_radius = order.max_radius;
+        chunks!(work.push).zip(each!(work.chunks)).enumerate().for_each(|(ci, (push, scratch))| {
             let base = ci * CHUNK;
             for (k, out) in push.iter_mut().enumerate() {
                 *out = (V::ZERO, V::ZERO);
@@ -136,18 +152,23 @@ impl<V: CrowdVector> Crowd<V> {
 
     /// Applies the pass's pushes (kept out of the static world and inside the world) and
     /// returns the longest (m).
-    fn apply_pushes(&mut self) -> f32 {
-        let push = &self.push;
+    fn apply_pushes(
+        config: &CrowdConfig<V>,
+        agents: &mut Agents<V>,
+        world: &World<V>,
+        work: &Work<V>,
+    ) -> f32 {
+        let push = &work.push;
         let mut pass_move = 0.0f32;
-        let cold = &self.cold;
-        let obstacles = self.obstacles.as_ref();
-        for ((((p, v), (dp, dv)), c), &r) in self
+        let cold = &agents.cold;
+        let obstacles = world.obstacles.as_ref();
+        for ((((p, v), (dp, dv)), c), &r) in agents
             .position
             .iter_mut()
-            .zip(self.velocity.iter_mut())
+            .zip(agents.velocity.iter_mut())
             .zip(push)
             .zip(cold)
-            .zip(&self.radius)
+            .zip(&agents.radius)
         {
             if *dp != V::ZERO || *dv != V::ZERO {
                 let old = *p;
@@ -160,7 +181,7 @@ impl<V: CrowdVector> Crowd<V> {
                 if let Some(obstacles) = obstacles {
                     let _ = space::contain(obstacles, old, p, v, r, false);
                 }
-                self.config.bounds.confine(p, v, r);
+                config.bounds.confine(p, v, r);
                 pass_move = pass_move.max(dp.length());
             }
         }

@@ -49,8 +49,8 @@ impl Crowd<Vec2> {
         members: &[AgentHandle],
         anchor: Recipe<Vec2>,
     ) -> Result<FormationId, CrowdError> {
-        anchor.validate(self.paths.len())?;
-        super::custom::check_ids(&anchor, self.customs.len())?;
+        anchor.validate(self.world.paths.len())?;
+        super::custom::check_ids(&anchor, self.world.customs.len())?;
         if !manager.is_empty() {
             return Err(ParamError::Count {
                 name: "formation.members",
@@ -73,7 +73,12 @@ impl Crowd<Vec2> {
             }
         }
         // a disbanded formation's entry is reused, so forming and disbanding does not grow
-        let id = self.formations.iter().position(|f| f.disbanded).unwrap_or(self.formations.len());
+        let id = self
+            .world
+            .formations
+            .iter()
+            .position(|f| f.disbanded)
+            .unwrap_or(self.world.formations.len());
         let rt = FormationRt {
             manager,
             anchor,
@@ -87,9 +92,9 @@ impl Crowd<Vec2> {
             members: members.to_vec(),
             disbanded: false,
         };
-        match self.formations.get_mut(id) {
+        match self.world.formations.get_mut(id) {
             Some(f) => *f = rt,
-            None => self.formations.push(rt),
+            None => self.world.formations.push(rt),
         }
         Ok(FormationId(id as u32))
     }
@@ -102,6 +107,7 @@ impl Crowd<Vec2> {
     /// [`CrowdError::UnknownFormation`] for an id never given or already disbanded.
     pub fn disband_formation(&mut self, id: FormationId) -> Result<(), CrowdError> {
         let f = self
+            .world
             .formations
             .get_mut(id.0 as usize)
             .filter(|f| !f.disbanded)
@@ -109,7 +115,7 @@ impl Crowd<Vec2> {
         f.disbanded = true;
         for h in std::mem::take(&mut f.members) {
             f.manager.remove_member(h.index);
-            if let Some(t) = self.slot_targets.get_mut(h.index as usize) {
+            if let Some(t) = self.world.slot_targets.get_mut(h.index as usize) {
                 *t = None;
             }
         }
@@ -117,7 +123,7 @@ impl Crowd<Vec2> {
     }
 
     fn live_formation(&self, id: FormationId) -> Option<&FormationRt> {
-        self.formations.get(id.0 as usize).filter(|f| !f.disbanded)
+        self.world.formations.get(id.0 as usize).filter(|f| !f.disbanded)
     }
 
     /// A formation's manager (anchor, slots, last assignment); `None` once disbanded.
@@ -136,20 +142,20 @@ impl Crowd<Vec2> {
     #[must_use]
     pub fn slot_target(&self, h: AgentHandle) -> Option<SlotTarget> {
         self.index_of(h)?;
-        self.slot_targets.get(h.index as usize).copied().flatten()
+        self.world.slot_targets.get(h.index as usize).copied().flatten()
     }
 }
 
 impl<V: super::CrowdVector> Crowd<V> {
     /// Takes a despawned agent out of its formations (reassigned at the next update).
     pub(super) fn leave_formations(&mut self, h: AgentHandle) {
-        for f in &mut self.formations {
+        for f in &mut self.world.formations {
             if f.members.contains(&h) {
                 f.members.retain(|m| *m != h);
                 f.manager.remove_member(h.index);
             }
         }
-        if let Some(t) = self.slot_targets.get_mut(h.index as usize) {
+        if let Some(t) = self.world.slot_targets.get_mut(h.index as usize) {
             *t = None;
         }
     }
@@ -157,12 +163,17 @@ impl<V: super::CrowdVector> Crowd<V> {
 
 /// Phase 1b: every formation's anchor steered and its slots updated, in formation order.
 pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
-    if crowd.formations.is_empty() {
+    if crowd.world.formations.is_empty() {
         return;
     }
-    let agents = agent_view!(crowd);
-    let (slots, position, velocity, orientation, rotation) =
-        (&crowd.slots, &crowd.position, &crowd.velocity, &crowd.orientation, &crowd.rotation);
+    let agents = agent_view!(crowd.agents);
+    let (slots, position, velocity, orientation, rotation) = (
+        &crowd.agents.slots,
+        &crowd.agents.position,
+        &crowd.agents.velocity,
+        &crowd.agents.orientation,
+        &crowd.agents.rotation,
+    );
     let state = |id: u32| -> Kinematic {
         match slots.get(id as usize) {
             Some(s) if s.index != FREE => {
@@ -177,11 +188,11 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             _ => Kinematic::default(),
         }
     };
-    if crowd.slot_targets.len() < crowd.slots.len() {
-        crowd.slot_targets.resize(crowd.slots.len(), None);
+    if crowd.world.slot_targets.len() < crowd.agents.slots.len() {
+        crowd.world.slot_targets.resize(crowd.agents.slots.len(), None);
     }
     let summary = Summary::default();
-    for f in crowd.formations.iter_mut().filter(|f| !f.disbanded) {
+    for f in crowd.world.formations.iter_mut().filter(|f| !f.disbanded) {
         let limits = *f.manager.anchor_limits();
         let cx = Context {
             me: *f.manager.anchor(),
@@ -192,21 +203,21 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             neighbours: &[],
             summary: &summary,
             separations: &[],
-            paths: &crowd.paths,
-            obstacles: crowd.obstacles.as_ref(),
+            paths: &crowd.world.paths,
+            obstacles: crowd.world.obstacles.as_ref(),
             grid: None,
             finish: 0.0,
             path_done: false,
             slot_target: None,
             agents,
-            customs: &crowd.customs,
-            hazards: &crowd.hazards,
+            customs: &crowd.world.customs,
+            hazards: &crowd.world.hazards,
         };
         let steering = evaluate(&f.anchor, &cx, &mut f.state, &mut f.avoid, &mut Notes::default())
             .unwrap_or_default();
         let steering = if steering.is_finite() { steering } else { Default::default() };
         for t in f.manager.update(dt, &steering, state) {
-            crowd.slot_targets[t.member as usize] = Some(*t);
+            crowd.world.slot_targets[t.member as usize] = Some(*t);
         }
     }
 }

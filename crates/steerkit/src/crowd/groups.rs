@@ -24,8 +24,8 @@ impl<V: CrowdVector> Crowd<V> {
     /// # Ok::<(), steerkit::crowd::CrowdError>(())
     /// ```
     pub fn add_behaviour(&mut self, behaviour: impl CustomBehaviour<V> + 'static) -> BehaviourId {
-        self.customs.push(CustomEntry(std::sync::Arc::new(behaviour)));
-        BehaviourId(self.customs.len() as u32 - 1)
+        self.world.customs.push(CustomEntry(std::sync::Arc::new(behaviour)));
+        BehaviourId(self.world.customs.len() as u32 - 1)
     }
 
     /// Registers a group.
@@ -34,11 +34,11 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::Param`] naming an invalid field of the group or its recipe;
     /// [`CrowdError::TooManyGroups`].
     pub fn add_group(&mut self, group: Group<V>) -> Result<GroupId, CrowdError> {
-        group.validate(self.paths.len())?;
+        group.validate(self.world.paths.len())?;
         Self::check_space(&group.recipe)?;
-        let id = u16::try_from(self.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
-        let planar = self.obstacles.as_ref().and_then(V::planar_obstacles);
-        self.groups.push(GroupRt::new(group, planar, &self.customs)?);
+        let id = u16::try_from(self.world.groups.len()).map_err(|_| CrowdError::TooManyGroups)?;
+        let planar = self.world.obstacles.as_ref().and_then(V::planar_obstacles);
+        self.world.groups.push(GroupRt::new(group, planar, &self.world.customs)?);
         self.resize_smoothing();
         self.resize_side_arrays();
         Ok(GroupId(id))
@@ -49,11 +49,11 @@ impl<V: CrowdVector> Crowd<V> {
     /// # Errors
     /// As [`add_group`](Self::add_group), or [`CrowdError::UnknownGroup`].
     pub fn set_group(&mut self, id: GroupId, group: Group<V>) -> Result<(), CrowdError> {
-        group.validate(self.paths.len())?;
+        group.validate(self.world.paths.len())?;
         Self::check_space(&group.recipe)?;
-        let planar = self.obstacles.as_ref().and_then(V::planar_obstacles);
-        let rt = GroupRt::new(group, planar, &self.customs)?;
-        let g = self.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
+        let planar = self.world.obstacles.as_ref().and_then(V::planar_obstacles);
+        let rt = GroupRt::new(group, planar, &self.world.customs)?;
+        let g = self.world.groups.get_mut(id.0 as usize).ok_or(CrowdError::UnknownGroup(id))?;
         *g = rt;
         self.resize_smoothing();
         self.resize_side_arrays();
@@ -75,19 +75,19 @@ impl<V: CrowdVector> Crowd<V> {
     /// A group's settings.
     #[must_use]
     pub fn group(&self, id: GroupId) -> Option<&Group<V>> {
-        self.groups.get(id.0 as usize).map(|g| &g.spec)
+        self.world.groups.get(id.0 as usize).map(|g| &g.spec)
     }
 
     /// Registers a path for [`Recipe::FollowPath`].
     pub fn add_path(&mut self, path: Polyline<V>) -> PathId {
-        self.paths.push(path);
-        PathId(self.paths.len() as u32 - 1)
+        self.world.paths.push(path);
+        PathId(self.world.paths.len() as u32 - 1)
     }
 
     /// The registered paths.
     #[must_use]
     pub fn paths(&self) -> &[Polyline<V>] {
-        &self.paths
+        &self.world.paths
     }
 
     /// Sets the static world: an [`ObstacleSet`] (circles, walls, polygons, boxes) for a
@@ -131,9 +131,9 @@ impl<V: CrowdVector> Crowd<V> {
     /// # Ok::<(), steerkit::crowd::CrowdError>(())
     /// ```
     pub fn set_obstacles(&mut self, obstacles: V::Obstacles) {
-        self.obstacles = Some(obstacles);
-        let planar = self.obstacles.as_ref().and_then(V::planar_obstacles);
-        for g in &mut self.groups {
+        self.world.obstacles = Some(obstacles);
+        let planar = self.world.obstacles.as_ref().and_then(V::planar_obstacles);
+        for g in &mut self.world.groups {
             // the bounds and cell size were validated when the group was added, so the build
             // cannot fail; a failure would leave the group without a grid (its leaf does nothing)
             if g.plan.build_grid(&g.spec.recipe, planar).is_err() {
@@ -145,7 +145,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// The static world, if set.
     #[must_use]
     pub fn obstacles(&self) -> Option<&V::Obstacles> {
-        self.obstacles.as_ref()
+        self.world.obstacles.as_ref()
     }
 
     /// Replaces the hazards the [`Recipe::FleeHazards`] leaves flee (a program sets them each
@@ -164,14 +164,14 @@ impl<V: CrowdVector> Crowd<V> {
             }
             crate::error::non_negative("hazard.radius", h.radius)?;
         }
-        self.hazards.clear();
-        self.hazards.extend_from_slice(hazards);
+        self.world.hazards.clear();
+        self.world.hazards.extend_from_slice(hazards);
         Ok(())
     }
 
     /// The hazards set last.
     #[must_use]
     pub fn hazards(&self) -> &[Hazard<V>] {
-        &self.hazards
+        &self.world.hazards
     }
 }

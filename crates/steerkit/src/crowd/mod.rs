@@ -8,6 +8,10 @@
 //!   behaviours and combiners) it shares; per-agent behaviour state (wander target, path
 //!   parameter, random generator seeded from the world seed and the agent's handle) is a
 //!   compact side record.
+//! - **Parts**: a crowd's state is four owned parts besides its config, `Agents` (the storage,
+//!   the side arrays and the handles), `World` (groups, paths, custom behaviours, formations,
+//!   hazards, obstacles), `Order` (the grid and the re-sort) and `Work` (scratch, events, the
+//!   step count); each step phase is a function of the parts it reads and writes.
 //! - **Step** (`Crowd::step`): rebuild the grid; compute every agent's steering from the
 //!   previous state; commit (integrate with the agent's limits, keep centres out of walls and
 //!   obstacles and push bodies back out of them, confine to the world); optional
@@ -75,28 +79,28 @@ macro_rules! side_chunks {
 /// The grid's neighbour queries over the crowd's storage, borrowing only the fields it reads
 /// (so the compute phase can hold it while writing other fields).
 macro_rules! grid_view {
-    ($crowd:expr) => {
+    ($agents:expr, $order:expr, $config:expr) => {
         GridNeighbours {
-            grid: &$crowd.grid,
-            bounds: &$crowd.config.bounds,
-            position: &$crowd.position,
-            velocity: &$crowd.velocity,
-            radius: &$crowd.radius,
-            max_radius: $crowd.max_radius,
+            grid: &$order.grid,
+            bounds: &$config.bounds,
+            position: &$agents.position,
+            velocity: &$agents.velocity,
+            radius: &$agents.radius,
+            max_radius: $order.max_radius,
         }
     };
 }
 
 /// Every agent's kinematic by handle, borrowing only the storage fields it reads.
 macro_rules! agent_view {
-    ($crowd:expr) => {
+    ($agents:expr) => {
         AgentView {
-            slots: &$crowd.slots,
-            position: &$crowd.position,
-            velocity: &$crowd.velocity,
-            orientation: &$crowd.orientation,
-            rotation: &$crowd.rotation,
-            status: &$crowd.status,
+            slots: &$agents.slots,
+            position: &$agents.position,
+            velocity: &$agents.velocity,
+            orientation: &$agents.orientation,
+            rotation: &$agents.rotation,
+            status: &$agents.status,
         }
     };
 }
@@ -343,11 +347,16 @@ struct Scratch<V: Vector> {
 #[derive(Clone, Debug)]
 pub struct Crowd<V: CrowdVector = Vec2> {
     config: CrowdConfig<V>,
-    groups: Vec<GroupRt<V>>,
-    paths: Vec<Polyline<V>>,
-    /// The static world (`set_obstacles`): an `ObstacleSet` in 2D, an `ObstacleSet3` in 3D.
-    obstacles: Option<V::Obstacles>,
-    // storage, sorted by cell at each rebuild
+    agents: Agents<V>,
+    world: World<V>,
+    order: Order,
+    work: Work<V>,
+}
+
+/// The agents' state: the per-agent arrays in storage order (sorted by cell at each rebuild),
+/// the side arrays allocated only once something reads them, and the handles.
+#[derive(Clone, Debug, Default)]
+struct Agents<V: CrowdVector> {
     position: Vec<V>,
     velocity: Vec<V>,
     orientation: Vec<V::Orientation>,
@@ -370,14 +379,54 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     /// (and re-sorted) only once some group drives a vehicle (`drive_on`).
     controls: Vec<Option<crate::motor::Controls>>,
     drive_on: bool,
-    /// Places to get away from this step (`set_hazards`).
-    hazards: Vec<Hazard<V>>,
     /// Each agent's avoidance role this step, in storage order, while some group runs ORCA.
     orca_tags: Vec<OrcaTag>,
+    /// Kinematics were written from outside since the last step (checked for non-finite
+    /// values at the next).
+    unchecked_writes: bool,
     // handles
     slots: Vec<Slot>,
     free: Vec<u32>,
-    // grid
+    // heading smoothing, indexed by slot
+    smooth_window: usize,
+    smooth_ring: Vec<V>,
+    smoothed: Vec<V>,
+}
+
+/// What the agents act in and by: groups and their recipes, paths, custom behaviours,
+/// formations, hazards and the static obstacles.
+#[derive(Clone, Debug)]
+struct World<V: CrowdVector> {
+    groups: Vec<GroupRt<V>>,
+    paths: Vec<Polyline<V>>,
+    /// The static world (`set_obstacles`): an `ObstacleSet` in 2D, an `ObstacleSet3` in 3D.
+    obstacles: Option<V::Obstacles>,
+    /// Places to get away from this step (`set_hazards`).
+    hazards: Vec<Hazard<V>>,
+    // formations (2D), and each member's slot target indexed by handle slot
+    formations: Vec<formation::FormationRt>,
+    slot_targets: Vec<Option<SlotTarget>>,
+    /// Behaviours of the user's own (`Recipe::Custom`), by `BehaviourId`.
+    customs: Vec<CustomEntry<V>>,
+}
+
+impl<V: CrowdVector> Default for World<V> {
+    fn default() -> Self {
+        World {
+            groups: Vec::new(),
+            paths: Vec::new(),
+            obstacles: None,
+            hazards: Vec::new(),
+            formations: Vec::new(),
+            slot_targets: Vec::new(),
+            customs: Vec::new(),
+        }
+    }
+}
+
+/// The grid over the storage and the re-sort that keeps the storage in cell order.
+#[derive(Clone, Debug, Default)]
+struct Order {
     grid: Grid,
     grid_fresh: bool,
     /// The lane code (neighbour scan, moves) runs in AVX2 registers (the CPU has them); the
@@ -394,23 +443,26 @@ pub struct Crowd<V: CrowdVector = Vec2> {
     perm: Vec<u32>,
     /// The swaps that re-sort the storage when few agents changed cell.
     swaps: Vec<(u32, u32)>,
+    max_radius: f32,
+}
+
+impl<V: CrowdVector> Agents<V> {
+    /// How many agents are stored (quarantined ones included).
+    fn len(&self) -> usize {
+        self.position.len()
+    }
+}
+
+/// The step's reusable buffers, its events and its count.
+#[derive(Clone, Debug, Default)]
+struct Work<V: CrowdVector> {
     scratch: Scratch<V>,
     chunks: Vec<ChunkScratch<V>>,
     push: Vec<(V, V)>,
-    max_radius: f32,
-    unchecked_writes: bool,
-    // heading smoothing, indexed by slot
-    smooth_window: usize,
-    smooth_ring: Vec<V>,
-    smoothed: Vec<V>,
     steps: u64,
     events: Vec<CrowdEvent>,
+    /// Events raised between steps, reported by the next.
     pending: Vec<CrowdEvent>,
-    // formations (2D), and each member's slot target indexed by handle slot
-    formations: Vec<formation::FormationRt>,
-    slot_targets: Vec<Option<SlotTarget>>,
-    /// Behaviours of the user's own (`Recipe::Custom`), by `BehaviourId`.
-    customs: Vec<CustomEntry<V>>,
 }
 
 /// SplitMix64 finaliser: a well-mixed seed from (world seed, agent id).
@@ -457,49 +509,10 @@ impl<V: CrowdVector> Crowd<V> {
         }
         Ok(Crowd {
             config,
-            groups: Vec::new(),
-            paths: Vec::new(),
-            obstacles: None,
-            position: Vec::new(),
-            velocity: Vec::new(),
-            orientation: Vec::new(),
-            rotation: Vec::new(),
-            radius: Vec::new(),
-            soa: scan::Soa::default(),
-            status: Vec::new(),
-            cold: Vec::new(),
-            memory: Vec::new(),
-            memory_on: false,
-            debug: Vec::new(),
-            avoid: Vec::new(),
-            controls: Vec::new(),
-            avoid_on: false,
-            drive_on: false,
-            hazards: Vec::new(),
-            orca_tags: Vec::new(),
-            slots: Vec::new(),
-            free: Vec::new(),
-            grid: Grid::default(),
-            grid_fresh: false,
-            avx2: crate::lanes::avx2(),
-            agent_lanes: true,
-            keys: Vec::new(),
-            perm: Vec::new(),
-            swaps: Vec::new(),
-            scratch: Scratch::default(),
-            chunks: Vec::new(),
-            push: Vec::new(),
-            max_radius: 0.0,
-            unchecked_writes: false,
-            smooth_window: 0,
-            smooth_ring: Vec::new(),
-            smoothed: Vec::new(),
-            steps: 0,
-            events: Vec::new(),
-            pending: Vec::new(),
-            formations: Vec::new(),
-            slot_targets: Vec::new(),
-            customs: Vec::new(),
+            agents: Agents::default(),
+            world: World::default(),
+            order: Order { avx2: crate::lanes::avx2(), agent_lanes: true, ..Order::default() },
+            work: Work::default(),
         })
     }
 
@@ -532,11 +545,31 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::Param`] when `dt` is negative or not finite.
     pub fn step(&mut self, dt: f32) -> Result<&[CrowdEvent], CrowdError> {
         non_negative("dt", dt)?;
-        self.events.clear();
+        self.work.events.clear();
         self.quarantine_unchecked();
-        self.events.append(&mut self.pending);
-        self.rebuild(false);
-        let n = self.len();
+        self.work.events.append(&mut self.work.pending);
+        let Crowd { config, agents, world, order, work } = self;
+        Self::rebuild(config, agents, world, order, &mut work.scratch, false);
+        let n_chunks = work.begin(agents.len());
+        V::update_formations(self, dt);
+        // phases 2 to 5 borrow only the parts they need
+        let Crowd { config, agents, world, order, work } = self;
+        Self::compute(config, agents, world, order, work, dt);
+        Self::commit(config, agents, world, order, work, dt);
+        if dt > 0.0 {
+            Self::non_penetration(config, agents, world, order, work);
+        }
+        Self::smooth_headings(agents, world, work);
+        order.grid_fresh = false;
+        work.end(n_chunks);
+        self.remove_arrived();
+        Ok(&self.work.events)
+    }
+}
+
+impl<V: CrowdVector> Work<V> {
+    /// Readies one scratch per chunk of `n` agents for the step; returns the chunk count.
+    fn begin(&mut self, n: usize) -> usize {
         let n_chunks = n.div_ceil(CHUNK);
         if self.chunks.len() < n_chunks {
             self.chunks.resize_with(n_chunks, ChunkScratch::default);
@@ -546,21 +579,16 @@ impl<V: CrowdVector> Crowd<V> {
             c.max_move = 0.0;
             c.block.clear();
         }
-        V::update_formations(self, dt);
-        self.compute(dt);
-        self.commit(dt);
-        if dt > 0.0 {
-            self.non_penetration();
-        }
-        self.smooth_headings();
-        self.grid_fresh = false;
+        n_chunks
+    }
+
+    /// Counts the step and gathers the chunks' events after the step's own, in report order.
+    fn end(&mut self, n_chunks: usize) {
         self.steps += 1;
         for c in &self.chunks[..n_chunks.min(self.chunks.len())] {
             self.events.extend_from_slice(&c.events);
         }
         self.events.sort_unstable_by_key(CrowdEvent::order);
-        self.remove_arrived();
-        Ok(&self.events)
     }
 }
 

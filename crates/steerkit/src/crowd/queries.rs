@@ -7,20 +7,20 @@ impl<V: CrowdVector> Crowd<V> {
     /// Number of agents (quarantined ones included).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.position.len()
+        self.agents.position.len()
     }
 
     /// True without agents.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.position.is_empty()
+        self.agents.position.is_empty()
     }
 
     /// The storage index of an agent (changes at every step: use it only to read the slices
     /// below, e.g. [`positions`](Self::positions)).
     #[must_use]
     pub fn index_of(&self, h: AgentHandle) -> Option<usize> {
-        let s = self.slots.get(h.index as usize)?;
+        let s = self.agents.slots.get(h.index as usize)?;
         (s.generation == h.generation && s.index != FREE).then_some(s.index as usize)
     }
 
@@ -30,8 +30,8 @@ impl<V: CrowdVector> Crowd<V> {
     /// If `i >= len()`.
     #[must_use]
     pub fn handle_at(&self, i: usize) -> AgentHandle {
-        let slot = self.cold[i].slot;
-        AgentHandle { index: slot, generation: self.slots[slot as usize].generation }
+        let slot = self.agents.cold[i].slot;
+        AgentHandle { index: slot, generation: self.agents.slots[slot as usize].generation }
     }
 
     /// Every agent's handle, in storage order.
@@ -48,31 +48,31 @@ impl<V: CrowdVector> Crowd<V> {
     /// Positions in storage order.
     #[must_use]
     pub fn positions(&self) -> &[V] {
-        &self.position
+        &self.agents.position
     }
 
     /// Velocities in storage order.
     #[must_use]
     pub fn velocities(&self) -> &[V] {
-        &self.velocity
+        &self.agents.velocity
     }
 
     /// Orientations in storage order.
     #[must_use]
     pub fn orientations(&self) -> &[V::Orientation] {
-        &self.orientation
+        &self.agents.orientation
     }
 
     /// Radii in storage order.
     #[must_use]
     pub fn radii(&self) -> &[f32] {
-        &self.radius
+        &self.agents.radius
     }
 
     /// Last step's steering and targets, in storage order.
     #[must_use]
     pub fn debug_info(&self) -> &[AgentDebug<V>] {
-        &self.debug
+        &self.agents.debug
     }
 
     /// An agent's kinematic.
@@ -80,42 +80,42 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn kinematic(&self, h: AgentHandle) -> Option<Kinematic<V>> {
         let i = self.index_of(h)?;
         Some(Kinematic {
-            position: self.position[i],
-            orientation: self.orientation[i],
-            velocity: self.velocity[i],
-            rotation: self.rotation[i],
+            position: self.agents.position[i],
+            orientation: self.agents.orientation[i],
+            velocity: self.agents.velocity[i],
+            rotation: self.agents.rotation[i],
         })
     }
 
     /// An agent's radius (m).
     #[must_use]
     pub fn radius(&self, h: AgentHandle) -> Option<f32> {
-        self.index_of(h).map(|i| self.radius[i])
+        self.index_of(h).map(|i| self.agents.radius[i])
     }
 
     /// An agent's limits.
     #[must_use]
     pub fn limits(&self, h: AgentHandle) -> Option<Limits> {
-        self.index_of(h).map(|i| self.cold[i].limits)
+        self.index_of(h).map(|i| self.agents.cold[i].limits)
     }
 
     /// An agent's group.
     #[must_use]
     pub fn group_of(&self, h: AgentHandle) -> Option<GroupId> {
-        self.index_of(h).map(|i| GroupId(self.cold[i].group))
+        self.index_of(h).map(|i| GroupId(self.agents.cold[i].group))
     }
 
     /// An agent's last steering and target.
     #[must_use]
     pub fn debug(&self, h: AgentHandle) -> Option<AgentDebug<V>> {
-        self.index_of(h).map(|i| self.debug[i])
+        self.index_of(h).map(|i| self.agents.debug[i])
     }
 
     /// The controls an agent's vehicle used in the last step (its group's
     /// [`Group::motor`]); `None` without a motor, before the first step, or for a stale handle.
     #[must_use]
     pub fn controls(&self, h: AgentHandle) -> Option<crate::motor::Controls> {
-        self.index_of(h).and_then(|i| self.controls.get(i).copied().flatten())
+        self.index_of(h).and_then(|i| self.agents.controls.get(i).copied().flatten())
     }
 
     /// An agent's obstacle-avoidance state (its adaptive fan's half angle and committed side),
@@ -123,7 +123,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// when no group avoids obstacles or the handle is stale.
     #[must_use]
     pub fn avoidance(&self, h: AgentHandle) -> Option<crate::steering::AvoidanceState> {
-        self.avoid.get(self.index_of(h)?).copied()
+        self.agents.avoid.get(self.index_of(h)?).copied()
     }
 
     /// An agent's path parameter (m of arc length along the path it follows); NaN before its
@@ -131,27 +131,27 @@ impl<V: CrowdVector> Crowd<V> {
     #[must_use]
     pub fn path_param(&self, h: AgentHandle) -> Option<f32> {
         let i = self.index_of(h)?;
-        Some(self.memory.get(i).map_or(f32::NAN, |m| m.state.path_param))
+        Some(self.agents.memory.get(i).map_or(f32::NAN, |m| m.state.path_param))
     }
 
     /// True when the agent is quarantined.
     #[must_use]
     pub fn is_quarantined(&self, h: AgentHandle) -> bool {
-        self.index_of(h).is_some_and(|i| self.status[i] & QUARANTINED != 0)
+        self.index_of(h).is_some_and(|i| self.agents.status[i] & QUARANTINED != 0)
     }
 
     /// True when the agent is stuck now: its group detects it ([`Group::stuck`]), it has
     /// raised `Stuck` and has not moved on since.
     #[must_use]
     pub fn is_stuck(&self, h: AgentHandle) -> bool {
-        self.index_of(h).is_some_and(|i| self.cold[i].flags & STUCK != 0)
+        self.index_of(h).is_some_and(|i| self.agents.cold[i].flags & STUCK != 0)
     }
 
     /// An agent's goal.
     #[must_use]
     pub fn goal(&self, h: AgentHandle) -> Option<V> {
         let i = self.index_of(h)?;
-        (self.cold[i].flags & HAS_GOAL != 0).then(|| self.memory[i].goal)
+        (self.agents.cold[i].flags & HAS_GOAL != 0).then(|| self.agents.memory[i].goal)
     }
 
     /// The smoothed heading of an agent whose group smooths headings (Buckland: the mean of the
@@ -160,11 +160,11 @@ impl<V: CrowdVector> Crowd<V> {
     #[must_use]
     pub fn smoothed_heading(&self, h: AgentHandle) -> Option<V> {
         let i = self.index_of(h)?;
-        let g = &self.groups[self.cold[i].group as usize].spec;
+        let g = &self.world.groups[self.agents.cold[i].group as usize].spec;
         if g.heading_smoothing > 1 {
-            Some(self.smoothed[h.index as usize])
+            Some(self.agents.smoothed[h.index as usize])
         } else {
-            Some(heading(self.velocity[i], self.orientation[i]))
+            Some(heading(self.agents.velocity[i], self.agents.orientation[i]))
         }
     }
 
@@ -191,23 +191,23 @@ impl<V: CrowdVector> Crowd<V> {
         fn cap<T>(v: &Vec<T>) -> usize {
             v.capacity() * size_of::<T>()
         }
-        let s = &self.scratch;
-        let mut total = cap(&self.position)
-            + cap(&self.velocity)
-            + cap(&self.orientation)
-            + cap(&self.rotation)
-            + cap(&self.radius)
-            + self.soa.bytes()
-            + cap(&self.status)
-            + cap(&self.cold)
-            + cap(&self.memory)
-            + cap(&self.debug)
-            + cap(&self.slots)
-            + cap(&self.free)
-            + self.grid.bytes()
-            + cap(&self.keys)
-            + cap(&self.perm)
-            + cap(&self.swaps)
+        let s = &self.work.scratch;
+        let mut total = cap(&self.agents.position)
+            + cap(&self.agents.velocity)
+            + cap(&self.agents.orientation)
+            + cap(&self.agents.rotation)
+            + cap(&self.agents.radius)
+            + self.agents.soa.bytes()
+            + cap(&self.agents.status)
+            + cap(&self.agents.cold)
+            + cap(&self.agents.memory)
+            + cap(&self.agents.debug)
+            + cap(&self.agents.slots)
+            + cap(&self.agents.free)
+            + self.order.grid.bytes()
+            + cap(&self.order.keys)
+            + cap(&self.order.perm)
+            + cap(&self.order.swaps)
             + cap(&s.v)
             + cap(&s.w)
             + cap(&s.f)
@@ -217,15 +217,15 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&s.cold)
             + cap(&s.memory)
             + cap(&s.debug)
-            + cap(&self.avoid)
+            + cap(&self.agents.avoid)
             + cap(&s.avoid)
-            + cap(&self.controls)
+            + cap(&self.agents.controls)
             + cap(&s.controls)
-            + cap(&self.push)
-            + cap(&self.smooth_ring)
-            + cap(&self.smoothed)
-            + cap(&self.events);
-        for c in &self.chunks {
+            + cap(&self.work.push)
+            + cap(&self.agents.smooth_ring)
+            + cap(&self.agents.smoothed)
+            + cap(&self.work.events);
+        for c in &self.work.chunks {
             total += cap(&c.neighbours) + cap(&c.events) + c.block.bytes();
         }
         total as f64 / self.len().max(1) as f64
@@ -234,15 +234,16 @@ impl<V: CrowdVector> Crowd<V> {
     /// The grid over the agents as a [`Neighbours`] source, rebuilt first if agents moved since
     /// the last rebuild (storage indices change then; handles do not).
     pub fn neighbours(&mut self) -> GridNeighbours<'_, V> {
-        if !self.grid_fresh {
+        if !self.order.grid_fresh {
             self.quarantine_unchecked();
-            self.rebuild(true);
+            let Crowd { config, agents, world, order, work } = self;
+            Self::rebuild(config, agents, world, order, &mut work.scratch, true);
         }
         self.view()
     }
 
     pub(super) fn view(&self) -> GridNeighbours<'_, V> {
-        grid_view!(self)
+        grid_view!(self.agents, self.order, self.config)
     }
 
     /// Green's crowd density around `point`: agents whose centres lie within `radius` m,

@@ -5,24 +5,24 @@ use super::*;
 impl<V: CrowdVector> Crowd<V> {
     /// Quarantines agents made non-finite by [`write_kinematic`](Self::write_kinematic).
     pub(super) fn quarantine_unchecked(&mut self) {
-        if !self.unchecked_writes {
+        if !self.agents.unchecked_writes {
             return;
         }
-        self.unchecked_writes = false;
+        self.agents.unchecked_writes = false;
         for i in 0..self.len() {
-            if self.status[i] & QUARANTINED != 0 {
+            if self.agents.status[i] & QUARANTINED != 0 {
                 continue;
             }
             let k = Kinematic {
-                position: self.position[i],
-                orientation: self.orientation[i],
-                velocity: self.velocity[i],
-                rotation: self.rotation[i],
+                position: self.agents.position[i],
+                orientation: self.agents.orientation[i],
+                velocity: self.agents.velocity[i],
+                rotation: self.agents.rotation[i],
             };
             if let Some(field) = non_finite_field(&k) {
-                self.status[i] |= QUARANTINED;
+                self.agents.status[i] |= QUARANTINED;
                 let agent = self.handle_at(i);
-                self.pending.push(CrowdEvent::Quarantined { agent, field });
+                self.work.pending.push(CrowdEvent::Quarantined { agent, field });
             }
         }
     }
@@ -31,36 +31,43 @@ impl<V: CrowdVector> Crowd<V> {
     /// re-sorts the debug records too (not needed when the step rewrites them all).
     // the step's phases stay out of line (called once per step): profiles then show each one
     #[inline(never)]
-    pub(super) fn rebuild(&mut self, keep_debug: bool) {
-        let n = self.len();
-        let (lo, hi, active) = self.occupied_box();
-        self.grid.layout(&self.config.bounds, self.config.neighbour_radius, lo, hi, active);
+    pub(super) fn rebuild(
+        config: &CrowdConfig<V>,
+        agents: &mut Agents<V>,
+        world: &World<V>,
+        order: &mut Order,
+        scratch: &mut Scratch<V>,
+        keep_debug: bool,
+    ) {
+        let n = agents.len();
+        let (lo, hi, active) = Self::occupied_box(config, agents);
+        order.grid.layout(&config.bounds, config.neighbour_radius, lo, hi, active);
         // keys (quarantined agents go to the bucket after the last cell)
-        self.grid.assign(&self.position, &self.status, QUARANTINED, &mut self.keys);
-        let moved = self.sort_by_cell(n);
+        order.grid.assign(&agents.position, &agents.status, QUARANTINED, &mut order.keys);
+        let moved = order.sort_by_cell(n);
         if moved == 0 {
             // every agent kept its place: nothing to re-sort
         } else if moved * SWAP_BELOW <= n {
-            self.swap_moved(keep_debug);
+            Self::swap_moved(agents, order, keep_debug);
         } else {
-            self.permute_all(keep_debug);
+            Self::permute_all(agents, order, scratch, keep_debug);
         }
-        if self.groups.iter().any(|g| g.plan.needs_neighbours) {
-            let velocities = self.groups.iter().any(|g| g.plan.needs_velocities);
-            let headings = self.groups.iter().any(|g| g.plan.needs_headings);
-            let (p, v, r) = (&self.position, &self.velocity, &self.radius);
-            self.soa.rebuild(p, v, velocities, headings, r);
+        if world.groups.iter().any(|g| g.plan.needs_neighbours) {
+            let velocities = world.groups.iter().any(|g| g.plan.needs_velocities);
+            let headings = world.groups.iter().any(|g| g.plan.needs_headings);
+            let (p, v, r) = (&agents.position, &agents.velocity, &agents.radius);
+            agents.soa.rebuild(p, v, velocities, headings, r);
         }
-        self.grid_fresh = true;
+        order.grid_fresh = true;
     }
 
     /// The box around the active agents' centres (the whole torus: left empty) and how many
     /// agents are active (not quarantined).
-    fn occupied_box(&self) -> ([f32; 3], [f32; 3], usize) {
+    fn occupied_box(config: &CrowdConfig<V>, agents: &Agents<V>) -> ([f32; 3], [f32; 3], usize) {
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
         let mut active = 0usize;
-        let torus = self.config.bounds.is_toroidal();
-        for (p, &s) in self.position.iter().zip(&self.status) {
+        let torus = config.bounds.is_toroidal();
+        for (p, &s) in agents.position.iter().zip(&agents.status) {
             if s & QUARANTINED != 0 {
                 continue;
             }
@@ -80,6 +87,134 @@ impl<V: CrowdVector> Crowd<V> {
         (lo, hi, active)
     }
 
+    /// The re-sort when few agents changed cell: swaps along the permutation's cycles.
+    fn swap_moved(agents: &mut Agents<V>, order: &mut Order, keep_debug: bool) {
+        // a few agents changed cell: swap along the permutation's cycles, touching only
+        // the agents that move (the storage is otherwise in place already)
+        cycle_swaps(&mut order.perm, &mut order.swaps);
+        let w = &order.swaps;
+        swap_along(&mut agents.position, w);
+        swap_along(&mut agents.velocity, w);
+        swap_along(&mut agents.orientation, w);
+        swap_along(&mut agents.rotation, w);
+        swap_along(&mut agents.radius, w);
+        swap_along(&mut agents.status, w);
+        swap_along(&mut agents.cold, w);
+        if agents.memory_on {
+            swap_along(&mut agents.memory, w);
+        }
+        if keep_debug {
+            swap_along(&mut agents.debug, w);
+        }
+        if agents.avoid_on {
+            swap_along(&mut agents.avoid, w);
+        }
+        if agents.drive_on {
+            swap_along(&mut agents.controls, w);
+        }
+        for &(a, b) in w {
+            for i in [a as usize, b as usize] {
+                agents.slots[agents.cold[i].slot as usize].index = i as u32;
+            }
+        }
+    }
+
+    /// The re-sort when many agents changed cell: every array gathered through the
+    /// permutation, every slot renumbered.
+    fn permute_all(
+        agents: &mut Agents<V>,
+        order: &Order,
+        scratch: &mut Scratch<V>,
+        keep_debug: bool,
+    ) {
+        Self::gather_hot(agents, &order.perm, scratch);
+        let (s, p) = (scratch, &order.perm);
+        if agents.memory_on {
+            permute(&mut agents.memory, &mut s.memory, p);
+        }
+        if keep_debug {
+            permute(&mut agents.debug, &mut s.debug, p);
+        }
+        if agents.avoid_on {
+            permute(&mut agents.avoid, &mut s.avoid, p);
+        }
+        if agents.drive_on {
+            permute(&mut agents.controls, &mut s.controls, p);
+        }
+        // every slot's agent to its new place, gathered per slot (so in parallel) from the
+        // inverse permutation rather than scattered from the storage
+        let inverse = &order.keys;
+        let renumber = |s: &mut Slot| {
+            if s.index != FREE {
+                s.index = inverse[s.index as usize];
+            }
+        };
+        #[cfg(feature = "parallel")]
+        agents.slots.par_iter_mut().with_min_len(4096).for_each(renumber);
+        #[cfg(not(feature = "parallel"))]
+        agents.slots.iter_mut().for_each(renumber);
+        debug_assert!(agents
+            .cold
+            .iter()
+            .enumerate()
+            .all(|(i, c)| { agents.slots[c.slot as usize].index as usize == i }));
+    }
+}
+
+impl<V: CrowdVector> Crowd<V> {
+    /// The re-sort's gather `new[k] = old[perm[k]]` of the arrays every step reads, in one pass
+    /// over the permutation (one per array cost as much again in loop and collection overhead).
+    fn gather_hot(agents: &mut Agents<V>, perm: &[u32], s: &mut Scratch<V>) {
+        /// Agents per parallel piece (the gather's result does not depend on it).
+        const PIECE: usize = 4096;
+        // the scratch arrays hold last step's storage, so they are the right length already
+        // unless agents came or went
+        fn fit<T: Clone>(scratch: &mut Vec<T>, like: &[T]) {
+            if scratch.len() != like.len() {
+                scratch.clear();
+                scratch.extend_from_slice(like);
+            }
+        }
+        fit(&mut s.v, &agents.position);
+        fit(&mut s.w, &agents.velocity);
+        fit(&mut s.o, &agents.orientation);
+        fit(&mut s.a, &agents.rotation);
+        fit(&mut s.f, &agents.radius);
+        fit(&mut s.u, &agents.status);
+        fit(&mut s.cold, &agents.cold);
+        let (position, velocity, orientation, rotation) =
+            (&agents.position, &agents.velocity, &agents.orientation, &agents.rotation);
+        let (radius, status, cold) = (&agents.radius, &agents.status, &agents.cold);
+        #[cfg(feature = "parallel")]
+        let pieces = (s.v.par_chunks_mut(PIECE).zip(s.w.par_chunks_mut(PIECE)))
+            .zip(s.o.par_chunks_mut(PIECE).zip(s.a.par_chunks_mut(PIECE)))
+            .zip(s.f.par_chunks_mut(PIECE).zip(s.u.par_chunks_mut(PIECE)))
+            .zip(s.cold.par_chunks_mut(PIECE).zip(perm.par_chunks(PIECE)));
+        #[cfg(not(feature = "parallel"))]
+        let pieces = (s.v.chunks_mut(PIECE).zip(s.w.chunks_mut(PIECE)))
+            .zip(s.o.chunks_mut(PIECE).zip(s.a.chunks_mut(PIECE)))
+            .zip(s.f.chunks_mut(PIECE).zip(s.u.chunks_mut(PIECE)))
+            .zip(s.cold.chunks_mut(PIECE).zip(perm.chunks(PIECE)));
+        pieces.for_each(|((((p, v), (o, a)), (f, u)), (c, perm))| {
+            let out = (p.iter_mut().zip(v)).zip(o.iter_mut().zip(a)).zip(f.iter_mut().zip(u));
+            for ((((p, v), (o, a)), (f, u)), (c, &j)) in out.zip(c.iter_mut().zip(perm)) {
+                let j = j as usize;
+                (*p, *v, *o, *a) = (position[j], velocity[j], orientation[j], rotation[j]);
+                (*f, *u) = (radius[j], status[j]);
+                *c = cold[j];
+            }
+        });
+        core::mem::swap(&mut agents.position, &mut s.v);
+        core::mem::swap(&mut agents.velocity, &mut s.w);
+        core::mem::swap(&mut agents.orientation, &mut s.o);
+        core::mem::swap(&mut agents.rotation, &mut s.a);
+        core::mem::swap(&mut agents.radius, &mut s.f);
+        core::mem::swap(&mut agents.status, &mut s.u);
+        core::mem::swap(&mut agents.cold, &mut s.cold);
+    }
+}
+
+impl Order {
     /// The stable counting sort of the `n` agents' cell keys: the cells' starts, the
     /// permutation, and the keys turned into its inverse. Returns how many agents change place.
     fn sort_by_cell(&mut self, n: usize) -> usize {
@@ -110,128 +245,6 @@ impl<V: CrowdVector> Crowd<V> {
         }
         start[0] = 0;
         moved
-    }
-
-    /// The re-sort when few agents changed cell: swaps along the permutation's cycles.
-    fn swap_moved(&mut self, keep_debug: bool) {
-        // a few agents changed cell: swap along the permutation's cycles, touching only
-        // the agents that move (the storage is otherwise in place already)
-        cycle_swaps(&mut self.perm, &mut self.swaps);
-        let w = &self.swaps;
-        swap_along(&mut self.position, w);
-        swap_along(&mut self.velocity, w);
-        swap_along(&mut self.orientation, w);
-        swap_along(&mut self.rotation, w);
-        swap_along(&mut self.radius, w);
-        swap_along(&mut self.status, w);
-        swap_along(&mut self.cold, w);
-        if self.memory_on {
-            swap_along(&mut self.memory, w);
-        }
-        if keep_debug {
-            swap_along(&mut self.debug, w);
-        }
-        if self.avoid_on {
-            swap_along(&mut self.avoid, w);
-        }
-        if self.drive_on {
-            swap_along(&mut self.controls, w);
-        }
-        for &(a, b) in w {
-            for i in [a as usize, b as usize] {
-                self.slots[self.cold[i].slot as usize].index = i as u32;
-            }
-        }
-    }
-
-    /// The re-sort when many agents changed cell: every array gathered through the
-    /// permutation, every slot renumbered.
-    fn permute_all(&mut self, keep_debug: bool) {
-        self.gather_hot();
-        let (s, p) = (&mut self.scratch, &self.perm);
-        if self.memory_on {
-            permute(&mut self.memory, &mut s.memory, p);
-        }
-        if keep_debug {
-            permute(&mut self.debug, &mut s.debug, p);
-        }
-        if self.avoid_on {
-            permute(&mut self.avoid, &mut s.avoid, p);
-        }
-        if self.drive_on {
-            permute(&mut self.controls, &mut s.controls, p);
-        }
-        // every slot's agent to its new place, gathered per slot (so in parallel) from the
-        // inverse permutation rather than scattered from the storage
-        let inverse = &self.keys;
-        let renumber = |s: &mut Slot| {
-            if s.index != FREE {
-                s.index = inverse[s.index as usize];
-            }
-        };
-        #[cfg(feature = "parallel")]
-        self.slots.par_iter_mut().with_min_len(4096).for_each(renumber);
-        #[cfg(not(feature = "parallel"))]
-        self.slots.iter_mut().for_each(renumber);
-        debug_assert!(self
-            .cold
-            .iter()
-            .enumerate()
-            .all(|(i, c)| { self.slots[c.slot as usize].index as usize == i }));
-    }
-}
-
-impl<V: CrowdVector> Crowd<V> {
-    /// The re-sort's gather `new[k] = old[perm[k]]` of the arrays every step reads, in one pass
-    /// over the permutation (one per array cost as much again in loop and collection overhead).
-    fn gather_hot(&mut self) {
-        /// Agents per parallel piece (the gather's result does not depend on it).
-        const PIECE: usize = 4096;
-        let s = &mut self.scratch;
-        // the scratch arrays hold last step's storage, so they are the right length already
-        // unless agents came or went
-        fn fit<T: Clone>(scratch: &mut Vec<T>, like: &[T]) {
-            if scratch.len() != like.len() {
-                scratch.clear();
-                scratch.extend_from_slice(like);
-            }
-        }
-        fit(&mut s.v, &self.position);
-        fit(&mut s.w, &self.velocity);
-        fit(&mut s.o, &self.orientation);
-        fit(&mut s.a, &self.rotation);
-        fit(&mut s.f, &self.radius);
-        fit(&mut s.u, &self.status);
-        fit(&mut s.cold, &self.cold);
-        let (position, velocity, orientation, rotation) =
-            (&self.position, &self.velocity, &self.orientation, &self.rotation);
-        let (radius, status, cold) = (&self.radius, &self.status, &self.cold);
-        #[cfg(feature = "parallel")]
-        let pieces = (s.v.par_chunks_mut(PIECE).zip(s.w.par_chunks_mut(PIECE)))
-            .zip(s.o.par_chunks_mut(PIECE).zip(s.a.par_chunks_mut(PIECE)))
-            .zip(s.f.par_chunks_mut(PIECE).zip(s.u.par_chunks_mut(PIECE)))
-            .zip(s.cold.par_chunks_mut(PIECE).zip(self.perm.par_chunks(PIECE)));
-        #[cfg(not(feature = "parallel"))]
-        let pieces = (s.v.chunks_mut(PIECE).zip(s.w.chunks_mut(PIECE)))
-            .zip(s.o.chunks_mut(PIECE).zip(s.a.chunks_mut(PIECE)))
-            .zip(s.f.chunks_mut(PIECE).zip(s.u.chunks_mut(PIECE)))
-            .zip(s.cold.chunks_mut(PIECE).zip(self.perm.chunks(PIECE)));
-        pieces.for_each(|((((p, v), (o, a)), (f, u)), (c, perm))| {
-            let out = (p.iter_mut().zip(v)).zip(o.iter_mut().zip(a)).zip(f.iter_mut().zip(u));
-            for ((((p, v), (o, a)), (f, u)), (c, &j)) in out.zip(c.iter_mut().zip(perm)) {
-                let j = j as usize;
-                (*p, *v, *o, *a) = (position[j], velocity[j], orientation[j], rotation[j]);
-                (*f, *u) = (radius[j], status[j]);
-                *c = cold[j];
-            }
-        });
-        core::mem::swap(&mut self.position, &mut s.v);
-        core::mem::swap(&mut self.velocity, &mut s.w);
-        core::mem::swap(&mut self.orientation, &mut s.o);
-        core::mem::swap(&mut self.rotation, &mut s.a);
-        core::mem::swap(&mut self.radius, &mut s.f);
-        core::mem::swap(&mut self.status, &mut s.u);
-        core::mem::swap(&mut self.cold, &mut s.cold);
     }
 }
 

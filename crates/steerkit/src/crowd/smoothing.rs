@@ -5,61 +5,62 @@ use super::*;
 
 impl<V: CrowdVector> Crowd<V> {
     pub(super) fn resize_smoothing(&mut self) {
-        let w = self.groups.iter().map(|g| g.spec.heading_smoothing as usize).max().unwrap_or(0);
+        let w =
+            self.world.groups.iter().map(|g| g.spec.heading_smoothing as usize).max().unwrap_or(0);
         let w = if w > 1 { w } else { 0 };
-        if w != self.smooth_window {
-            self.smooth_window = w;
-            self.smooth_ring.clear();
-            self.smoothed.clear();
-            for slot in 0..self.slots.len() {
+        if w != self.agents.smooth_window {
+            self.agents.smooth_window = w;
+            self.agents.smooth_ring.clear();
+            self.agents.smoothed.clear();
+            for slot in 0..self.agents.slots.len() {
                 self.seed_smoothing(slot);
             }
         }
         if w > 0 {
-            self.smooth_ring.resize(self.slots.len() * w, V::ZERO);
-            self.smoothed.resize(self.slots.len(), V::ZERO);
+            self.agents.smooth_ring.resize(self.agents.slots.len() * w, V::ZERO);
+            self.agents.smoothed.resize(self.agents.slots.len(), V::ZERO);
         }
     }
 
     pub(super) fn seed_smoothing(&mut self, slot: usize) {
-        let w = self.smooth_window;
+        let w = self.agents.smooth_window;
         if w == 0 {
             return;
         }
-        self.smooth_ring.resize(self.slots.len() * w, V::ZERO);
-        self.smoothed.resize(self.slots.len(), V::ZERO);
-        let i = self.slots[slot].index;
+        self.agents.smooth_ring.resize(self.agents.slots.len() * w, V::ZERO);
+        self.agents.smoothed.resize(self.agents.slots.len(), V::ZERO);
+        let i = self.agents.slots[slot].index;
         if i == FREE {
             return;
         }
-        let h = heading(self.velocity[i as usize], self.orientation[i as usize]);
-        self.smooth_ring[slot * w..(slot + 1) * w].fill(h);
-        self.smoothed[slot] = h;
+        let h = heading(self.agents.velocity[i as usize], self.agents.orientation[i as usize]);
+        self.agents.smooth_ring[slot * w..(slot + 1) * w].fill(h);
+        self.agents.smoothed[slot] = h;
     }
 
     /// Phase 5: heading smoothing (per slot, so the ring survives re-sorting).
-    pub(super) fn smooth_headings(&mut self) {
-        let w = self.smooth_window;
+    pub(super) fn smooth_headings(agents: &mut Agents<V>, world: &World<V>, work: &Work<V>) {
+        let w = agents.smooth_window;
         if w == 0 {
             return;
         }
-        let at = (self.steps % w as u64) as usize;
-        for (slot, s) in self.slots.iter().enumerate() {
+        let at = (work.steps % w as u64) as usize;
+        for (slot, s) in agents.slots.iter().enumerate() {
             if s.index == FREE {
                 continue;
             }
             let i = s.index as usize;
-            let raw = heading(self.velocity[i], self.orientation[i]);
-            let ring = &mut self.smooth_ring[slot * w..(slot + 1) * w];
+            let raw = heading(agents.velocity[i], agents.orientation[i]);
+            let ring = &mut agents.smooth_ring[slot * w..(slot + 1) * w];
             ring[at] = raw;
-            let n =
-                (self.groups[self.cold[i].group as usize].spec.heading_smoothing as usize).min(w);
+            let n = (world.groups[agents.cold[i].group as usize].spec.heading_smoothing as usize)
+                .min(w);
             let mut sum = V::ZERO;
             for back in 0..n.max(1) {
                 sum += ring[(at + w - back) % w];
             }
             let mean = sum.normalize_or_zero();
-            self.smoothed[slot] = if sum.length_squared() > 1e-12 { mean } else { raw };
+            agents.smoothed[slot] = if sum.length_squared() > 1e-12 { mean } else { raw };
         }
     }
 }

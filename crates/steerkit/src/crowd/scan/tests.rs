@@ -61,14 +61,14 @@ fn same_bits<V: CrowdVector>(n: usize, side: f32) {
     for (recipe, cone) in with_cones {
         let mut avx2 = crowd(recipe, cone, n, side, &mut rng);
         let mut portable = avx2.clone();
-        portable.avx2 = false;
+        portable.order.avx2 = false;
         for step in 0..20 {
             avx2.step(1.0 / 30.0).unwrap();
             portable.step(1.0 / 30.0).unwrap();
             for i in 0..n {
                 for (a, b) in [
-                    (avx2.position[i], portable.position[i]),
-                    (avx2.velocity[i], portable.velocity[i]),
+                    (avx2.agents.position[i], portable.agents.position[i]),
+                    (avx2.agents.velocity[i], portable.agents.velocity[i]),
                 ] {
                     let bits =
                         |v: V| (0..V::DIM).map(|ax| v.axis(ax).to_bits()).collect::<Vec<_>>();
