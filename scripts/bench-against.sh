@@ -5,8 +5,8 @@
 #
 #   scripts/bench-against.sh REV [ROUNDS] [ONLY] [THREADS]
 #
-# REV (a commit, tag or branch) is exported with `git archive` into target/against/<sha>/src
-# and built there in release; this checkout is built as usual. Then `steerkit bench --only
+# REV (a commit, tag or branch) is built by scripts/build-rev.sh (once, into
+# target/against/<sha>); this checkout is built as usual. Then `steerkit bench --only
 # ONLY --threads THREADS --seconds 1 --json` runs ROUNDS times (default 5) for each build in
 # turn (ONLY defaults to `2d`, THREADS to 1). Printed per workload and size: process CPU ns
 # per agent-update for one thread (steadier than wall time under interference), wall ns per
@@ -19,21 +19,12 @@ only=${3:-2d}
 threads=${4:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 sha=$(git -C "$root" rev-parse --short "$rev^{commit}")
-old=$root/target/against/$sha
-if [ ! -x "$old/target/release/steerkit" ]; then
-    rm -rf "$old/src"
-    mkdir -p "$old/src"
-    git -C "$root" archive "$sha" | tar -x -C "$old/src"
-    # the old tree may read ../shared like this one
-    [ -e "$root/../shared" ] && ln -sfn "$root/../shared" "$old/shared"
-    CARGO_TARGET_DIR=$old/target cargo build --release -q -p steerkit-cli \
-        --manifest-path "$old/src/Cargo.toml"
-fi
+old_bin=$("$root/scripts/build-rev.sh" "$sha")
 cargo build --release -q -p steerkit-cli --manifest-path "$root/Cargo.toml"
 runs=$(mktemp)
 trap 'rm -f "$runs"' EXIT
 for _ in $(seq "$rounds"); do
-    for who in "$sha:$old/target/release/steerkit" "this:$root/target/release/steerkit"; do
+    for who in "$sha:$old_bin" "this:$root/target/release/steerkit"; do
         "${who#*:}" bench --only "$only" --threads "$threads" --seconds 1 --json |
             python3 -c '
 import json, sys

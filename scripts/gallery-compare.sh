@@ -6,26 +6,17 @@
 #
 #   scripts/gallery-compare.sh REV [SCENARIO...]
 #
-# REV is exported with `git archive` into target/against/<sha>/src and built there in release
-# (shared with scripts/bench-against.sh); this checkout is built as usual. Prints one line per
+# REV is built by scripts/build-rev.sh (once, into target/against/<sha>); this checkout is
+# built as usual. Prints one line per
 # scenario (`same` or the files that differ) and exits 1 if any differ.
 set -euo pipefail
 rev=${1:?usage: scripts/gallery-compare.sh REV [SCENARIO...]}
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 sha=$(git -C "$root" rev-parse --short "$rev^{commit}")
-old=$root/target/against/$sha
-if [ ! -x "$old/target/release/steerkit" ]; then
-    rm -rf "$old/src"
-    mkdir -p "$old/src"
-    git -C "$root" archive "$sha" | tar -x -C "$old/src"
-    [ -e "$root/../shared" ] && ln -sfn "$root/../shared" "$old/shared"
-    CARGO_TARGET_DIR=$old/target cargo build --release -q -p steerkit-cli \
-        --manifest-path "$old/src/Cargo.toml"
-fi
+old_bin=$("$root/scripts/build-rev.sh" "$sha")
 cargo build --release -q -p steerkit-cli --manifest-path "$root/Cargo.toml"
 new_bin=$root/target/release/steerkit
-old_bin=$old/target/release/steerkit
 if [ $# -eq 0 ]; then
     set -- $("$new_bin" list | awk 'NF && $1 !~ /:$/ {print $1}')
 fi

@@ -308,7 +308,7 @@ fn simulate<V: RunSpace>(
         .max(1);
     let mut trajectories = match &options.stream_trajectories {
         None => TrajectoryLog::Kept(Vec::new()),
-        Some(path) => TrajectoryLog::streamed(path, sim.world(), dt)?,
+        Some(path) => TrajectoryLog::streamed(path, sim.world(), sim.numbering(), dt)?,
     };
     let bar = progress_bar(options.progress, steps);
     let start = Instant::now();
@@ -378,6 +378,7 @@ impl<V: RunSpace> TrajectoryLog<V> {
     fn streamed(
         path: &Path,
         world: &steerkit_scenario::World<V>,
+        numbering: &Numbering,
         dt: f32,
     ) -> Result<Self, RunError> {
         let fail = |source| RunError::Write { path: path.to_path_buf(), source };
@@ -398,7 +399,7 @@ impl<V: RunSpace> TrajectoryLog<V> {
             path: path.to_path_buf(),
             file,
             group_names: world.groups.iter().map(|g| csv_field(&g.name)).collect(),
-            agent_groups: Numbering::new(world).agent_groups().to_vec(),
+            agent_groups: numbering.agent_groups().to_vec(),
             dt,
             step_rows: Vec::new(),
         })

@@ -20,9 +20,13 @@ pub(super) struct Measures {
 impl Measures {
     /// Measures of `world` as its plan asks; `ignored` bodies are left out of the pairwise
     /// scan (a side view's jumpers, which run through each other by design).
-    pub(super) fn new<V: Dim>(world: &World<V>, ignored: &[AgentHandle]) -> Self {
+    pub(super) fn new<V: Dim>(
+        world: &World<V>,
+        numbering: &Numbering,
+        ignored: &[AgentHandle],
+    ) -> Self {
         let plan = world.settings.metrics.clone();
-        let n = Numbering::new(world).len();
+        let n = numbering.len();
         let pairwise = plan.collects(Metric::AgentOverlaps) || plan.collects(Metric::MinSeparation);
         let mut pairs =
             PairScan::new(world.crowd.config().neighbour_radius, plan.overlap_tolerance);

@@ -148,7 +148,7 @@ impl<V: Dim> Simulation<V> {
             world,
         };
         if outputs.metrics {
-            let mut m = Measures::new(&sim.world, &jumpers);
+            let mut m = Measures::new(&sim.world, &sim.numbering, &jumpers);
             // a run of no steps measures its formation slots at the start
             if sim.world.settings.steps == 0 && !sim.world.formations.is_empty() {
                 m.slots.add(&sim.world.crowd, &sim.numbering);
