@@ -89,7 +89,9 @@ void circle(std::size_t n, float speed, std::size_t max_steps, bool overlaps) {
       n, speed, r.steps, r.home_time, r.deepest, r.updates_per_s, r.cpu_ns_per_update);
 }
 
-void blocks(float speed, std::size_t max_steps) {
+// `own`: each agent to its own mirrored spot (-x, -y), home within 1.5 m (one radius less
+// than the body's 2 m); otherwise RVO2's example: each squad to the far corner, home within 20 m.
+void blocks(float speed, std::size_t max_steps, bool own) {
   RVO::RVOSimulator sim;
   sim.setTimeStep(0.25F);
   sim.setAgentDefaults(15.0F, 10U, 5.0F, 5.0F, 2.0F, 2.0F);
@@ -98,13 +100,13 @@ void blocks(float speed, std::size_t max_steps) {
     for (int j = 0; j < 5; ++j) {
       const float x = 55.0F + 10.0F * i, y = 55.0F + 10.0F * j;
       sim.addAgent(RVO::Vector2(x, y));
-      goals.push_back(RVO::Vector2(-75.0F, -75.0F));
+      goals.push_back(own ? RVO::Vector2(-x, -y) : RVO::Vector2(-75.0F, -75.0F));
       sim.addAgent(RVO::Vector2(-x, y));
-      goals.push_back(RVO::Vector2(75.0F, -75.0F));
+      goals.push_back(own ? RVO::Vector2(x, -y) : RVO::Vector2(75.0F, -75.0F));
       sim.addAgent(RVO::Vector2(x, -y));
-      goals.push_back(RVO::Vector2(-75.0F, 75.0F));
+      goals.push_back(own ? RVO::Vector2(-x, y) : RVO::Vector2(-75.0F, 75.0F));
       sim.addAgent(RVO::Vector2(-x, -y));
-      goals.push_back(RVO::Vector2(75.0F, 75.0F));
+      goals.push_back(own ? RVO::Vector2(x, y) : RVO::Vector2(75.0F, 75.0F));
     }
   }
   const float blocks[4][4][2] = {
@@ -119,16 +121,16 @@ void blocks(float speed, std::size_t max_steps) {
     sim.addObstacle(v);
   }
   sim.processObstacles();
-  const Result r = run(sim, goals, speed, 20.0F, max_steps, true);
-  std::printf("blocks speed=%.1f steps=%zu home_time=%.2f deepest_overlap=%.4f\n", speed, r.steps,
-              r.home_time, r.deepest);
+  const Result r = run(sim, goals, speed, own ? 1.5F : 20.0F, max_steps, true);
+  std::printf("blocks%s speed=%.1f steps=%zu home_time=%.2f deepest_overlap=%.4f\n",
+              own ? "-own" : "", speed, r.steps, r.home_time, r.deepest);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc >= 2 && std::strcmp(argv[1], "blocks") == 0) {
-    blocks(argc >= 3 ? std::strtof(argv[2], nullptr) : 1.0F, 20000);
+  if (argc >= 2 && (std::strcmp(argv[1], "blocks") == 0 || std::strcmp(argv[1], "blocks-own") == 0)) {
+    blocks(argc >= 3 ? std::strtof(argv[2], nullptr) : 1.0F, 20000, argv[1][6] == '-');
     return 0;
   }
   if (argc >= 3 && std::strcmp(argv[1], "circle") == 0) {
@@ -138,6 +140,6 @@ int main(int argc, char **argv) {
     circle(n, speed, steps, n <= 1000);
     return 0;
   }
-  std::fprintf(stderr, "usage: compare blocks [SPEED] | compare circle N [SPEED] [MAX_STEPS]\n");
+  std::fprintf(stderr, "usage: compare blocks|blocks-own [SPEED] | compare circle N [SPEED] [MAX_STEPS]\n");
   return 2;
 }

@@ -365,7 +365,7 @@ pub(super) fn orca(op: &str, o: &crate::spec::OrcaSpec) -> Result<steerkit::stee
     };
     let layers = bits("layers", &o.layers, 1)?;
     let mask = bits("avoid_layers", &o.avoid_layers, u32::MAX)?;
-    Ok(orca.with_layers(layers, mask).with_escape(o.escape.unwrap_or(false)))
+    Ok(orca.with_layers(layers, mask).with_escape(o.escape.unwrap_or(true)))
 }
 
 /// `group_size` has already rejected every other combination.

@@ -60,19 +60,24 @@ impl<V: CrowdVector> Crowd<V> {
         agents.orca_tags.clear();
         if world.groups.iter().any(|g| g.spec.orca.is_some()) {
             let groups = &world.groups;
-            let tag = |c: &Cold| match &groups[c.group as usize].spec.orca {
-                Some(o) => OrcaTag {
-                    layers: o.layers(),
-                    mask: o.mask(),
-                    priority: o.priority()
-                        * if c.flags & ARRIVED != 0 { o.arrived_priority() } else { 1.0 },
-                },
-                None => OrcaTag { layers: u32::MAX, mask: 0, priority: 1.0 },
+            let tag = |(c, v): (&Cold, &V)| match &groups[c.group as usize].spec.orca {
+                Some(o) => {
+                    let arrived = c.flags & ARRIVED != 0;
+                    // standing: slower than the quarter of its top speed that `escape` calls keen
+                    let slow = 0.25 * c.limits.max_speed();
+                    OrcaTag {
+                        layers: o.layers(),
+                        mask: o.mask(),
+                        priority: o.priority() * if arrived { o.arrived_priority() } else { 1.0 },
+                        resting: arrived && v.length_squared() < slow * slow,
+                    }
+                }
+                None => OrcaTag { layers: u32::MAX, mask: 0, priority: 1.0, resting: false },
             };
             #[cfg(feature = "parallel")]
-            agents.orca_tags.par_extend(agents.cold.par_iter().map(tag));
+            agents.orca_tags.par_extend(agents.cold.par_iter().zip(&agents.velocity).map(tag));
             #[cfg(not(feature = "parallel"))]
-            agents.orca_tags.extend(agents.cold.iter().map(tag));
+            agents.orca_tags.extend(agents.cold.iter().zip(&agents.velocity).map(tag));
         }
     }
 }
@@ -388,13 +393,13 @@ impl<V: CrowdVector> Steer<'_, V> {
         let (orca_tags, radius, obstacles, dt) =
             (self.orca_tags, self.radius, self.obstacles, self.dt);
         let (storage, nr) = (&self.storage, self.nr);
-        let share = |j: usize| orca_tags[i].share(orca_tags[j]);
+        let pair = |j: usize| orca_tags[i].pair(orca_tags[j]);
         // an agent clear of every neighbour needs neither the nearest list
         // nor a constraint
         let clear = |reach: &Reach<V>| {
             scan::all_within(storage, &mut scratch.block, i, me.position, nr, |j, o| {
                 let r = radius[i] + radius[j];
-                share(j).is_none_or(|s| reach.clear(o, self.view.velocity[j], r, s))
+                pair(j).is_none_or(|p| reach.clear(o, self.view.velocity[j], r, p))
             })
         };
         // retried in turns (by slot), so no one step takes every retry
@@ -419,7 +424,7 @@ impl<V: CrowdVector> Steer<'_, V> {
                 steering,
                 &c.limits,
                 &scratch.orca_neighbours,
-                |n| share(n.index),
+                |n| pair(n.index),
                 obstacles,
                 dt,
                 &mut scratch.orca,

@@ -243,19 +243,24 @@ pub(crate) struct OrcaTag {
     layers: u32,
     mask: u32,
     priority: f32,
+    /// It has arrived at its goal and stands there (and runs ORCA).
+    resting: bool,
 }
 
 impl OrcaTag {
-    /// The share of the avoidance between `self` and `other` that `self` takes, `None` when it
-    /// does not avoid `other` at all.
+    /// How `self` avoids `other`, `None` when it does not avoid it at all: its share of the
+    /// avoidance, and whether the pair is at rest (one of two reciprocal avoiders has arrived
+    /// and stands).
     #[inline]
-    pub(crate) fn share(self, other: OrcaTag) -> Option<f32> {
+    pub(crate) fn pair(self, other: OrcaTag) -> Option<crate::steering::Pair> {
+        use crate::steering::Pair;
         if self.mask & other.layers == 0 {
             None
         } else if other.mask & self.layers == 0 {
-            Some(1.0)
+            Some(Pair { share: 1.0, rest: false })
         } else {
-            Some(other.priority / (self.priority + other.priority))
+            let share = other.priority / (self.priority + other.priority);
+            Some(Pair { share, rest: self.resting || other.resting })
         }
     }
 }

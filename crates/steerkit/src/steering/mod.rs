@@ -81,8 +81,8 @@ pub use group::{
 pub(crate) use group::{LawVisitor, PushLaw, SeparationSum};
 pub use hide::Hide;
 pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
-pub(crate) use orca::Reach;
 pub use orca::{Orca, OrcaLine, OrcaPlane, OrcaScratch};
+pub(crate) use orca::{Pair, Reach};
 pub use path_techniques::{DogOnAString, GrapplingHooks, Reprojection};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};

@@ -189,7 +189,7 @@ mod sealed {
             previous: Option<crate::motor::Controls>,
         ) -> Option<crate::motor::Controls>;
         /// The velocity ORCA picks for the agent `me` among its neighbours (each with the
-        /// share `share` gives) and the static obstacles within reach, as the request that
+        /// [`Pair`](crate::steering::Pair) `pair` gives) and the static obstacles within reach, as the request that
         /// reaches it in `dt`.
         #[allow(clippy::too_many_arguments)]
         fn orca(
@@ -199,7 +199,7 @@ mod sealed {
             request: SteeringOutput<Self>,
             limits: &Limits,
             neighbours: &[crate::neighbours::Neighbour<Self>],
-            share: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<f32>,
+            pair: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<crate::steering::Pair>,
             obstacles: Option<&Self::Obstacles>,
             dt: f32,
             scratch: &mut crate::steering::OrcaScratch,

@@ -54,7 +54,7 @@ impl Space for Vec2 {
         request: SteeringOutput<Self>,
         limits: &Limits,
         neighbours: &[crate::neighbours::Neighbour<Self>],
-        share: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<f32>,
+        pair: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<crate::steering::Pair>,
         obstacles: Option<&Self::Obstacles>,
         dt: f32,
         scratch: &mut crate::steering::OrcaScratch,
@@ -91,13 +91,13 @@ impl Space for Vec2 {
                 scratch.add_obstacle(line);
             });
         }
-        let v = orca.velocity_with(
+        let v = orca.velocity_pairs(
             me,
             radius,
             preferred,
             limits.max_speed(),
             neighbours,
-            share,
+            pair,
             dt,
             scratch,
         );

@@ -71,7 +71,7 @@ impl Space for Vec3 {
         request: SteeringOutput<Self>,
         limits: &Limits,
         neighbours: &[crate::neighbours::Neighbour<Self>],
-        share: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<f32>,
+        pair: impl Fn(&crate::neighbours::Neighbour<Self>) -> Option<crate::steering::Pair>,
         obstacles: Option<&Self::Obstacles>,
         dt: f32,
         scratch: &mut crate::steering::OrcaScratch,
@@ -93,13 +93,13 @@ impl Space for Vec3 {
                 scratch.add_obstacle_3d(plane);
             });
         }
-        let v = orca.velocity_3d(
+        let v = orca.velocity_pairs(
             me,
             radius,
             preferred,
             limits.max_speed(),
             neighbours,
-            share,
+            pair,
             dt,
             scratch,
         );

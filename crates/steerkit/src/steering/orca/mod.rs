@@ -74,7 +74,7 @@ impl OrcaLine {
 /// One space's constraints: those of the last call (obstacles first), the dense fallback's
 /// (obstacles, the one-step constraints, then the τ-constraints) and the fallback's projections.
 #[derive(Clone, Debug)]
-struct Buffers<C> {
+pub(crate) struct Buffers<C> {
     constraints: Vec<C>,
     dense: Vec<C>,
     projected: Vec<C>,
@@ -135,7 +135,7 @@ type Parts<'a, C> = (&'a mut Buffers<C>, &'a mut Vec<(f32, usize)>, &'a mut usiz
 /// What ORCA needs of a space: its constraint (a half-plane in 2D, a half-space in 3D), the
 /// velocity obstacle's nearest boundary point, the linear program with its fallback one
 /// dimension up, and the sidestep that `escape` tries.
-trait Reciprocal: crate::math::Vector {
+pub(crate) trait Reciprocal: crate::math::Vector {
     type Constraint: Copy;
     fn parts(s: &mut OrcaScratch) -> Parts<'_, Self::Constraint>;
     /// The permitted side of the boundary through `point` with the inward `normal`.
@@ -264,7 +264,8 @@ pub struct Orca {
 impl Orca {
     /// ORCA looking `time_horizon` seconds ahead (> 0; RVO2's examples use 10) among at most
     /// `max_neighbours` nearest neighbours (≥ 1; 10); obstacles over the same horizon, priority
-    /// 1 (arrived agents ½), in layer 1 avoiding every layer.
+    /// 1 (arrived agents ½), in layer 1 avoiding every layer, keeping right when blocked
+    /// ([`with_escape`](Self::with_escape)).
     ///
     /// # Errors
     /// If the horizon is not finite and positive or no neighbour is allowed.
@@ -281,20 +282,23 @@ impl Orca {
             arrived_priority: 0.5,
             layers: 1,
             mask: u32::MAX,
-            escape: false,
+            escape: true,
         })
     }
 
-    /// Whether a blocked agent sidesteps (off by default): when the velocity ORCA finds makes
+    /// Whether a blocked agent keeps right (on by default): when the velocity ORCA finds makes
     /// less than a tenth of the preferred progress (`v·p < 0.1·|p|²`) while the agent wants to
     /// go faster than a quarter of its top speed, and the agent is held up (it moves slower
     /// than half its preferred speed, `|v_A| < ½·|p|`, or a static obstacle is within reach),
     /// ORCA solves again for the velocity nearest the preferred one turned 90° to the right.
-    /// Symmetric deadlocks that plain ORCA keeps forever (a 4-way jam, a corner or a wall
-    /// square across the way) turn into everybody keeping right: a jam rotates like a
-    /// roundabout and an agent follows a wall to its end. Among agents alone the sidestep only
-    /// starts a standing agent moving; an agent under way that ORCA turns aside (past its goal
-    /// among arrived agents, say) keeps ORCA's own choice instead of circling to the right.
+    /// This is the right-hand convention of pedestrian traffic, applied only where ORCA alone
+    /// stands still: reciprocal avoidance is symmetric, so a crowd pressing on one point (the
+    /// centre of the Circle, a four-way crossing) or an agent square across a wall or at a
+    /// block's corner has no side to prefer and stays in a deadlock for good; with every agent
+    /// keeping right the jam turns like a roundabout and an agent follows a wall to its end.
+    /// The choice is deterministic (no random perturbation) and the same for every agent.
+    /// Among agents alone the sidestep only starts a standing agent moving; an agent under way
+    /// that ORCA turns aside keeps ORCA's own choice. `false` gives plain ORCA, as RVO2.
     #[must_use]
     pub fn with_escape(mut self, escape: bool) -> Self {
         self.escape = escape;
@@ -443,7 +447,26 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> Vec2 {
-        self.solve(me, radius, preferred, max_speed, neighbours, share, dt, scratch)
+        let pair = |n: &Neighbour| share(n).map(|share| Pair { share, rest: false });
+        self.solve(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
+    }
+
+    /// [`velocity_with`](Self::velocity_with) and [`velocity_3d`](Self::velocity_3d) with
+    /// each neighbour's [`Pair`]: the crowd's call, which knows who has arrived.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn velocity_pairs<V: Reciprocal>(
+        &self,
+        me: &Kinematic<V>,
+        radius: f32,
+        preferred: V,
+        max_speed: f32,
+        neighbours: &[Neighbour<V>],
+        pair: impl Fn(&Neighbour<V>) -> Option<Pair>,
+        dt: f32,
+        scratch: &mut OrcaScratch,
+    ) -> V {
+        self.solve(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
 
     /// [`velocity_with`](Self::velocity_with) and [`velocity_3d`](Self::velocity_3d) in their
@@ -457,7 +480,7 @@ impl Orca {
         preferred: V,
         max_speed: f32,
         neighbours: &[Neighbour<V>],
-        share: impl Fn(&Neighbour<V>) -> Option<f32>,
+        pair: impl Fn(&Neighbour<V>) -> Option<Pair>,
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> V {
@@ -469,65 +492,89 @@ impl Orca {
         let direct = nearest(order, neighbours, self.max_neighbours);
         let order = &*order;
         let picks = || (0..direct).chain(order.iter().map(|&(_, idx)| idx));
-        // the constraint of a neighbour taking the share `s`, over the horizon 1/inv_tau
+        // the constraint of a neighbour in `pair`, over the horizon 1/inv_tau: about the
+        // current velocities, or about rest for a pair at rest
         #[inline(always)]
         fn constraint<V: Reciprocal>(
             me: &Kinematic<V>,
             radius: f32,
             other: &Neighbour<V>,
-            s: f32,
+            pair: Pair,
             inv_tau: f32,
             inv_dt: f32,
         ) -> Option<V::Constraint> {
-            let (normal, u) = V::avoidance(
-                other.offset,
-                me.velocity - other.velocity,
-                radius + other.radius,
-                inv_tau,
-                inv_dt,
-            );
-            let c = V::constraint(me.velocity + u * part(s, u.dot(normal)), normal);
+            let (mine, theirs) =
+                if pair.rest { (V::ZERO, V::ZERO) } else { (me.velocity, other.velocity) };
+            let (normal, u) =
+                V::avoidance(other.offset, mine - theirs, radius + other.radius, inv_tau, inv_dt);
+            let c = V::constraint(mine + u * part(pair.share, u.dot(normal)), normal);
             V::admissible(&c).then_some(c)
         }
         for idx in picks() {
             let other = &neighbours[idx];
-            if let Some(s) = share(other) {
-                if let Some(c) = constraint(me, radius, other, s, inv_tau, inv_dt) {
+            if let Some(p) = pair(other) {
+                if let Some(c) = constraint(me, radius, other, p, inv_tau, inv_dt) {
                     buffers.constraints.push(c);
                 }
             }
         }
         let (max_speed, preferred) = inputs(max_speed, preferred, me.velocity);
-        let mut hard = None;
+        // the dense program's constraints as built (their form, and how many stay hard)
+        let mut built: Option<(bool, usize)> = None;
         let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {
             let mut result = V::ZERO;
             let cs = &buffers.constraints;
             if V::program(cs, max_speed, opt, &mut result) == cs.len() {
                 return result;
             }
-            // dense: obstacles, then no contact within the step, both hard if they leave room
-            let hard = *hard.get_or_insert_with(|| {
-                let dense = &mut buffers.dense;
-                dense.clear();
-                dense.extend_from_slice(&buffers.constraints[..obstacles]);
-                for idx in picks() {
-                    let other = &neighbours[idx];
-                    if let Some(c) =
-                        share(other).and_then(|s| constraint(me, radius, other, s, inv_dt, inv_dt))
-                    {
-                        dense.push(c);
+            // dense: obstacles, then no contact within the step, both hard if they leave room.
+            // No contact is first asked about the current velocities (the pair may follow a
+            // neighbour that moves away); when that leaves nothing, about rest (closing on no
+            // one faster than the gap allows), which standing still always meets while no two
+            // bodies overlap.
+            let mut fail = 0;
+            for rest in [false, true] {
+                let hard = match built {
+                    Some((form, hard)) if form == rest => hard,
+                    _ => {
+                        let dense = &mut buffers.dense;
+                        dense.clear();
+                        dense.extend_from_slice(&buffers.constraints[..obstacles]);
+                        for idx in picks() {
+                            let other = &neighbours[idx];
+                            let step = |p: Pair| {
+                                constraint(me, radius, other, Pair { rest, ..p }, inv_dt, inv_dt)
+                            };
+                            if let Some(c) = pair(other).and_then(step) {
+                                dense.push(c);
+                            }
+                        }
+                        let hard = dense.len();
+                        dense.extend_from_slice(&buffers.constraints[obstacles..]);
+                        built = Some((rest, hard));
+                        hard
                     }
+                };
+                let cs = &buffers.dense;
+                fail = V::program(cs, max_speed, opt, &mut result);
+                if fail == cs.len() {
+                    return result;
                 }
-                let hard = dense.len();
-                dense.extend_from_slice(&buffers.constraints[obstacles..]);
-                hard
-            });
-            let cs = &buffers.dense;
-            let fail = V::program(cs, max_speed, opt, &mut result);
-            if fail < cs.len() {
-                let fixed = if fail >= hard { hard } else { obstacles.min(fail) };
-                V::fallback(cs, fixed, fail, max_speed, &mut buffers.projected, &mut result);
+                if fail >= hard {
+                    V::fallback(cs, hard, fail, max_speed, &mut buffers.projected, &mut result);
+                    return result;
+                }
             }
+            // bodies already in contact: the least violation, only obstacles kept hard
+            let cs = &buffers.dense;
+            V::fallback(
+                cs,
+                obstacles.min(fail),
+                fail,
+                max_speed,
+                &mut buffers.projected,
+                &mut result,
+            );
             result
         };
         let mut result = solve(preferred, buffers);
@@ -581,6 +628,7 @@ impl Orca {
         V::program(&[], max_speed, preferred, &mut start);
         let reach = Reach {
             v: velocity,
+            x: start,
             change: (start - velocity).length(),
             speeds: velocity.length() + start.length(),
             inv_tau: 1.0 / self.time_horizon,
@@ -607,8 +655,23 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> Vec3 {
-        self.solve(me, radius, preferred, max_speed, neighbours, share, dt, scratch)
+        let pair = |n: &Neighbour<Vec3>| share(n).map(|share| Pair { share, rest: false });
+        self.solve(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
+}
+
+/// How an agent avoids one neighbour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair {
+    /// Its share of the avoidance, in (0, 1] (see [`part`]).
+    pub share: f32,
+    /// The pair is at rest (one of the two has arrived): its constraint is taken about zero
+    /// velocities instead of the current ones (ORCA's `v_opt = 0`, van den Berg et al. §5.2),
+    /// `v·p̂ ≤ part·(|p| − r)/τ`: only the closing speed is bounded, so an agent may slip past
+    /// or between arrived agents in any direction that does not close on them too fast, and
+    /// the constraint does not depend on which way it happened to be moving. Both agents of
+    /// the pair take it so, so the reciprocal guarantee holds.
+    pub rest: bool,
 }
 
 /// The part of `u` an agent with the share `share` of a pair's avoidance takes: `share` on a
@@ -637,6 +700,8 @@ fn inputs<V: crate::math::Vector>(max_speed: f32, preferred: V, velocity: V) -> 
 /// neighbour's constraint could bind at `x`.
 pub struct Reach<V> {
     v: V,
+    /// The velocity it would take (m/s).
+    x: V,
     /// `|x − v|` (m/s).
     change: f32,
     /// `|v| + |x|` (m/s), the scale of the rounding.
@@ -656,18 +721,25 @@ impl<V: crate::math::Vector> Reach<V> {
     /// `(x − v)·n ≥ −part·|u|` (`part` the slack's share, `1 − share`) holds for every `x`
     /// within `part·L` of `v`. The margin, 10⁻⁴ of the speeds involved, is some hundred times
     /// the rounding of the constraint and of the program's test. Units: `offset` and `r` in m,
-    /// `velocity` in m/s, `share` in (0, 1] (clamped as the constraint clamps it). `false`,
-    /// so the constraints are built, for a neighbour in contact or on the agent's centre
-    /// (`|p| ≤ r`) and for any non-finite input.
+    /// `velocity` in m/s, the pair's share in (0, 1] (clamped as the constraint clamps it).
+    /// A pair at rest has the constraint `x·p̂ ≤ part·(|p| − r)/τ` itself, tested with the
+    /// same margin. `false`, so the constraints are built, for a neighbour in contact or on
+    /// the agent's centre (`|p| ≤ r`) and for any non-finite input.
     #[inline(always)]
-    pub(crate) fn clear(&self, offset: V, velocity: V, r: f32, share: f32) -> bool {
+    pub(crate) fn clear(&self, offset: V, velocity: V, r: f32, pair: Pair) -> bool {
         let d = offset.length_squared().sqrt();
+        let slack = part(pair.share, -1.0);
+        if pair.rest {
+            let lead = slack * (d - r) * self.inv_tau * d - self.x.dot(offset);
+            let need = 1e-4 * (self.speeds + (d + r) * self.inv_tau) * d;
+            return d > r && lead > need && lead.is_finite();
+        }
         let w = self.v - velocity;
         // L·|p| and the admitted change times |p|
         let lead = (d - r) * self.inv_tau * d - w.dot(offset);
         let scale = self.speeds + w.length() + (d + r) * self.inv_tau;
         let need = (self.change + 1e-4 * scale) * d;
-        d > r && part(share, -1.0) * lead > need && lead.is_finite()
+        d > r && slack * lead > need && lead.is_finite()
     }
 }
 
