@@ -9,7 +9,11 @@ use steerkit::crowd::{AgentHandle, Group, PathId, Recipe};
 use steerkit::kinematic::{Kinematic, Limits};
 
 /// An agent of the crowd: its body radius (m) and limits. Needs a `Transform`. Changing either
-/// applies at the next step; removing the component (or despawning) takes the agent out.
+/// applies at the next step; removing the component (or despawning) takes the agent out. An
+/// agent whose behaviour has `remove_on_arrival` set leaves the crowd at the end of the step it
+/// arrives in: the plugin sends its [`SteerMessage::Arrived`], sets its `Transform` to where it
+/// arrived and removes this component and its [`SteerState`]; the entity and its other
+/// components stay (inserting a `SteerAgent` again brings it back as a new agent).
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 #[require(Transform)]
 pub struct SteerAgent {
@@ -106,8 +110,10 @@ pub struct SteerFormation {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SteerFormationId(pub steerkit::crowd::FormationId);
 
-/// The agent's last two fixed-step states (for interpolation) as the crowd computed them;
-/// added by the plugin.
+/// The agent's last two states as the crowd computed them (for interpolation, and the game's
+/// read-out); added by the plugin in the step the agent joins the crowd (before that step's
+/// crowd step, which then updates it: `previous` is the state it joined with), removed when it
+/// leaves.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct SteerState<V: Space> {
     /// The state before the last fixed step.
@@ -128,7 +134,25 @@ impl<V: Space> SteerState<V> {
     }
 }
 
-/// Something that happened to an agent in a fixed step.
+/// Makes an agent **game-moved**: the plugin computes its steering as for any agent and
+/// publishes the velocity it would give it here after every step (within the agent's limits;
+/// the heading is in [`SteerState::current`]), but never writes its `Transform`. The game
+/// moves the body itself (its own physics, character controller or speed rules), and before
+/// every step the plugin reads the `Transform` back into the crowd with the body's velocity:
+/// its [`SteerVelocity`] if it has one, else estimated from its motion between steps (so move
+/// the body after `SteerSystems::Step` in the plugin's schedule, or report its velocity). Put
+/// it on the agents the game moves (any mix with plugin-moved ones); remove it to hand the body
+/// back.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct SteerDesiredVelocity<V: Space>(pub V);
+
+/// The velocity (m/s) of a game-moved agent's body as the game's physics reports it, read
+/// into the crowd before every step (without it the velocity is estimated from the body's
+/// motion). Ignored on agents the plugin moves.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct SteerVelocity<V: Space>(pub V);
+
+/// Something that happened to an agent in a step.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub enum SteerMessage {
     /// Came within its group's arrive radius of its goal (once per goal).

@@ -68,10 +68,10 @@ pub struct SteerCrowd<V: Space> {
     pub(crate) idle: GroupId,
     /// Errors met while syncing (bad components), the latest last; kept to 64.
     errors: Vec<String>,
-    /// Agents spawned in this step, with their state at spawn (their `SteerState` comes after
-    /// the step).
-    pub(crate) fresh: Vec<(Entity, AgentHandle, Kinematic<V>)>,
-    /// True when agents came or went in this step (behaviours naming entities are re-mapped).
+    /// Entities that joined the crowd in this step (their behaviours are mapped).
+    pub(crate) fresh: Vec<Entity>,
+    /// True when agents came or went since the behaviours were last synced (behaviours naming
+    /// entities are re-mapped).
     pub(crate) agents_changed: bool,
     /// The crowd formation of each `SteerFormation` entity, to disband it when the entity goes.
     pub(crate) formations: EntityHashMap<FormationId>,
@@ -210,6 +210,35 @@ impl<V: Space> SteerCrowd<V> {
         // released after the acquire: a refusal must not leave the agent in a group up for reuse
         self.groups.release(old);
         Ok(())
+    }
+
+    /// The entities whose agents arrived in `events` and leave the crowd on arrival, each with
+    /// its last state: those of a behaviour with `remove_on_arrival` (the plugin takes them
+    /// out, so their final state is known) and those the crowd already took out (a scenario's
+    /// own groups: the last state the plugin saw). Each is unlinked; its group is released.
+    pub(crate) fn take_out_arrived(
+        &mut self,
+        events: &[CrowdEvent],
+        last_seen: impl Fn(Entity) -> Option<Kinematic<V>>,
+    ) -> Vec<(Entity, Option<Kinematic<V>>)> {
+        let mut out = Vec::new();
+        for event in events {
+            let CrowdEvent::Arrived { agent } = *event else { continue };
+            let Some(e) = self.entity(agent) else { continue };
+            let k = match self.crowd.group_of(agent) {
+                Some(g) if self.groups.removes_on_arrival(g) => {
+                    let k = self.crowd.kinematic(agent);
+                    self.despawn(agent);
+                    k
+                }
+                Some(_) => continue, // stays
+                None => last_seen(e),
+            };
+            self.unlink(e);
+            self.agents_changed = true;
+            out.push((e, k));
+        }
+        out
     }
 
     /// Takes an agent out of the crowd, releasing its group.

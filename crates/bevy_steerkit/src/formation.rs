@@ -4,8 +4,9 @@
 use crate::sync::{step, sync_agents};
 use crate::targets::named;
 use crate::{Space, SteerCrowd, SteerFormation, SteerFormationId, SteerSystems};
-use bevy_app::{App, FixedUpdate};
+use bevy_app::App;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::InternedScheduleLabel;
 use bevy_math::Vec2;
 use bevy_transform::components::Transform;
 use steerkit::crowd::{AgentHandle, FormationId};
@@ -13,9 +14,9 @@ use steerkit::crowd::{AgentHandle, FormationId};
 /// The id a formation the crowd refused is marked with, so it is reported once.
 const REFUSED: FormationId = FormationId(u32::MAX);
 
-pub(crate) fn add_systems(app: &mut App) {
+pub(crate) fn add_systems(app: &mut App, schedule: InternedScheduleLabel) {
     app.add_systems(
-        FixedUpdate,
+        schedule,
         (
             (reform, form_up).chain().after(sync_agents::<Vec2>).before(step::<Vec2>),
             move_anchors.after(step::<Vec2>),

@@ -2,6 +2,10 @@
 //! group no agent runs any more is re-set for the next new behaviour instead of adding one.
 //! Without reuse a game re-aiming a `Seek` every frame would add a group per frame until the
 //! crowd refuses (65 536 groups).
+//!
+//! A behaviour's `remove_on_arrival` is kept here and cleared in the crowd's copy: the plugin
+//! takes such agents out itself after the step, reading their final state first (the crowd
+//! would drop it with the agent).
 
 use steerkit::crowd::{Crowd, CrowdError, CrowdVector, Group, GroupId};
 
@@ -40,12 +44,12 @@ impl<V: CrowdVector> GroupPool<V> {
             return Ok(e.id);
         }
         if let Some(e) = self.entries.iter_mut().find(|e| e.users == 0) {
-            crowd.set_group(e.id, group.clone())?;
+            crowd.set_group(e.id, in_crowd(&group))?;
             e.group = group;
             e.users = 1;
             return Ok(e.id);
         }
-        let id = crowd.add_group(group.clone())?;
+        let id = crowd.add_group(in_crowd(&group))?;
         self.entries.push(Entry { id, group, users: 1 });
         Ok(id)
     }
@@ -57,6 +61,11 @@ impl<V: CrowdVector> GroupPool<V> {
         }
     }
 
+    /// True when `id` is a behaviour whose agents leave the crowd on arrival.
+    pub(crate) fn removes_on_arrival(&self, id: GroupId) -> bool {
+        self.entries.iter().any(|e| e.id == id && e.group.remove_on_arrival)
+    }
+
     /// The groups some agent runs.
     pub(crate) fn live(&self) -> impl Iterator<Item = &Group<V>> {
         self.entries.iter().filter(|e| e.users > 0).map(|e| &e.group)
@@ -66,4 +75,9 @@ impl<V: CrowdVector> GroupPool<V> {
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
+}
+
+/// The crowd's copy of a behaviour's group: the plugin, not the crowd, removes arrived agents.
+fn in_crowd<V: CrowdVector>(group: &Group<V>) -> Group<V> {
+    Group { remove_on_arrival: false, ..group.clone() }
 }

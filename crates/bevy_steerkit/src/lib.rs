@@ -1,5 +1,6 @@
 //! steerkit in Bevy: steering behaviours, crowds and formations as components, stepped in
-//! `FixedUpdate` with the fixed timestep as `dt` and interpolated for rendering.
+//! `FixedUpdate` (or a schedule the game chooses) with the schedule's time step as `dt` and
+//! interpolated for rendering. Headless apps (`MinimalPlugins`) need nothing more.
 //!
 //! ```
 //! use bevy_app::App;
@@ -22,15 +23,20 @@
 //! ```
 //!
 //! - [`SteerkitPlugin`] ([`SteerkitPlugin2d`], [`SteerkitPlugin3d`]) owns a
-//!   [`steerkit::crowd::Crowd`] in the [`SteerCrowd`] resource and steps it in `FixedUpdate`.
+//!   [`steerkit::crowd::Crowd`] in the [`SteerCrowd`] resource and steps it in `FixedUpdate`
+//!   ([`SteerkitPlugin::in_schedule`] picks another schedule).
 //! - An entity with a [`SteerAgent`] (radius, limits) and a `Transform` enters the crowd; its
 //!   [`SteerBehaviour`] is a crowd [`Group`](steerkit::crowd::Group) whose recipe names other
 //!   **entities**, agents or any entity with a `Transform` (pursue an entity, offset-pursue a
-//!   leader, interpose between two); [`SteerGoal`] is a point or an entity to arrive at. Despawning an entity (or removing its `SteerAgent`) takes it out; a
-//!   behaviour that named it has nothing to say about it any more.
+//!   leader, interpose between two); [`SteerGoal`] is a point or an entity to arrive at.
+//!   Despawning an entity (or removing its `SteerAgent`) takes it out; a behaviour that named
+//!   it has nothing to say about it any more.
 //! - `Transform` is written in `PostUpdate`, interpolated between the last two fixed steps; a
 //!   `Transform` the game changes anywhere (in `Update`, or in `FixedUpdate` before the step)
 //!   is a teleport: it is left as written and the next step moves the agent there.
+//! - An agent with [`SteerDesiredVelocity`] is moved by the game: the plugin publishes the
+//!   velocity it would give it and reads its `Transform` (and [`SteerVelocity`]) back.
+//! - [`SteerState`] is there from the step an agent joins the crowd.
 //! - [`SteerMessage`]s report arrivals, finished paths, stuck agents, contacts, a goal entity
 //!   that went (the agent stops) and components the crowd refused (once per problem).
 //! - [`SteerObstacle`] entities are the crowd's static world (placed by their `Transform`);
@@ -56,8 +62,8 @@ mod sync;
 mod targets;
 
 pub use components::{
-    SteerAgent, SteerBehaviour, SteerFormation, SteerFormationId, SteerGoal, SteerMessage,
-    SteerObstacle, SteerState,
+    SteerAgent, SteerBehaviour, SteerDesiredVelocity, SteerFormation, SteerFormationId, SteerGoal,
+    SteerMessage, SteerObstacle, SteerState, SteerVelocity,
 };
 pub use crowd::SteerCrowd;
 pub use space::Space;
@@ -72,9 +78,11 @@ pub use steerkit;
 pub mod prelude {
     pub use crate::{
         SteerAgent, SteerBehaviour, SteerBehaviour2d, SteerBehaviour3d, SteerCrowd, SteerCrowd2d,
-        SteerCrowd3d, SteerFormation, SteerFormationId, SteerGoal, SteerGoal2d, SteerGoal3d,
-        SteerMessage, SteerObstacle, SteerObstacle2d, SteerObstacle3d, SteerState, SteerState2d,
-        SteerState3d, SteerSystems, SteerkitPlugin, SteerkitPlugin2d, SteerkitPlugin3d,
+        SteerCrowd3d, SteerDesiredVelocity, SteerDesiredVelocity2d, SteerDesiredVelocity3d,
+        SteerFormation, SteerFormationId, SteerGoal, SteerGoal2d, SteerGoal3d, SteerMessage,
+        SteerObstacle, SteerObstacle2d, SteerObstacle3d, SteerState, SteerState2d, SteerState3d,
+        SteerSystems, SteerVelocity, SteerVelocity2d, SteerVelocity3d, SteerkitPlugin,
+        SteerkitPlugin2d, SteerkitPlugin3d,
     };
     pub use steerkit::crowd::{CrowdConfig, Group, Recipe, Target, WorldBounds};
     pub use steerkit::geometry::{Obstacle, Obstacle3};
@@ -101,6 +109,14 @@ pub type SteerObstacle3d = SteerObstacle<Vec3>;
 pub type SteerState2d = SteerState<Vec2>;
 /// [`SteerState`] in 3D.
 pub type SteerState3d = SteerState<Vec3>;
+/// [`SteerDesiredVelocity`] in 2D.
+pub type SteerDesiredVelocity2d = SteerDesiredVelocity<Vec2>;
+/// [`SteerDesiredVelocity`] in 3D.
+pub type SteerDesiredVelocity3d = SteerDesiredVelocity<Vec3>;
+/// [`SteerVelocity`] in 2D.
+pub type SteerVelocity2d = SteerVelocity<Vec2>;
+/// [`SteerVelocity`] in 3D.
+pub type SteerVelocity3d = SteerVelocity<Vec3>;
 /// [`SteerCrowd`] in 2D.
 pub type SteerCrowd2d = SteerCrowd<Vec2>;
 /// [`SteerCrowd`] in 3D.
@@ -108,6 +124,7 @@ pub type SteerCrowd3d = SteerCrowd<Vec3>;
 
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate};
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy_math::{Vec2, Vec3};
 use bevy_transform::TransformSystems;
 use steerkit::crowd::{Crowd, CrowdConfig};
@@ -116,6 +133,7 @@ use steerkit::crowd::{Crowd, CrowdConfig};
 /// (`TimePlugin`, part of `MinimalPlugins` and `DefaultPlugins`).
 pub struct SteerkitPlugin<V: Space> {
     config: CrowdConfig<V>,
+    schedule: InternedScheduleLabel,
 }
 
 /// The 2D plugin (x–y plane).
@@ -133,20 +151,36 @@ impl<V: Space> SteerkitPlugin<V> {
         if let Err(e) = Crowd::<V>::new(config) {
             panic!("SteerkitPlugin: {e}");
         }
-        SteerkitPlugin { config }
+        SteerkitPlugin { config, schedule: FixedUpdate.intern() }
+    }
+
+    /// The same plugin stepping in `schedule` instead of `FixedUpdate`, with that schedule's
+    /// `Time` delta as the step's `dt`. In one of Bevy's fixed schedules (`FixedPreUpdate`,
+    /// `FixedPostUpdate`, ...: those of `FixedMainScheduleOrder`) the `Transform`s are
+    /// interpolated between the last two steps by the fixed clock's overstep, as in
+    /// `FixedUpdate`; in any other (`Update`, `PreUpdate`, ...: one step per frame of the
+    /// frame's virtual time) they show the latest step. The interpolation stays in
+    /// `PostUpdate`, after the step when that is `PostUpdate` too.
+    #[must_use]
+    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
+        self.schedule = schedule.intern();
+        self
     }
 }
 
 /// The plugin's systems, for ordering a game's own around them. A frame runs `FixedUpdate`
-/// (zero or more fixed steps), then `Update`, then `PostUpdate`.
+/// (zero or more fixed steps), then `Update`, then `PostUpdate`. `Step` is in the plugin's
+/// schedule ([`SteerkitPlugin::in_schedule`]; `FixedUpdate` below stands for it).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SteerSystems {
     /// `FixedUpdate`, chained: obstacles, agents in and out (with their radius and limits),
-    /// target stand-ins, behaviours, goals, teleports, formations (2D), the crowd's step, the
-    /// states ([`SteerState`]) and [`SteerMessage`]s out, formation entities moved to their
+    /// target stand-ins, behaviours, goals, teleports and game-moved agents read back,
+    /// formations (2D), the crowd's step, the states ([`SteerState`]), desired velocities
+    /// ([`SteerDesiredVelocity`]) and [`SteerMessage`]s out, formation entities moved to their
     /// anchors. The game writes components and `Transform`s anywhere before it (`Update`, or
-    /// `FixedUpdate` `.before(SteerSystems::Step)`); it reads states and messages after it
-    /// (`FixedUpdate` `.after(SteerSystems::Step)`, or `Update`).
+    /// `FixedUpdate` `.before(SteerSystems::Step)`); it reads states, desired velocities and
+    /// messages after it (`FixedUpdate` `.after(SteerSystems::Step)`, or `Update`), and moves
+    /// its game-moved agents there.
     Step,
     /// `PostUpdate`, before transform propagation: each agent's `Transform` interpolated
     /// between its last two states. A `Transform` the game wrote since the plugin last did is
@@ -157,9 +191,13 @@ pub enum SteerSystems {
 impl<V: Space> Plugin for SteerkitPlugin<V> {
     fn build(&self, app: &mut App) {
         app.insert_resource(SteerCrowd::new(self.config))
+            .insert_resource(sync::StepSchedule::<V> {
+                label: self.schedule,
+                space: std::marker::PhantomData,
+            })
             .add_message::<SteerMessage>()
             .add_systems(
-                FixedUpdate,
+                self.schedule,
                 (
                     obstacles::sync_obstacles::<V>,
                     sync::sync_agents::<V>,
@@ -176,8 +214,9 @@ impl<V: Space> Plugin for SteerkitPlugin<V> {
                 PostUpdate,
                 sync::interpolate::<V>
                     .in_set(SteerSystems::Interpolate)
+                    .after(SteerSystems::Step)
                     .before(TransformSystems::Propagate),
             );
-        V::add_space_systems(app);
+        V::add_space_systems(app, self.schedule);
     }
 }

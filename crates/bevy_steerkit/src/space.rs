@@ -2,6 +2,7 @@
 //! how obstacle shapes are placed by an entity's `Transform`.
 
 use bevy_app::App;
+use bevy_ecs::schedule::InternedScheduleLabel;
 use bevy_math::{Quat, Vec2, Vec3};
 use bevy_transform::components::Transform;
 use steerkit::crowd::CrowdVector;
@@ -17,8 +18,8 @@ pub trait Space: CrowdVector {
     fn to_transform(position: Self, orientation: Self::Orientation, t: &mut Transform);
     /// The orientation a fraction `s` of the way from `a` to `b` (the shorter way).
     fn blend(a: Self::Orientation, b: Self::Orientation, s: f32) -> Self::Orientation;
-    /// Systems of this space only (2D: formations).
-    fn add_space_systems(_app: &mut App) {}
+    /// Systems of this space only (2D: formations), added to the plugin's step schedule.
+    fn add_space_systems(_app: &mut App, _schedule: InternedScheduleLabel) {}
     /// The smallest component of a box's size (m).
     fn narrowest(size: Self) -> f32;
     /// A static obstacle of this space ([`Obstacle`] in 2D, [`Obstacle3`] in 3D).
@@ -99,8 +100,8 @@ impl Space for Vec2 {
         ObstacleSet::new(shapes).map_err(|e| e.to_string())
     }
 
-    fn add_space_systems(app: &mut App) {
-        crate::formation::add_systems(app);
+    fn add_space_systems(app: &mut App, schedule: InternedScheduleLabel) {
+        crate::formation::add_systems(app, schedule);
     }
 }
 

@@ -1,10 +1,17 @@
-//! The fixed step's systems, in order: agents in and out, behaviours, goals, teleports, the
-//! crowd's step with its states and messages out; and the interpolation in `PostUpdate`.
+//! The step's systems, in order: agents in and out, behaviours, goals, teleports and the
+//! game-moved agents read back, the crowd's step with its states, desired velocities and
+//! messages out (and agents that leave on arrival taken out); and the interpolation in
+//! `PostUpdate`.
 
 use crate::targets::named;
-use crate::{Space, SteerAgent, SteerBehaviour, SteerCrowd, SteerGoal, SteerMessage, SteerState};
+use crate::{
+    Space, SteerAgent, SteerBehaviour, SteerCrowd, SteerDesiredVelocity, SteerGoal, SteerMessage,
+    SteerState, SteerVelocity,
+};
+use bevy_app::FixedMainScheduleOrder;
 use bevy_ecs::entity::EntityHashSet;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::InternedScheduleLabel;
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use steerkit::crowd::{AgentHandle, AgentSpec, CrowdEvent, WorldBounds};
@@ -14,16 +21,24 @@ type Newcomer<'a> = (Entity, Ref<'a, SteerAgent>, Ref<'a, Transform>);
 /// An agent whose `SteerAgent` the game changed.
 type AgentEdited<V> = (With<SteerState<V>>, Changed<SteerAgent>);
 
-/// Leavers out, newcomers in (in entity order, so the crowd is the same run to run), and
-/// changed radii and limits applied.
+/// The schedule the plugin steps in (the interpolation depends on whether it is a fixed one).
+#[derive(Resource)]
+pub(crate) struct StepSchedule<V> {
+    pub(crate) label: InternedScheduleLabel,
+    pub(crate) space: std::marker::PhantomData<fn() -> V>,
+}
+
+/// Leavers out, newcomers in (in entity order, so the crowd is the same run to run) with their
+/// `SteerState` (applied before the rest of the step's systems run), and changed radii and
+/// limits applied.
 pub(crate) fn sync_agents<V: Space>(
+    mut commands: Commands,
     mut steer: ResMut<SteerCrowd<V>>,
     mut removed: RemovedComponents<SteerAgent>,
     newcomers: Query<Newcomer, Without<SteerState<V>>>,
     changed: Query<(Entity, &SteerAgent), AgentEdited<V>>,
 ) {
     let steer = &mut *steer;
-    steer.agents_changed = false;
     for e in removed.read() {
         steer.rejected.remove(&e);
         if let Some(h) = steer.unlink(e) {
@@ -49,7 +64,11 @@ pub(crate) fn sync_agents<V: Space>(
                 steer.rejected.remove(&e);
                 steer.link(e, h);
                 let start = steer.crowd.kinematic(h).expect("just spawned");
-                steer.fresh.push((e, h, start));
+                // present from the step the agent joins, updated by that step
+                let state =
+                    SteerState { previous: start, current: start, written: None, handle: h };
+                commands.entity(e).try_insert(state);
+                steer.fresh.push(e);
                 steer.agents_changed = true;
             }
             Err(err) => {
@@ -98,10 +117,11 @@ pub(crate) fn sync_behaviours<V: Space>(
             _ => {}
         }
     }
-    let fresh: EntityHashSet = steer.fresh.iter().map(|(e, ..)| *e).collect();
+    let fresh: EntityHashSet = std::mem::take(&mut steer.fresh).into_iter().collect();
+    let agents_changed = std::mem::take(&mut steer.agents_changed);
     for (e, b) in &behaviours {
         let Some(h) = steer.handle(e) else { continue };
-        if !(b.is_changed() || steer.agents_changed || fresh.contains(&e)) {
+        if !(b.is_changed() || agents_changed || fresh.contains(&e)) {
             continue;
         }
         let refs = named(&b.0.recipe);
@@ -169,36 +189,62 @@ fn stopping_point<V: Space>(steer: &SteerCrowd<V>, h: AgentHandle) -> V {
     }
 }
 
-/// A `Transform` the game changed since the plugin wrote it is a teleport, wherever the game
-/// wrote it (`Update`, or `FixedUpdate` before the step): the agent moves there keeping its
-/// velocity, and is drawn from there (no sweep from where it was).
+/// The `Transform`s the game owns, into the crowd. A `Transform` the game changed since the
+/// plugin wrote it is a teleport, wherever the game wrote it (`Update`, or the step's schedule
+/// before the step): the agent moves there keeping its velocity, and is drawn from there (no
+/// sweep from where it was). A game-moved agent ([`SteerDesiredVelocity`]) is read back every
+/// step: its position and heading from its `Transform`, its velocity from its
+/// [`SteerVelocity`], else from its motion since the last step.
 pub(crate) fn teleports<V: Space>(
+    time: Res<Time>,
     mut steer: ResMut<SteerCrowd<V>>,
-    mut states: Query<(&Transform, &mut SteerState<V>)>,
+    mut states: Query<ReadBack<V>>,
 ) {
-    for (t, mut state) in &mut states {
-        let Some(written) = state.written else { continue };
-        if moved(t, &written) {
-            let (position, orientation) = V::from_transform(t);
-            let k = Kinematic { position, orientation, ..state.current };
-            if steer.crowd.write_kinematic(state.handle, k).is_ok() {
-                state.current = k;
+    let dt = time.delta_secs();
+    for (t, mut state, reported, game_moved) in &mut states {
+        let (position, orientation) = V::from_transform(t);
+        let velocity = if !game_moved {
+            match state.written {
+                Some(written) if moved(t, &written) => state.current.velocity,
+                _ => continue,
             }
+        } else if let Some(v) = reported {
+            v.0
+        } else if dt > 0.0 {
+            // `previous` is where the game had it at the last step
+            (position - state.previous.position) * (1.0 / dt)
+        } else {
+            state.current.velocity
+        };
+        let k = Kinematic { position, orientation, velocity, ..state.current };
+        if steer.crowd.write_kinematic(state.handle, k).is_ok() {
+            state.current = k;
         }
     }
 }
+
+/// What the read-back needs of an agent: its `Transform`, state, reported velocity and whether
+/// the game moves it.
+type ReadBack<'a, V> = (
+    &'a Transform,
+    &'a mut SteerState<V>,
+    Option<&'a SteerVelocity<V>>,
+    Has<SteerDesiredVelocity<V>>,
+);
 
 /// True when `t` is not the `Transform` the plugin wrote (its scale is the game's own).
 fn moved(t: &Transform, written: &Transform) -> bool {
     (t.translation, t.rotation) != (written.translation, written.rotation)
 }
 
-/// The crowd's step with the fixed timestep as `dt`; its events as messages, the states out.
+/// The crowd's step with the schedule's time step as `dt`; its events as messages; the states
+/// and desired velocities out; agents that left on arrival taken out of the ECS side too.
 pub(crate) fn step<V: Space>(
     mut commands: Commands,
     time: Res<Time>,
     mut steer: ResMut<SteerCrowd<V>>,
-    mut states: Query<&mut SteerState<V>>,
+    mut states: Query<(&mut SteerState<V>, Option<&mut SteerDesiredVelocity<V>>)>,
+    mut transforms: Query<&mut Transform, Without<SteerDesiredVelocity<V>>>,
     mut messages: MessageWriter<SteerMessage>,
 ) {
     let steer = &mut *steer;
@@ -210,18 +256,22 @@ pub(crate) fn step<V: Space>(
         }
     };
     messages.write_batch(std::mem::take(&mut steer.pending));
-    messages.write_batch(events.into_iter().filter_map(|event| message(steer, event)));
-    for mut state in &mut states {
+    messages.write_batch(events.iter().filter_map(|event| message(steer, *event)));
+    let last_seen = |e: Entity| states.get(e).ok().map(|(s, _)| s.current);
+    for (e, k) in steer.take_out_arrived(&events, last_seen) {
+        // the entity stays, drawn where the agent arrived; a new SteerAgent brings it back
+        if let (Some(k), Ok(mut t)) = (k, transforms.get_mut(e)) {
+            V::to_transform(k.position, k.orientation, &mut t);
+        }
+        commands.entity(e).try_remove::<(SteerAgent, SteerState<V>)>();
+    }
+    for (mut state, desired) in &mut states {
         if let Some(k) = steer.crowd.kinematic(state.handle) {
             state.previous = state.current;
             state.current = k;
-        }
-    }
-    // newcomers get their state now (the insert applies after this system)
-    for (e, h, start) in std::mem::take(&mut steer.fresh) {
-        if let Some(k) = steer.crowd.kinematic(h) {
-            let state = SteerState { previous: start, current: k, written: None, handle: h };
-            commands.entity(e).insert(state);
+            if let Some(mut desired) = desired {
+                desired.set_if_neq(SteerDesiredVelocity(k.velocity));
+            }
         }
     }
 }
@@ -242,15 +292,20 @@ fn message<V: Space>(steer: &SteerCrowd<V>, event: CrowdEvent) -> Option<SteerMe
     }
 }
 
-/// Writes each agent's `Transform`, interpolated between its last two fixed-step states by
-/// the fixed clock's overstep. In a wrap-around world a step that crossed the seam (a jump of
-/// more than half the world's narrowest side) is drawn at its end rather than swept across.
+/// Writes each agent's `Transform` (but a game-moved one's), interpolated between its last
+/// two states by the fixed clock's overstep when the plugin steps in one of Bevy's fixed
+/// schedules, its latest state otherwise (one step per frame: nothing to interpolate). In a
+/// wrap-around world a step that crossed the seam (a jump of more than half the world's
+/// narrowest side) is drawn at its end rather than swept across.
 pub(crate) fn interpolate<V: Space>(
     time: Res<Time<Fixed>>,
+    schedule: Res<StepSchedule<V>>,
+    fixed: Option<Res<FixedMainScheduleOrder>>,
     steer: Res<SteerCrowd<V>>,
-    mut agents: Query<(&mut Transform, &mut SteerState<V>)>,
+    mut agents: Query<(&mut Transform, &mut SteerState<V>), Without<SteerDesiredVelocity<V>>>,
 ) {
-    let s = time.overstep_fraction().clamp(0.0, 1.0);
+    let in_fixed = fixed.is_some_and(|o| o.labels.contains(&schedule.label));
+    let s = if in_fixed { time.overstep_fraction().clamp(0.0, 1.0) } else { 1.0 };
     let seam = match steer.crowd.config().bounds {
         WorldBounds::Toroidal { min, max } => 0.5 * V::narrowest(max - min),
         _ => f32::INFINITY,
