@@ -302,10 +302,11 @@ fn obstacle_constraints_are_the_supporting_lines_of_the_velocity_obstacle() {
 
 /// An agent driven straight at a wall and one driven at 45° across it, with the wall as an
 /// ORCA obstacle: neither body ever crosses the wall, the first stops short of it and the
-/// second slides along it.
+/// second slides along it (plain ORCA: keeping right would send the first along the wall too).
 #[test]
 fn a_wall_is_never_crossed() {
-    let orca = Orca::new(10.0, 10).unwrap().with_obstacle_time_horizon(2.0).unwrap();
+    let orca =
+        Orca::new(10.0, 10).unwrap().with_obstacle_time_horizon(2.0).unwrap().with_escape(false);
     let (r, dt, speed) = (0.5, 0.1, 2.0);
     let wall = [Vec2::new(-100.0, 5.0), Vec2::new(100.0, 5.0)];
     let segment = crate::geometry::Segment::new(wall[0], wall[1]);
@@ -531,13 +532,17 @@ fn escape_starts_a_standing_agent_and_leaves_one_under_way() {
     // progress enough, or a preference too slow to be keen on: no sidestep
     assert!(!orca.blocked(pref_sq, 0.5 * pref_sq, max_speed, 0.0, false));
     assert!(!orca.blocked(0.4 * 0.4, 0.0, max_speed, 0.0, true));
-    assert!(!Orca::new(10.0, 10).unwrap().blocked(pref_sq, 0.0, max_speed, 0.0, true));
+    assert!(!Orca::new(10.0, 10)
+        .unwrap()
+        .with_escape(false)
+        .blocked(pref_sq, 0.0, max_speed, 0.0, true));
 }
 
 /// The crowd's shortcut for an agent whose preference keeps clear of every neighbour
 /// ([`Orca::clear_velocity_2d`], [`Reach::clear`]): on random scenes built to sit near the
 /// test's boundary (relative velocities and changes of preference from 10⁻⁵ to 1 m/s,
-/// neighbours from just outside contact to 20 m away, every share), whenever it answers, the
+/// neighbours from just outside contact to 20 m away, every share, a third of the pairs at
+/// rest), whenever it answers, the
 /// answer is that of every constraint built, to the bit, in 2D and 3D; and both sides of the
 /// test are taken often.
 #[test]
@@ -559,15 +564,17 @@ fn the_shortcut_for_clear_agents_changes_no_answer() {
         let change = small(&mut rng);
         let preferred = v + dir(&mut rng) * change;
         let n = 1 + case % 6;
-        let others: Vec<(Vec3, Vec3, Option<f32>)> = (0..n)
+        let others: Vec<(Vec3, Vec3, Option<Pair>)> = (0..n)
             .map(|k| {
                 let d = 2.0 * r + 0.01 + 20.0 * rng.uniform() * rng.uniform();
                 let w = dir(&mut rng) * small(&mut rng);
                 let share = [Some(0.5), Some(1.0 / 3.0), Some(1.0), None][(case + k) % 4];
-                (dir(&mut rng) * d, v - w, share)
+                // every third pair at rest (one of the two arrived and standing)
+                let rest = (case / 4 + k) % 3 == 0;
+                (dir(&mut rng) * d, v - w, share.map(|share| Pair { share, rest }))
             })
             .collect();
-        let share = |i: usize| others[i - 1].2;
+        let pair = |i: usize| others[i - 1].2;
         let mut scratch = OrcaScratch::default();
         let (quick, full) = if three {
             let all_clear = |reach: &Reach<Vec3>| {
@@ -578,13 +585,13 @@ fn the_shortcut_for_clear_agents_changes_no_answer() {
             let list: Vec<_> = (others.iter().enumerate())
                 .map(|(i, &(p, u, _))| Neighbour::new(i + 1, p, u, r, Vec3::ZERO))
                 .collect();
-            let full = orca.velocity_3d(
+            let full = orca.velocity_pairs(
                 &me,
                 r,
                 preferred,
                 max_speed,
                 &list,
-                |o| share(o.index),
+                |o| pair(o.index),
                 dt,
                 &mut scratch,
             );
@@ -600,13 +607,13 @@ fn the_shortcut_for_clear_agents_changes_no_answer() {
             let list: Vec<_> = (others.iter().enumerate())
                 .map(|(i, &(p, u, _))| Neighbour::new(i + 1, flat(p), flat(u), r, Vec2::ZERO))
                 .collect();
-            let full = orca.velocity_with(
+            let full = orca.velocity_pairs(
                 &me,
                 r,
                 flat(preferred),
                 max_speed,
                 &list,
-                |o| share(o.index),
+                |o| pair(o.index),
                 dt,
                 &mut scratch,
             );
