@@ -19,6 +19,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("circle", include_str!("../../../scenarios/circle.toml")),
     ("orca_circle", include_str!("../../../scenarios/orca_circle.toml")),
     ("orca_circle_250", include_str!("../../../scenarios/orca_circle_250.toml")),
+    ("orca_circle_1000", include_str!("../../../scenarios/orca_circle_1000.toml")),
     ("orca_blocks", include_str!("../../../scenarios/orca_blocks.toml")),
     ("swap", include_str!("../../../scenarios/swap.toml")),
     ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),

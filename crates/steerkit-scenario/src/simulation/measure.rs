@@ -15,6 +15,8 @@ pub(super) struct Measures {
     pub(super) pairwise: bool,
     pub(super) deviation: PathDeviation,
     pub(super) slots: SlotErrors,
+    /// Who is home now, when arrivals are collected.
+    pub(super) homes: Option<Homes>,
 }
 
 impl Measures {
@@ -40,6 +42,7 @@ impl Measures {
             pairwise,
             deviation,
             slots: SlotErrors::new(world.groups.len()),
+            homes: plan.collects(Metric::Arrivals).then(|| Homes::new(world)),
             plan,
         }
     }
@@ -53,7 +56,73 @@ impl Measures {
     ) -> f32 {
         let min_gap = if self.pairwise { self.pairs.scan(crowd) } else { f32::INFINITY };
         self.deviation.measure(crowd, numbering, &self.events.path_done);
+        if let Some(h) = self.homes.as_mut() {
+            h.measure(crowd);
+        }
         min_gap
+    }
+}
+
+/// Who is home at each step: within the group's arrive radius of the goal now (minimum image
+/// on a torus), not just once. An agent taken out on arrival counts as home; agents without a
+/// goal are left out, and so is a group with none. O(n) per step.
+pub(super) struct Homes {
+    /// Each group's agents and arrive radius (m).
+    groups: Vec<(Vec<AgentHandle>, f32)>,
+    /// The step count so far.
+    step: u64,
+    /// Each group's first step with every agent home at once.
+    pub(super) group_all: Vec<Option<u64>>,
+    /// Each group's agents home after the last step.
+    pub(super) group_now: Vec<usize>,
+    /// The first step with every agent of every group home at once.
+    pub(super) all: Option<u64>,
+}
+
+impl Homes {
+    fn new<V: Dim>(world: &World<V>) -> Self {
+        let crowd = &world.crowd;
+        let groups: Vec<_> = (world.groups.iter())
+            .map(|g| {
+                let radius = crowd.group(g.id).map_or(0.0, |s| s.arrive_radius);
+                (g.agents.clone(), radius)
+            })
+            .collect();
+        let n = groups.len();
+        Self { groups, step: 0, group_all: vec![None; n], group_now: vec![0; n], all: None }
+    }
+
+    fn measure<V: Dim>(&mut self, crowd: &Crowd<V>) {
+        self.step += 1;
+        let bounds = &crowd.config().bounds;
+        let (mut everyone, mut any) = (true, false);
+        for (gi, (agents, radius)) in self.groups.iter().enumerate() {
+            let (mut home, mut counted) = (0, 0);
+            for &h in agents {
+                let Some(k) = crowd.kinematic(h) else {
+                    // taken out (on arrival)
+                    home += 1;
+                    counted += 1;
+                    continue;
+                };
+                if let Some(goal) = crowd.goal(h) {
+                    counted += 1;
+                    let d = bounds.offset(k.position, goal).length_squared();
+                    home += usize::from(d <= radius * radius);
+                }
+            }
+            self.group_now[gi] = home;
+            if counted > 0 {
+                any = true;
+                everyone &= home == counted;
+                if home == counted {
+                    self.group_all[gi].get_or_insert(self.step);
+                }
+            }
+        }
+        if any && everyone {
+            self.all.get_or_insert(self.step);
+        }
     }
 }
 

@@ -31,6 +31,12 @@ pub struct GroupMetrics {
     /// Each agent's first arrival time (s), in file order within the group (`null` for one
     /// that never arrived); `null` when `arrivals` is not collected.
     pub arrival_times: Option<Vec<Option<f64>>>,
+    /// Agents within the arrive radius of their goal when the run ended (one taken out on
+    /// arrival counts); `null` when `arrivals` is not collected.
+    pub home_at_end: Option<usize>,
+    /// The first time (s) every agent of the group with a goal was within its arrive radius
+    /// at once, not just each at some moment; `null` if never, or not collected.
+    pub all_home_time: Option<f64>,
     /// Agents stuck when the run ended (no progress for the stuck time and not moved on
     /// since); `null` when `stuck` is not collected.
     pub stuck_at_end: Option<usize>,
@@ -83,6 +89,8 @@ pub struct GroupMetrics {
 /// | `wall_crossings` | integer \| null | moves refused because the centre would have crossed a wall |
 /// | `min_separation` | m \| null | smallest gap between two bodies over the run (negative: overlap); `null` when not collected or when no two agents ever came within the neighbour radius |
 /// | `arrived` | integer \| null | agents arrived, all groups |
+/// | `home_at_end` | integer \| null | agents within their arrive radius of their goal when the run ended, all groups |
+/// | `all_home_time` | s \| null | the first time every agent with a goal, all groups, was home at once |
 /// | `paths_completed` | integer \| null | agents that finished an open path, all groups |
 /// | `quarantined` | integer \| null | agents frozen for a non-finite state |
 /// | `stuck` | integer \| null | stuck events (no progress for the stuck time) |
@@ -141,6 +149,10 @@ pub struct Metrics {
     pub stuck: Option<u64>,
     /// Agents stuck when the run ended, all groups.
     pub stuck_at_end: Option<usize>,
+    /// Agents home when the run ended, all groups.
+    pub home_at_end: Option<usize>,
+    /// The first time (s) every agent with a goal was home at once.
+    pub all_home_time: Option<f64>,
     /// Per group, in file order.
     pub groups: Vec<GroupMetrics>,
     /// Per turret, in file order (3D scenarios with turrets).
@@ -270,6 +282,9 @@ impl<V: Dim> Simulation<V> {
             stuck: collects(Metric::Stuck).then_some(events.stuck),
             stuck_at_end: collects(Metric::Stuck)
                 .then(|| groups.iter().filter_map(|g| g.stuck_at_end).sum()),
+            home_at_end: m.homes.as_ref().map(|h| h.group_now.iter().sum()),
+            all_home_time: (m.homes.as_ref().and_then(|h| h.all))
+                .map(|s| round6(s as f64 * f64::from(settings.dt))),
             groups,
             turrets: self.ballistics.metrics(),
             jumps: self.side_view.as_ref().map(SideViewRun::metrics).unwrap_or_default(),
@@ -324,6 +339,10 @@ impl<V: Dim> Simulation<V> {
                 t50: arrivals.then(|| arrived_by(&times, g.agents.len(), 0.5)).flatten(),
                 t90: arrivals.then(|| arrived_by(&times, g.agents.len(), 0.9)).flatten(),
                 arrival_times: arrivals.then_some(arrival_times),
+                home_at_end: m.homes.as_ref().map(|h| h.group_now[gi]),
+                all_home_time: (m.homes.as_ref())
+                    .and_then(|h| h.group_all[gi])
+                    .map(|s| round6(s as f64 * dt)),
                 stuck_at_end: collects(Metric::Stuck).then_some(stuck_at_end),
                 paths_completed: collects(Metric::PathsCompleted).then_some(done),
                 final_mean_speed: round6(speed),
