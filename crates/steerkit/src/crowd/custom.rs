@@ -11,7 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::recipe::{Context, Notes};
-use super::space::CrowdVector;
+use super::CrowdVector;
 use super::{AgentHandle, Recipe};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Rng;

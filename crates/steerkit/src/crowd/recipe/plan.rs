@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::crowd::custom::CustomEntry;
-use crate::crowd::space::CrowdVector;
 use crate::crowd::AgentView;
+use crate::crowd::CrowdVector;
 use crate::error::ParamError;
 use crate::formation::SlotTarget;
 use crate::geometry::ObstacleSet;
