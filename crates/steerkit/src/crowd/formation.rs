@@ -50,7 +50,7 @@ impl Crowd<Vec2> {
         anchor: Recipe<Vec2>,
     ) -> Result<FormationId, CrowdError> {
         anchor.validate(self.world.paths.len())?;
-        super::custom::check_ids(&anchor, self.world.customs.len())?;
+        super::recipe::check_ids(&anchor, self.world.customs.len())?;
         if !manager.is_empty() {
             return Err(ParamError::Count {
                 name: "formation.members",

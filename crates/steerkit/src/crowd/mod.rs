@@ -111,7 +111,6 @@ mod blend;
 mod commit;
 mod compute;
 mod contact;
-mod custom;
 mod formation;
 mod grid;
 mod groups;
@@ -123,11 +122,11 @@ mod smoothing;
 mod space;
 mod types;
 
-use custom::CustomEntry;
-pub use custom::{AgentContext, BehaviourId, CustomBehaviour};
 pub use formation::FormationId;
 pub use grid::GridNeighbours;
-pub use recipe::{KindInfo, PathId, Recipe, RecipeKind, Target};
+pub use recipe::{
+    AgentContext, BehaviourId, CustomBehaviour, KindInfo, PathId, Recipe, RecipeKind, Target,
+};
 use space::{Contact, Space};
 pub use space::{WorldBounds, FAKE_TURN_TIME};
 pub use types::{
@@ -147,7 +146,9 @@ use crate::path::Polyline;
 use crate::three_d::FakeRotation;
 use glam::{Vec2, Vec3};
 use grid::Grid;
-use recipe::{evaluate, AvoidState, BehaviourState, Context, Direct, Notes, Plan, Summary};
+use recipe::{
+    evaluate, AvoidState, BehaviourState, Context, CustomEntry, Direct, Notes, Plan, Summary,
+};
 use smoothing::heading;
 
 #[cfg(feature = "parallel")]
@@ -249,7 +250,7 @@ impl<V: CrowdVector> GroupRt<V> {
         obstacles: Option<&ObstacleSet>,
         customs: &[CustomEntry<V>],
     ) -> Result<Self, ParamError> {
-        custom::check_ids(&spec.recipe, customs.len())?;
+        recipe::check_ids(&spec.recipe, customs.len())?;
         let mut plan = Plan::new(&spec.recipe, customs)?;
         plan.nearest = spec.nearest;
         plan.build_grid(&spec.recipe, obstacles)?;

@@ -1,8 +1,8 @@
 //! What the step works out about a recipe once per group (its plan, the neighbour summary it
 //! needs) and what it hands the evaluation per agent (context, state, notes).
 
+use super::custom::CustomEntry;
 use super::*;
-use crate::crowd::custom::CustomEntry;
 use crate::crowd::AgentView;
 use crate::crowd::CrowdVector;
 use crate::error::ParamError;
