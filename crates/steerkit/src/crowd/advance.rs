@@ -12,10 +12,51 @@ use crate::kinematic::{drag_weights, Integration, Kinematic, Limits, Scheme};
 use crate::lanes::{clamp, clamp_len, finite, not, F32s};
 use crate::math::{wrap_angle, Vector};
 use core::f32::consts::{FRAC_PI_2, PI};
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
 /// Agents advanced at once.
 pub(crate) const EIGHT: usize = 8;
+
+/// The lane form of phase 3's move, per space (a supertrait of `CrowdVector`, reachable only
+/// inside the crate): 2D has one, 3D moves agent by agent.
+pub trait MoveSpace: Vector {
+    /// The space has a lane form of the move ([`move_eight`](Self::move_eight)).
+    const MOVES_IN_LANES: bool = false;
+    /// The move of eight agents of one group at once, in lanes, bit for bit as the scalar
+    /// phase ([`move_eight`]; `moved` gets the squared displacements), where
+    /// [`MOVES_IN_LANES`](Self::MOVES_IN_LANES). `false`, with nothing written, when a result
+    /// is not finite.
+    // sealed (the module is private), so its crate-private types stay so
+    #[allow(private_interfaces)]
+    fn move_eight(
+        _linear: (&mut [Self], &mut [Self]),
+        _angular: (&mut [Self::Orientation], &mut [Self::Angular]),
+        _debug: &[AgentDebug<Self>],
+        _cold: &[Cold],
+        _step: &Move<'_, Self>,
+        _moved: &mut [f32; EIGHT],
+    ) -> bool {
+        false
+    }
+}
+
+impl MoveSpace for Vec2 {
+    const MOVES_IN_LANES: bool = true;
+    #[inline]
+    #[allow(private_interfaces)]
+    fn move_eight(
+        (position, velocity): (&mut [Self], &mut [Self]),
+        (orientation, rotation): (&mut [f32], &mut [f32]),
+        debug: &[AgentDebug<Self>],
+        cold: &[Cold],
+        step: &Move<'_, Self>,
+        moved: &mut [f32; EIGHT],
+    ) -> bool {
+        move_eight(position, velocity, orientation, rotation, debug, cold, step, moved)
+    }
+}
+
+impl MoveSpace for Vec3 {}
 
 /// Eight agents' state and requests (agent `l` at index `l`). The lanes take them from
 /// here value by value (`F32s::from_fn`): a lane array filled by scalar stores and loaded

@@ -106,64 +106,74 @@ impl<V: CrowdVector> Crowd<V> {
     /// # Errors
     /// [`CrowdError::StaleHandle`] if it was already removed.
     pub fn despawn(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
-        self.remove(h)?;
+        Self::remove(&mut self.agents, &mut self.world, &mut self.order, h)?;
         self.order.max_radius = self.agents.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
         Ok(())
     }
 
     /// [`Crowd::despawn`] without refreshing the largest radius (the caller does, once).
-    pub(super) fn remove(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
-        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
-        self.leave_formations(h);
-        self.agents.position.swap_remove(i);
-        self.agents.velocity.swap_remove(i);
-        self.agents.orientation.swap_remove(i);
-        self.agents.rotation.swap_remove(i);
-        self.agents.radius.swap_remove(i);
-        self.agents.status.swap_remove(i);
-        self.agents.cold.swap_remove(i);
-        if self.agents.memory_on {
-            self.agents.memory.swap_remove(i);
+    fn remove(
+        agents: &mut Agents<V>,
+        world: &mut World<V>,
+        order: &mut Order,
+        h: AgentHandle,
+    ) -> Result<(), CrowdError> {
+        let i = agents.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        world.leave_formations(h);
+        agents.position.swap_remove(i);
+        agents.velocity.swap_remove(i);
+        agents.orientation.swap_remove(i);
+        agents.rotation.swap_remove(i);
+        agents.radius.swap_remove(i);
+        agents.status.swap_remove(i);
+        agents.cold.swap_remove(i);
+        if agents.memory_on {
+            agents.memory.swap_remove(i);
         }
-        self.agents.debug.swap_remove(i);
-        if self.agents.avoid_on {
-            self.agents.avoid.swap_remove(i);
+        agents.debug.swap_remove(i);
+        if agents.avoid_on {
+            agents.avoid.swap_remove(i);
         }
-        if self.agents.drive_on {
-            self.agents.controls.swap_remove(i);
+        if agents.drive_on {
+            agents.controls.swap_remove(i);
         }
-        if i < self.agents.cold.len() {
-            let moved = self.agents.cold[i].slot as usize;
-            self.agents.slots[moved].index = i as u32;
+        if i < agents.cold.len() {
+            let moved = agents.cold[i].slot as usize;
+            agents.slots[moved].index = i as u32;
         }
-        let s = &mut self.agents.slots[h.index as usize];
+        let s = &mut agents.slots[h.index as usize];
         s.index = FREE;
         s.generation = s.generation.wrapping_add(1);
-        self.agents.free.push(h.index);
-        self.order.grid_fresh = false;
+        agents.free.push(h.index);
+        order.grid_fresh = false;
         Ok(())
     }
 
-    /// Takes out the agents that arrived this step in a group that removes them
-    /// ([`Group::remove_on_arrival`]).
-    pub(super) fn remove_arrived(&mut self) {
-        if !self.world.groups.iter().any(|g| g.spec.remove_on_arrival) {
+    /// Phase 6: takes out the agents that arrived this step (`events`) in a group that removes
+    /// them ([`Group::remove_on_arrival`]).
+    pub(super) fn remove_arrived(
+        agents: &mut Agents<V>,
+        world: &mut World<V>,
+        order: &mut Order,
+        events: &[CrowdEvent],
+    ) {
+        if !world.groups.iter().any(|g| g.spec.remove_on_arrival) {
             return;
         }
         let mut any = false;
-        for k in 0..self.work.events.len() {
-            let CrowdEvent::Arrived { agent } = self.work.events[k] else {
+        for e in events {
+            let CrowdEvent::Arrived { agent } = *e else {
                 continue;
             };
-            let leaves = self.index_of(agent).is_some_and(|i| {
-                self.world.groups[self.agents.cold[i].group as usize].spec.remove_on_arrival
+            let leaves = agents.index_of(agent).is_some_and(|i| {
+                world.groups[agents.cold[i].group as usize].spec.remove_on_arrival
             });
-            if leaves && self.remove(agent).is_ok() {
+            if leaves && Self::remove(agents, world, order, agent).is_ok() {
                 any = true;
             }
         }
         if any {
-            self.order.max_radius = self.agents.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
+            order.max_radius = agents.radius.iter().fold(0.0, |m: f32, &r| m.max(r));
         }
     }
 

@@ -7,10 +7,50 @@
 use super::recipe::{LaneLeaf, Summary};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::lanes::{clamp_len, normalize_or_zero, F32s};
-use glam::Vec2;
+use crate::math::Vector;
+use glam::{Vec2, Vec3};
 
 /// Agents blended at once.
 const EIGHT: usize = 8;
+
+/// The lane form of phase 2's flat blend, per space (a supertrait of `CrowdVector`, reachable
+/// only inside the crate): 2D has one, 3D evaluates agent by agent.
+pub trait BlendSpace: Vector {
+    /// The space has a lane form of the flat blend ([`steer_eight`](Self::steer_eight)).
+    const BLENDS_IN_LANES: bool = false;
+    /// The flat blend of eight agents of one group at once, in lanes, bit for bit as
+    /// `FlatBlend::evaluate` ([`steer_eight`]): each agent's steering and target, from `me`,
+    /// `limits` and the neighbour sums (the first eight of `sums`). `None` where the space has
+    /// no lane form.
+    // sealed (the module is private), so its crate-private types stay so
+    #[allow(private_interfaces)]
+    fn steer_eight(
+        _leaves: &[(f32, LaneLeaf)],
+        _me: &[Kinematic<Self>; EIGHT],
+        _limits: &[Limits; EIGHT],
+        _sums: &[Summary<Self>],
+        _avx2: bool,
+    ) -> Option<[(SteeringOutput<Self>, Option<Self>); EIGHT]> {
+        None
+    }
+}
+
+impl BlendSpace for Vec2 {
+    const BLENDS_IN_LANES: bool = true;
+    #[inline]
+    #[allow(private_interfaces)]
+    fn steer_eight(
+        leaves: &[(f32, LaneLeaf)],
+        me: &[Kinematic<Self>; EIGHT],
+        limits: &[Limits; EIGHT],
+        sums: &[Summary<Self>],
+        avx2: bool,
+    ) -> Option<[(SteeringOutput<Self>, Option<Self>); EIGHT]> {
+        Some(steer_eight(leaves, me, limits, sums, avx2))
+    }
+}
+
+impl BlendSpace for Vec3 {}
 
 /// Eight agents' state, limits and neighbour sums (agent `l` at index `l`). The lanes take
 /// them from here value by value (`F32s::from_fn`): a lane array filled by scalar stores and

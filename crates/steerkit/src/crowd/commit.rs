@@ -41,7 +41,7 @@ impl<V: CrowdVector> Crowd<V> {
                     ((status, cold), (mut memory, mut controls)): OwnChunks<'_, V>,
                     scratch: &mut ChunkScratch<V>| {
             let base = ci * CHUNK;
-            // runs of eight agents of one group move at once in lanes (`Space::move_eight`,
+            // runs of eight agents of one group move at once in lanes (`MoveSpace::move_eight`,
             // the same bits as one by one): `done` agents are moved, a run is next tried at
             // `next_try`
             let (mut done, mut next_try) = (0, if lanes { 0 } else { usize::MAX });

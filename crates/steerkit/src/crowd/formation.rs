@@ -3,12 +3,12 @@
 
 use super::recipe::{evaluate, AvoidState, BehaviourState, Context, Notes, Summary};
 use super::Recipe;
-use super::{mix, AgentHandle, AgentView, Crowd, CrowdError, FREE};
+use super::{mix, AgentHandle, AgentView, Agents, Crowd, CrowdError, CrowdVector, World, FREE};
 use crate::error::ParamError;
 use crate::formation::{FormationManager, SlotTarget};
 use crate::kinematic::Kinematic;
-use crate::math::Rng;
-use glam::Vec2;
+use crate::math::{Rng, Vector};
+use glam::{Vec2, Vec3};
 
 /// Index of a formation registered with [`Crowd::add_formation`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,7 +50,7 @@ impl Crowd<Vec2> {
         anchor: Recipe<Vec2>,
     ) -> Result<FormationId, CrowdError> {
         anchor.validate(self.world.paths.len())?;
-        super::custom::check_ids(&anchor, self.world.customs.len())?;
+        super::recipe::check_ids(&anchor, self.world.customs.len())?;
         if !manager.is_empty() {
             return Err(ParamError::Count {
                 name: "formation.members",
@@ -146,34 +146,52 @@ impl Crowd<Vec2> {
     }
 }
 
-impl<V: super::CrowdVector> Crowd<V> {
+impl<V: CrowdVector> World<V> {
     /// Takes a despawned agent out of its formations (reassigned at the next update).
     pub(super) fn leave_formations(&mut self, h: AgentHandle) {
-        for f in &mut self.world.formations {
+        for f in &mut self.formations {
             if f.members.contains(&h) {
                 f.members.retain(|m| *m != h);
                 f.manager.remove_member(h.index);
             }
         }
-        if let Some(t) = self.world.slot_targets.get_mut(h.index as usize) {
+        if let Some(t) = self.slot_targets.get_mut(h.index as usize) {
             *t = None;
         }
     }
 }
 
+/// Phase 1b per space (a supertrait of `CrowdVector`, reachable only inside the crate):
+/// formations are planar, so only 2D has them.
+pub trait FormationSpace: Vector {
+    /// Steps the formations of `world` over `agents`.
+    // sealed (the module is private), so the crowd's private parts stay so
+    #[allow(private_interfaces)]
+    fn update_formations(agents: &Agents<Self>, world: &mut World<Self>, dt: f32)
+    where
+        Self: CrowdVector;
+}
+
+impl FormationSpace for Vec2 {
+    #[allow(private_interfaces)]
+    fn update_formations(agents: &Agents<Self>, world: &mut World<Self>, dt: f32) {
+        update_formations(agents, world, dt);
+    }
+}
+
+impl FormationSpace for Vec3 {
+    #[allow(private_interfaces)]
+    fn update_formations(_: &Agents<Self>, _: &mut World<Self>, _: f32) {}
+}
+
 /// Phase 1b: every formation's anchor steered and its slots updated, in formation order.
-pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
-    if crowd.world.formations.is_empty() {
+fn update_formations(agents: &Agents<Vec2>, world: &mut World<Vec2>, dt: f32) {
+    if world.formations.is_empty() {
         return;
     }
-    let agents = agent_view!(crowd.agents);
-    let (slots, position, velocity, orientation, rotation) = (
-        &crowd.agents.slots,
-        &crowd.agents.position,
-        &crowd.agents.velocity,
-        &crowd.agents.orientation,
-        &crowd.agents.rotation,
-    );
+    let view = agent_view!(agents);
+    let (slots, position, velocity, orientation, rotation) =
+        (&agents.slots, &agents.position, &agents.velocity, &agents.orientation, &agents.rotation);
     let state = |id: u32| -> Kinematic {
         match slots.get(id as usize) {
             Some(s) if s.index != FREE => {
@@ -188,11 +206,11 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             _ => Kinematic::default(),
         }
     };
-    if crowd.world.slot_targets.len() < crowd.agents.slots.len() {
-        crowd.world.slot_targets.resize(crowd.agents.slots.len(), None);
+    if world.slot_targets.len() < slots.len() {
+        world.slot_targets.resize(slots.len(), None);
     }
     let summary = Summary::default();
-    for f in crowd.world.formations.iter_mut().filter(|f| !f.disbanded) {
+    for f in world.formations.iter_mut().filter(|f| !f.disbanded) {
         let limits = *f.manager.anchor_limits();
         let cx = Context {
             me: *f.manager.anchor(),
@@ -203,21 +221,21 @@ pub(super) fn update_formations(crowd: &mut Crowd<Vec2>, dt: f32) {
             neighbours: &[],
             summary: &summary,
             separations: &[],
-            paths: &crowd.world.paths,
-            obstacles: crowd.world.obstacles.as_ref(),
+            paths: &world.paths,
+            obstacles: world.obstacles.as_ref(),
             grid: None,
             finish: 0.0,
             path_done: false,
             slot_target: None,
-            agents,
-            customs: &crowd.world.customs,
-            hazards: &crowd.world.hazards,
+            agents: view,
+            customs: &world.customs,
+            hazards: &world.hazards,
         };
         let steering = evaluate(&f.anchor, &cx, &mut f.state, &mut f.avoid, &mut Notes::default())
             .unwrap_or_default();
         let steering = if steering.is_finite() { steering } else { Default::default() };
         for t in f.manager.update(dt, &steering, state) {
-            crowd.world.slot_targets[t.member as usize] = Some(*t);
+            world.slot_targets[t.member as usize] = Some(*t);
         }
     }
 }

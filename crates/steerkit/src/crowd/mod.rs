@@ -111,7 +111,6 @@ mod blend;
 mod commit;
 mod compute;
 mod contact;
-mod custom;
 mod formation;
 mod grid;
 mod groups;
@@ -123,17 +122,17 @@ mod smoothing;
 mod space;
 mod types;
 
-use custom::CustomEntry;
-pub use custom::{AgentContext, BehaviourId, CustomBehaviour};
 pub use formation::FormationId;
 pub use grid::GridNeighbours;
-pub use recipe::{KindInfo, PathId, Recipe, RecipeKind, Target};
-use space::Contact;
-pub use space::{CrowdVector, WorldBounds};
+pub use recipe::{
+    AgentContext, BehaviourId, CustomBehaviour, KindInfo, PathId, Recipe, RecipeKind, Target,
+};
+use space::{Contact, Space};
+pub use space::{WorldBounds, FAKE_TURN_TIME};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
     GroupId, Hazard, Stuck, DEFAULT_NON_PENETRATION_PASSES, DEFAULT_NON_PENETRATION_TOLERANCE,
-    FAKE_TURN_TIME, MAX_COLLISION_EVENTS_PER_AGENT,
+    MAX_COLLISION_EVENTS_PER_AGENT,
 };
 
 use crate::error::{non_negative, positive, ParamError};
@@ -147,11 +146,35 @@ use crate::path::Polyline;
 use crate::three_d::FakeRotation;
 use glam::{Vec2, Vec3};
 use grid::Grid;
-use recipe::{evaluate, AvoidState, BehaviourState, Context, Direct, Notes, Plan, Summary};
+use recipe::{
+    evaluate, AvoidState, BehaviourState, Context, CustomEntry, Direct, Notes, Plan, Summary,
+};
 use smoothing::heading;
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
+
+/// A space the crowd engine runs in: `Vec2` or `Vec3`. Sealed: what differs between the two
+/// spaces inside the engine lives on crate-private supertraits, so it is no part of the public
+/// API: one below the step's phases (facing the motion, the static world, ORCA, planar
+/// leaves) and one beside each phase with a per-space form of its own (the lane blend, the
+/// lane move, formations).
+///
+/// The static world of a space (`Crowd::set_obstacles`) is an
+/// [`ObstacleSet`](crate::geometry::ObstacleSet) in 2D and an
+/// [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
+pub trait CrowdVector:
+    Vector
+    + Space
+    + blend::BlendSpace
+    + advance::MoveSpace
+    + formation::FormationSpace
+    + crate::steering::AvoidanceVector
+{
+}
+
+impl CrowdVector for Vec2 {}
+impl CrowdVector for Vec3 {}
 
 // status bits (read by others during the compute phase)
 const QUARANTINED: u8 = 1;
@@ -227,7 +250,7 @@ impl<V: CrowdVector> GroupRt<V> {
         obstacles: Option<&ObstacleSet>,
         customs: &[CustomEntry<V>],
     ) -> Result<Self, ParamError> {
-        custom::check_ids(&spec.recipe, customs.len())?;
+        recipe::check_ids(&spec.recipe, customs.len())?;
         let mut plan = Plan::new(&spec.recipe, customs)?;
         plan.nearest = spec.nearest;
         plan.build_grid(&spec.recipe, obstacles)?;
@@ -438,8 +461,8 @@ struct Order {
     /// portable lanes give the same bits, and tests switch this off to show it.
     avx2: bool,
     /// Phases 2 and 3 take runs of eight agents at once in lanes where the space can (the flat
-    /// blend, `Space::steer_eight`; the move, `Space::move_eight`): the same bits as one by
-    /// one, which tests show by switching this off.
+    /// blend, `BlendSpace::steer_eight`; the move, `MoveSpace::move_eight`): the same bits as
+    /// one by one, which tests show by switching this off.
     agent_lanes: bool,
     /// Each agent's cell while the storage is re-sorted, then its new place (the inverse of
     /// `perm`).
@@ -455,6 +478,20 @@ impl<V: CrowdVector> Agents<V> {
     /// How many agents are stored (quarantined ones included).
     fn len(&self) -> usize {
         self.position.len()
+    }
+
+    /// The storage index of a live agent.
+    #[inline]
+    fn index_of(&self, h: AgentHandle) -> Option<usize> {
+        let s = self.slots.get(h.index as usize)?;
+        (s.generation == h.generation && s.index != FREE).then_some(s.index as usize)
+    }
+
+    /// The handle of the agent at storage index `i` (panics past the end).
+    #[inline]
+    fn handle_at(&self, i: usize) -> AgentHandle {
+        let slot = self.cold[i].slot;
+        AgentHandle { index: slot, generation: self.slots[slot as usize].generation }
     }
 }
 
@@ -550,15 +587,13 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::Param`] when `dt` is negative or not finite.
     pub fn step(&mut self, dt: f32) -> Result<&[CrowdEvent], CrowdError> {
         non_negative("dt", dt)?;
-        self.work.events.clear();
-        self.quarantine_unchecked();
-        self.work.events.append(&mut self.work.pending);
         let Crowd { config, agents, world, order, work } = self;
+        work.events.clear();
+        Self::quarantine_unchecked(agents, &mut work.pending);
+        work.events.append(&mut work.pending);
         Self::rebuild(config, agents, world, order, &mut work.scratch, false);
         let n_chunks = work.begin(agents.len());
-        V::update_formations(self, dt);
-        // phases 2 to 5 borrow only the parts they need
-        let Crowd { config, agents, world, order, work } = self;
+        V::update_formations(agents, world, dt);
         Self::compute(config, agents, world, order, work, dt);
         Self::commit(config, agents, world, order, work, dt);
         if dt > 0.0 {
@@ -567,8 +602,8 @@ impl<V: CrowdVector> Crowd<V> {
         Self::smooth_headings(agents, world, work);
         order.grid_fresh = false;
         work.end(n_chunks);
-        self.remove_arrived();
-        Ok(&self.work.events)
+        Self::remove_arrived(agents, world, order, &work.events);
+        Ok(&work.events)
     }
 }
 

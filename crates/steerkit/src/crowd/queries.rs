@@ -20,8 +20,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// below, e.g. [`positions`](Self::positions)).
     #[must_use]
     pub fn index_of(&self, h: AgentHandle) -> Option<usize> {
-        let s = self.agents.slots.get(h.index as usize)?;
-        (s.generation == h.generation && s.index != FREE).then_some(s.index as usize)
+        self.agents.index_of(h)
     }
 
     /// The handle of the agent at storage index `i`.
@@ -30,8 +29,7 @@ impl<V: CrowdVector> Crowd<V> {
     /// If `i >= len()`.
     #[must_use]
     pub fn handle_at(&self, i: usize) -> AgentHandle {
-        let slot = self.agents.cold[i].slot;
-        AgentHandle { index: slot, generation: self.agents.slots[slot as usize].generation }
+        self.agents.handle_at(i)
     }
 
     /// Every agent's handle, in storage order.
@@ -235,8 +233,8 @@ impl<V: CrowdVector> Crowd<V> {
     /// the last rebuild (storage indices change then; handles do not).
     pub fn neighbours(&mut self) -> GridNeighbours<'_, V> {
         if !self.order.grid_fresh {
-            self.quarantine_unchecked();
             let Crowd { config, agents, world, order, work } = self;
+            Self::quarantine_unchecked(agents, &mut work.pending);
             Self::rebuild(config, agents, world, order, &mut work.scratch, true);
         }
         self.view()

@@ -3,26 +3,27 @@
 use super::*;
 
 impl<V: CrowdVector> Crowd<V> {
-    /// Quarantines agents made non-finite by [`write_kinematic`](Self::write_kinematic).
-    pub(super) fn quarantine_unchecked(&mut self) {
-        if !self.agents.unchecked_writes {
+    /// Quarantines agents made non-finite by [`write_kinematic`](Self::write_kinematic),
+    /// reporting each in `pending`.
+    pub(super) fn quarantine_unchecked(agents: &mut Agents<V>, pending: &mut Vec<CrowdEvent>) {
+        if !agents.unchecked_writes {
             return;
         }
-        self.agents.unchecked_writes = false;
-        for i in 0..self.len() {
-            if self.agents.status[i] & QUARANTINED != 0 {
+        agents.unchecked_writes = false;
+        for i in 0..agents.len() {
+            if agents.status[i] & QUARANTINED != 0 {
                 continue;
             }
             let k = Kinematic {
-                position: self.agents.position[i],
-                orientation: self.agents.orientation[i],
-                velocity: self.agents.velocity[i],
-                rotation: self.agents.rotation[i],
+                position: agents.position[i],
+                orientation: agents.orientation[i],
+                velocity: agents.velocity[i],
+                rotation: agents.rotation[i],
             };
             if let Some(field) = non_finite_field(&k) {
-                self.agents.status[i] |= QUARANTINED;
-                let agent = self.handle_at(i);
-                self.work.pending.push(CrowdEvent::Quarantined { agent, field });
+                agents.status[i] |= QUARANTINED;
+                let agent = agents.handle_at(i);
+                pending.push(CrowdEvent::Quarantined { agent, field });
             }
         }
     }

@@ -197,10 +197,6 @@ pub struct Group<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     pub remove_on_arrival: bool,
 }
 
-/// Time constant (s) of the turn-rate smoothing behind [`Group::fake_rotation`]: the bank
-/// follows the turn within a few tenths of a second without shaking at every steering change.
-pub const FAKE_TURN_TIME: f32 = 0.2;
-
 impl<V: Vector, A, P> Group<V, A, P> {
     /// A group running `recipe`: all-round view, no non-penetration, no smoothing, facing its
     /// motion, arrive radius 0.5 m, no stuck detection, Newton–Euler-1 without drag, arrived

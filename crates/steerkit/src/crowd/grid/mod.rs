@@ -19,7 +19,8 @@
 // `!(a <= b)` is deliberate: NaN fails the comparison and is rejected.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use super::space::{CrowdVector, WorldBounds};
+use super::space::WorldBounds;
+use super::CrowdVector;
 use core::ops::Range;
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;

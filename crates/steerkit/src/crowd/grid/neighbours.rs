@@ -2,7 +2,8 @@
 //! the k nearest by rings of cells around the query.
 
 use super::*;
-use crate::crowd::space::{CrowdVector, WorldBounds};
+use crate::crowd::space::WorldBounds;
+use crate::crowd::CrowdVector;
 use crate::neighbours::{Neighbour, NeighbourQuery, Neighbours};
 
 /// The crowd's agents as a [`Neighbours`] source: the grid plus the cell-sorted positions,

@@ -3,7 +3,7 @@
 
 use super::evaluate::{alignment, cohesion};
 use super::*;
-use crate::crowd::space::CrowdVector;
+use crate::crowd::CrowdVector;
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::steering::{Alignment, Arrive, Cohesion, Flee, Seek, Separation};

@@ -1,10 +1,10 @@
 //! Evaluating a recipe tree for one agent: one arm per leaf, the combiners, and the pipeline
 //! leaf wired to the crowd's planner and actuator.
 
+use super::custom::AgentContext;
 use super::*;
 use crate::combine::{blend, dither_considers, dither_output, prioritize, running_sum};
-use crate::crowd::custom::AgentContext;
-use crate::crowd::space::CrowdVector;
+use crate::crowd::CrowdVector;
 use crate::geometry::Obstacle;
 use crate::geometry::{closest_point_on_segment, Circle};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};

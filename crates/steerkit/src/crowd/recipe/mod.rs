@@ -4,7 +4,6 @@
 //! Adding a behaviour is one [`Recipe`] variant plus one arm in `evaluate` (and one in
 //! `Recipe::validate` if it holds something to check).
 
-use super::custom::BehaviourId;
 use super::AgentHandle;
 use crate::combine::Epsilon;
 use crate::formation::SlotSteering;
@@ -19,6 +18,7 @@ use crate::steering::{
 };
 use glam::Vec2;
 
+mod custom;
 mod direct;
 mod evaluate;
 mod kind;
@@ -26,6 +26,8 @@ mod plan;
 mod tree;
 mod validate;
 
+pub(crate) use custom::{check_ids, CustomEntry};
+pub use custom::{AgentContext, BehaviourId, CustomBehaviour};
 #[cfg(test)]
 pub(crate) use direct::FlatBlend;
 pub(crate) use direct::{Direct, LaneLeaf};

@@ -1,10 +1,10 @@
 //! What the step works out about a recipe once per group (its plan, the neighbour summary it
 //! needs) and what it hands the evaluation per agent (context, state, notes).
 
+use super::custom::CustomEntry;
 use super::*;
-use crate::crowd::custom::CustomEntry;
-use crate::crowd::space::CrowdVector;
 use crate::crowd::AgentView;
+use crate::crowd::CrowdVector;
 use crate::error::ParamError;
 use crate::formation::SlotTarget;
 use crate::geometry::ObstacleSet;

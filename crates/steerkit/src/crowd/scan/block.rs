@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::crowd::grid::Grid;
-use crate::crowd::space::CrowdVector;
+use crate::crowd::CrowdVector;
 
 /// The block of one cell (3×3(×3) cells, or 5×5(×5) half cells), worked out once and shared
 /// by every agent of the cell (agents are sorted by cell, so consecutive agents reuse it): its

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::crowd::recipe::{Plan, Summary};
-use crate::crowd::space::CrowdVector;
+use crate::crowd::CrowdVector;
 use crate::kinematic::Limits;
 use crate::lanes::F32s;
 use crate::neighbours::ViewCone;

@@ -11,7 +11,8 @@
 
 use super::grid::Grid;
 use super::recipe::{Plan, Summary};
-use super::space::{CrowdVector, WorldBounds};
+use super::space::WorldBounds;
+use super::CrowdVector;
 use crate::kinematic::Limits;
 use crate::neighbours::ViewCone;
 #[cfg(feature = "parallel")]

@@ -2,7 +2,7 @@
 //! candidates at a time from, rebuilt with the grid.
 
 use super::*;
-use crate::crowd::space::CrowdVector;
+use crate::crowd::CrowdVector;
 
 /// The storage by axis (structure of arrays), in storage order and followed by [`LANES`]
 /// padding entries so a four-lane load may start at any agent: what the data-parallel scan

@@ -1,6 +1,6 @@
 //! The shape of the world agents live in and how bodies are kept inside it.
 
-use super::*;
+use crate::crowd::CrowdVector;
 use crate::error::{finite, ParamError};
 use crate::math::Vector;
 
@@ -47,6 +47,8 @@ pub enum WorldBounds<V: Vector> {
     },
 }
 
+// for the crowd's spaces only, as the public API has it: the bound is all `space/` takes from
+// above
 impl<V: CrowdVector> WorldBounds<V> {
     /// Checks the corners: finite, and `max > min` on every axis.
     ///

@@ -1,12 +1,14 @@
-//! The spaces the crowd engine runs in (`CrowdVector`: `Vec2`, `Vec3`), the world's bounds,
-//! and what differs between the two spaces inside the engine (facing the motion, the static
-//! world, planar leaves, formations), kept on a crate-private supertrait.
+//! What differs between the crowd engine's two spaces (`Vec2`, `Vec3`) below the step's
+//! phases: facing the motion, the static world and the containment in it, ORCA, the planar
+//! leaves (the crate-private `Space`), and the world's bounds. Nothing here knows a phase; a
+//! phase with a per-space form of its own (the lane blend, the lane move, formations) keeps
+//! its trait beside it, and `CrowdVector` (the crowd's root) requires them all.
 
 use crate::geometry::{ObstacleId, ObstacleSet, Shape, StaticWorld};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Vector;
 use crate::steering::ObstacleAvoidance;
-use glam::{Vec2, Vec3};
+use glam::Vec2;
 
 mod bounds;
 mod plane;
@@ -15,18 +17,7 @@ mod volume;
 pub(crate) use bounds::body_range;
 pub use bounds::WorldBounds;
 pub(crate) use plane::facing_angle;
-
-/// A space the crowd engine runs in: `Vec2` or `Vec3`. Sealed: what differs between the two
-/// spaces inside the engine (facing the motion, the static world, planar leaves, formations)
-/// lives on a crate-private supertrait, so it is no part of the public API.
-///
-/// The static world of a space (`Crowd::set_obstacles`) is an
-/// [`ObstacleSet`](crate::geometry::ObstacleSet) in 2D and an
-/// [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
-pub trait CrowdVector: Vector + Space + crate::steering::AvoidanceVector {}
-
-impl CrowdVector for Vec2 {}
-impl CrowdVector for Vec3 {}
+pub use volume::FAKE_TURN_TIME;
 
 pub(crate) use sealed::{Contact, Space};
 
@@ -107,7 +98,7 @@ mod sealed {
         Touch(ObstacleId),
     }
 
-    /// The engine's per-space operations (reachable only inside the crate).
+    /// The engine's per-space operations below the phases (reachable only inside the crate).
     pub trait Space: Vector {
         /// The static world of this space: [`ObstacleSet`] in 2D,
         /// [`ObstacleSet3`](crate::geometry::ObstacleSet3) in 3D.
@@ -115,40 +106,6 @@ mod sealed {
         /// The orientation that looks along `direction` (not zero), starting from `current`
         /// (3D keeps the roll by taking the shortest arc).
         fn facing(current: Self::Orientation, direction: Self) -> Self::Orientation;
-        /// The space has a lane form of phase 2's flat blend ([`steer_eight`](Self::steer_eight)).
-        const BLENDS_IN_LANES: bool = false;
-        /// Phase 2's flat blend of eight agents of one group at once, in lanes, bit for bit as
-        /// `FlatBlend::evaluate` (`crowd::blend::steer_eight`): each agent's steering and
-        /// target, from `me`, `limits` and the neighbour sums (the first eight of `sums`).
-        /// `None` where the space has no lane form.
-        #[allow(private_interfaces)]
-        fn steer_eight(
-            _leaves: &[(f32, crate::crowd::recipe::LaneLeaf)],
-            _me: &[Kinematic<Self>; 8],
-            _limits: &[Limits; 8],
-            _sums: &[crate::crowd::recipe::Summary<Self>],
-            _avx2: bool,
-        ) -> Option<[(SteeringOutput<Self>, Option<Self>); 8]> {
-            None
-        }
-        /// The space has a lane form of phase 3's move ([`move_eight`](Self::move_eight)).
-        const MOVES_IN_LANES: bool = false;
-        /// Phase 3's move of eight agents of one group at once, in lanes, bit for bit as the
-        /// scalar phase (`crowd::advance::move_eight`; `moved` gets the squared
-        /// displacements), where [`MOVES_IN_LANES`](Self::MOVES_IN_LANES). `false`, with
-        /// nothing written, when a result is not finite.
-        // the trait is sealed (this module is private), so its crate-private types stay so
-        #[allow(private_interfaces)]
-        fn move_eight(
-            _linear: (&mut [Self], &mut [Self]),
-            _angular: (&mut [Self::Orientation], &mut [Self::Angular]),
-            _debug: &[crate::crowd::AgentDebug<Self>],
-            _cold: &[crate::crowd::Cold],
-            _step: &crate::crowd::advance::Move<'_, Self>,
-            _moved: &mut [f32; 8],
-        ) -> bool {
-            false
-        }
         /// Look where you're going with `align` (3D: `LookWhereYoureGoing3`).
         fn look_where_going(
             align: &crate::steering::Align,
@@ -227,10 +184,6 @@ mod sealed {
         fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self>;
         /// The planar obstacle set, for the 2D-only leaves (the same set in 2D; `None` in 3D).
         fn planar_obstacles(set: &Self::Obstacles) -> Option<&ObstacleSet>;
-        /// Steps the crowd's formations (2D only: formations are planar).
-        fn update_formations(crowd: &mut crate::crowd::Crowd<Self>, dt: f32)
-        where
-            Self: super::CrowdVector;
         /// Obstacle avoidance in this space: [`ObstacleAvoidance::steer`] in 2D,
         /// [`ObstacleAvoidance::steer_3d`] in 3D.
         fn avoid_obstacles(

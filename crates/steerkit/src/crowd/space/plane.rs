@@ -1,4 +1,5 @@
-//! The plane (`Vec2`): what the engine does its own way in 2D, and the fast facing angle.
+//! The plane (`Vec2`): what the engine does its own way in 2D below the phases, and the fast
+//! facing angle.
 
 use super::*;
 use crate::geometry::ObstacleSet;
@@ -11,40 +12,6 @@ impl Space for Vec2 {
     #[inline]
     fn facing(_current: f32, direction: Self) -> f32 {
         facing_angle(direction)
-    }
-    const BLENDS_IN_LANES: bool = true;
-    #[inline]
-    #[allow(private_interfaces)]
-    fn steer_eight(
-        leaves: &[(f32, crate::crowd::recipe::LaneLeaf)],
-        me: &[Kinematic<Self>; 8],
-        limits: &[Limits; 8],
-        sums: &[crate::crowd::recipe::Summary<Self>],
-        avx2: bool,
-    ) -> Option<[(SteeringOutput<Self>, Option<Self>); 8]> {
-        Some(crate::crowd::blend::steer_eight(leaves, me, limits, sums, avx2))
-    }
-    const MOVES_IN_LANES: bool = true;
-    #[inline]
-    #[allow(private_interfaces)]
-    fn move_eight(
-        (position, velocity): (&mut [Self], &mut [Self]),
-        (orientation, rotation): (&mut [f32], &mut [f32]),
-        debug: &[crate::crowd::AgentDebug<Self>],
-        cold: &[crate::crowd::Cold],
-        step: &crate::crowd::advance::Move<'_, Self>,
-        moved: &mut [f32; 8],
-    ) -> bool {
-        crate::crowd::advance::move_eight(
-            position,
-            velocity,
-            orientation,
-            rotation,
-            debug,
-            cold,
-            step,
-            moved,
-        )
     }
     fn fake_facing(_: &crate::three_d::FakeRotation, _: Self, _: &mut Kinematic<Self>, _: f32) {}
     fn orca(
@@ -163,9 +130,6 @@ impl Space for Vec2 {
     #[inline]
     fn planar_obstacles(set: &ObstacleSet) -> Option<&ObstacleSet> {
         Some(set)
-    }
-    fn update_formations(crowd: &mut crate::crowd::Crowd<Self>, dt: f32) {
-        crate::crowd::formation::update_formations(crowd, dt);
     }
     #[inline]
     fn avoid_obstacles(

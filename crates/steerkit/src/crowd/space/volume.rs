@@ -1,11 +1,16 @@
-//! Space (`Vec3`): what the engine does its own way in 3D (quaternion facing, fake rotation,
-//! no planar leaves or formations).
+//! Space (`Vec3`): what the engine does its own way in 3D below the phases (quaternion
+//! facing, fake rotation, no planar leaves).
 
 use super::*;
 use crate::geometry::{ObstacleSet, ObstacleSet3};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::steering::ObstacleAvoidance;
 use glam::{Quat, Vec2, Vec3};
+
+/// Time constant (s) of the turn-rate smoothing behind
+/// [`Group::fake_rotation`](crate::crowd::Group::fake_rotation): the bank follows the turn
+/// within a few tenths of a second without shaking at every steering change.
+pub const FAKE_TURN_TIME: f32 = 0.2;
 
 impl Space for Vec3 {
     type Obstacles = ObstacleSet3;
@@ -53,7 +58,7 @@ impl Space for Vec3 {
             0.0
         };
         let yaw_rate = kinematic.rotation.y;
-        let yaw_rate = yaw_rate + (turn - yaw_rate) * (dt / crate::crowd::FAKE_TURN_TIME).min(1.0);
+        let yaw_rate = yaw_rate + (turn - yaw_rate) * (dt / FAKE_TURN_TIME).min(1.0);
         kinematic.rotation = Vec3::new(0.0, yaw_rate, 0.0);
         // yaw from the velocity (kept when at rest), then pitch and bank
         let heading = if b.length_squared() > 1e-12 {
@@ -141,7 +146,6 @@ impl Space for Vec3 {
     fn planar_obstacles(_: &ObstacleSet3) -> Option<&ObstacleSet> {
         None
     }
-    fn update_formations(_: &mut crate::crowd::Crowd<Self>, _: f32) {}
     #[inline]
     fn avoid_obstacles(
         leaf: &mut ObstacleAvoidance,

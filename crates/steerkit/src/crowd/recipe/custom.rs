@@ -1,7 +1,7 @@
 //! Behaviours of the user's own, run by the crowd as recipe leaves ([`Recipe::Custom`]).
 //!
 //! A game registers an implementation of [`CustomBehaviour`] with
-//! [`Crowd::add_behaviour`](super::Crowd::add_behaviour) and names the returned
+//! [`Crowd::add_behaviour`](crate::crowd::Crowd::add_behaviour) and names the returned
 //! [`BehaviourId`] in any recipe, where it composes inside blends, priority groups, running sums
 //! and dithering like a built-in leaf. It sees what built-in leaves see ([`AgentContext`]) and
 //! draws randomness only from the agent's own generator, so the step stays deterministic and
@@ -10,9 +10,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::recipe::{Context, Notes};
-use super::space::CrowdVector;
-use super::{AgentHandle, Recipe};
+use super::{Context, Notes, Recipe};
+use crate::crowd::{AgentHandle, CrowdVector};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::Rng;
 use crate::math::Vector;
