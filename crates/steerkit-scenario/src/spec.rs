@@ -90,6 +90,7 @@ pub(crate) struct PlatformSpec {
 pub(crate) struct OrcaSpec {
     pub time_horizon: Option<f32>,
     pub obstacle_time_horizon: Option<f32>,
+    pub rest_time_horizon: Option<f32>,
     pub max_neighbours: Option<u32>,
     pub priority: Option<f32>,
     pub arrived_priority: Option<f32>,

@@ -341,6 +341,10 @@ pub(super) fn orca(op: &str, o: &crate::spec::OrcaSpec) -> Result<steerkit::stee
             .with_obstacle_time_horizon(t)
             .map_err(|e| lib(op, &["obstacle_time_horizon"], &e))?;
     }
+    if let Some(t) = o.rest_time_horizon {
+        let t = positive(&join(op, "rest_time_horizon"), t)?;
+        orca = orca.with_rest_time_horizon(t).map_err(|e| lib(op, &["rest_time_horizon"], &e))?;
+    }
     if let Some(p) = o.priority {
         let p = positive(&join(op, "priority"), p)?;
         orca = orca.with_priority(p).map_err(|e| lib(op, &["priority"], &e))?;

@@ -533,17 +533,29 @@ pub fn closest_approach<V: Vector>(dp: V, dv: V) -> (f32, f32) {
 
 /// Predictive collision avoidance (§3.3.14).
 ///
-/// For each neighbour, find the time of closest approach and the separation then
-/// ([`closest_approach`]); a collision is a future approach (`0 < t ≤ horizon`) closer than
-/// the two radii plus `margin`. React only to the **earliest** such collision, evading its
-/// predicted relative position `Δp + Δv·t`, or the current `Δp` when already overlapping or on an
-/// exact hit:
+/// For each neighbour, find the time of closest approach `t` (s) and the separation then
+/// ([`closest_approach`]); with `reach` = the two radii plus `margin` (m), a neighbour is
+/// *overlapping* when its distance `|Δp| < reach` now, and a *future collision* when it is not
+/// but `0 < t ≤ horizon` and the separation at `t` is below `reach`. React to one neighbour only,
+/// evading its predicted relative position `Δp + Δv·t`, or the current `Δp` when it is
+/// overlapping or on an exact hit (separation 0):
 /// `linear = −normalize(relative) · max_acceleration` (erratum E11: the book steers toward it).
 ///
-/// Neighbours already overlapping all collide "now" (`t = 0`); among equal times the one
-/// closing fastest, `−(Δp·Δv)/|Δp|`, wins, whatever the list order: the book reaches the same
-/// choice because a neighbour moving away has a negative time of closest approach and is
-/// never its first target.
+/// Which one:
+/// 1. Overlapping neighbours come before every future collision, whatever `horizon` says of
+///    them. Among them the one whose closest approach comes soonest, the smallest `t > 0` (s),
+///    wins; those with no positive `t` (receding, or without relative motion) come after all
+///    that have one.
+/// 2. Without an overlapping neighbour, the future collision with the smallest `t` wins.
+/// 3. Equal keys (including all the overlapping neighbours with no positive `t`) go to the one
+///    closing fastest, `−(Δp·Δv)/|Δp|` (m/s; `|Δv|` when `Δp = 0`), then to the first listed.
+///
+/// When every neighbour listed overlaps and at least one of them approaches, this is the book's
+/// choice: its pseudo-code evades the smallest positive time of closest approach and skips the
+/// others (an exact tie in `t` it gives to the first listed). It departs from the book in two
+/// places: when every overlapping neighbour recedes the book does nothing about them while this
+/// still evades the one receding slowest, and a future collision whose `t` is sooner than an
+/// overlapping neighbour's is not preferred to it here, where the book would take it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionAvoidance {
@@ -572,29 +584,36 @@ impl CollisionAvoidance {
         neighbours: impl IntoIterator<Item = &'a Neighbour<V>>,
         limits: &Limits,
     ) -> Option<SteeringOutput<V>> {
-        // (time, closing speed, relative position) of the first collision
-        let mut first: Option<(f32, f32, V)> = None;
+        // (future, time, closing speed, relative position) of the neighbour to evade: overlapping
+        // ones (`future` false) first, then by time, then by closing speed
+        let mut first: Option<(bool, f32, f32, V)> = None;
         for n in neighbours {
             let dp = n.position - character.position;
             let dv = n.velocity - character.velocity;
             let reach = own_radius + n.radius + self.margin;
             let now = dp.length();
             let (t, separation) = closest_approach(dp, dv);
-            let (time, relative) = if now < reach {
-                (0.0, dp) // already too close: evade the present position
+            let (future, time, relative) = if now < reach {
+                // already too close: evade the present position; the soonest closest approach
+                // first, those with none ahead last
+                (false, if t > 0.0 { t } else { f32::INFINITY }, dp)
             } else if t > 0.0 && t <= self.horizon && separation < reach {
-                (t, if separation > 0.0 { dp + dv * t } else { dp })
+                (true, t, if separation > 0.0 { dp + dv * t } else { dp })
             } else {
                 continue;
             };
             let closing = if now > 0.0 { -dp.dot(dv) / now } else { dv.length() };
-            if first
-                .is_none_or(|(best, fastest, _)| time < best || (time == best && closing > fastest))
-            {
-                first = Some((time, closing, relative));
+            if first.is_none_or(|(later, best, fastest, _)| {
+                if future == later {
+                    time < best || (time == best && closing > fastest)
+                } else {
+                    later
+                }
+            }) {
+                first = Some((future, time, closing, relative));
             }
         }
-        let (_, _, relative) = first?;
+        let (_, _, _, relative) = first?;
         full_acceleration(-relative.normalize_or_zero(), limits)
     }
 }

@@ -81,7 +81,7 @@ pub use group::{
 pub(crate) use group::{LawVisitor, PushLaw, SeparationSum};
 pub use hide::Hide;
 pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
-pub use orca::{Orca, OrcaLine, OrcaPlane, OrcaScratch};
+pub use orca::{Orca, OrcaLine, OrcaPlane, OrcaScratch, REST_TIME_HORIZON};
 pub(crate) use orca::{Pair, Reach};
 pub use path_techniques::{DogOnAString, GrapplingHooks, Reprojection};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};

@@ -43,6 +43,9 @@ const EPS: f32 = 1e-5;
 /// closing pair counts as exactly head on (about 0.6°).
 const HEAD_ON: f32 = 1e-2;
 
+/// The default horizon (s) for a pair at rest ([`Orca::with_rest_time_horizon`]).
+pub const REST_TIME_HORIZON: f32 = 1.0;
+
 /// A half-plane of permitted velocities: the points `q` with `det(direction, point − q) ≤ 0`,
 /// i.e. on the left of the directed line through `point` along `direction` (unit).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -253,6 +256,7 @@ impl Reciprocal for Vec3 {
 pub struct Orca {
     time_horizon: f32,
     obstacle_time_horizon: f32,
+    rest_time_horizon: f32,
     max_neighbours: u32,
     priority: f32,
     arrived_priority: f32,
@@ -277,6 +281,7 @@ impl Orca {
         Ok(Orca {
             time_horizon,
             obstacle_time_horizon: time_horizon,
+            rest_time_horizon: REST_TIME_HORIZON,
             max_neighbours,
             priority: 1.0,
             arrived_priority: 0.5,
@@ -337,6 +342,27 @@ impl Orca {
     pub fn with_obstacle_time_horizon(mut self, seconds: f32) -> Result<Self, ParamError> {
         self.obstacle_time_horizon = positive("obstacle_time_horizon", seconds)?;
         Ok(self)
+    }
+
+    /// The horizon (s, > 0; [`REST_TIME_HORIZON`], 1 s, by default, and never longer than
+    /// the time horizon) for a pair at rest, one of the two arrived and standing. Its
+    /// constraint only bounds the closing speed, `v·p̂ ≤ part·(|p| − r)/τ_rest`, so the gap to
+    /// a standing agent shrinks at most by the fraction `dt/τ_rest` a step and is never
+    /// closed: any horizon keeps the bodies apart, and a short one lets an agent walk up to
+    /// its spot beside those already home instead of creeping (10 s would allow 0.2 m/s at a
+    /// 3 m gap, 1 s allows 2 m/s).
+    ///
+    /// # Errors
+    /// If `seconds` is not finite and positive.
+    pub fn with_rest_time_horizon(mut self, seconds: f32) -> Result<Self, ParamError> {
+        self.rest_time_horizon = positive("rest_time_horizon", seconds)?;
+        Ok(self)
+    }
+
+    /// The horizon for a pair at rest (s).
+    #[must_use]
+    pub fn rest_time_horizon(&self) -> f32 {
+        self.rest_time_horizon
     }
 
     /// How much this agent keeps its course (> 0, 1 by default): between two avoiding agents of
@@ -488,23 +514,26 @@ impl Orca {
         let obstacles = std::mem::take(obstacles).min(buffers.constraints.len());
         buffers.constraints.truncate(obstacles);
         let inv_tau = 1.0 / self.time_horizon;
+        let inv_rest = inv_tau.max(1.0 / self.rest_time_horizon);
         let inv_dt = if dt > 0.0 { 1.0 / dt } else { inv_tau };
         let direct = nearest(order, neighbours, self.max_neighbours);
         let order = &*order;
         let picks = || (0..direct).chain(order.iter().map(|&(_, idx)| idx));
         // the constraint of a neighbour in `pair`, over the horizon 1/inv_tau: about the
-        // current velocities, or about rest for a pair at rest
+        // current velocities, or about rest (over 1/inv_rest) for a pair at rest
         #[inline(always)]
         fn constraint<V: Reciprocal>(
             me: &Kinematic<V>,
             radius: f32,
             other: &Neighbour<V>,
             pair: Pair,
-            inv_tau: f32,
-            inv_dt: f32,
+            [inv_tau, inv_rest, inv_dt]: [f32; 3],
         ) -> Option<V::Constraint> {
-            let (mine, theirs) =
-                if pair.rest { (V::ZERO, V::ZERO) } else { (me.velocity, other.velocity) };
+            let (mine, theirs, inv_tau) = if pair.rest {
+                (V::ZERO, V::ZERO, inv_rest)
+            } else {
+                (me.velocity, other.velocity, inv_tau)
+            };
             let (normal, u) =
                 V::avoidance(other.offset, mine - theirs, radius + other.radius, inv_tau, inv_dt);
             let c = V::constraint(mine + u * part(pair.share, u.dot(normal)), normal);
@@ -513,7 +542,7 @@ impl Orca {
         for idx in picks() {
             let other = &neighbours[idx];
             if let Some(p) = pair(other) {
-                if let Some(c) = constraint(me, radius, other, p, inv_tau, inv_dt) {
+                if let Some(c) = constraint(me, radius, other, p, [inv_tau, inv_rest, inv_dt]) {
                     buffers.constraints.push(c);
                 }
             }
@@ -543,7 +572,7 @@ impl Orca {
                         for idx in picks() {
                             let other = &neighbours[idx];
                             let step = |p: Pair| {
-                                constraint(me, radius, other, Pair { rest, ..p }, inv_dt, inv_dt)
+                                constraint(me, radius, other, Pair { rest, ..p }, [inv_dt; 3])
                             };
                             if let Some(c) = pair(other).and_then(step) {
                                 dense.push(c);
@@ -632,6 +661,7 @@ impl Orca {
             change: (start - velocity).length(),
             speeds: velocity.length() + start.length(),
             inv_tau: 1.0 / self.time_horizon,
+            inv_rest: (1.0 / self.time_horizon).max(1.0 / self.rest_time_horizon),
         };
         let (pref_sq, speed_sq) = (preferred.length_squared(), velocity.length_squared());
         let held = self.blocked(pref_sq, start.dot(preferred), max_speed, speed_sq, false);
@@ -708,6 +738,8 @@ pub struct Reach<V> {
     speeds: f32,
     /// `1/τ` (1/s).
     inv_tau: f32,
+    /// `1/τ_rest` (1/s), for pairs at rest.
+    inv_rest: f32,
 }
 
 impl<V: crate::math::Vector> Reach<V> {
@@ -722,7 +754,7 @@ impl<V: crate::math::Vector> Reach<V> {
     /// within `part·L` of `v`. The margin, 10⁻⁴ of the speeds involved, is some hundred times
     /// the rounding of the constraint and of the program's test. Units: `offset` and `r` in m,
     /// `velocity` in m/s, the pair's share in (0, 1] (clamped as the constraint clamps it).
-    /// A pair at rest has the constraint `x·p̂ ≤ part·(|p| − r)/τ` itself, tested with the
+    /// A pair at rest has the constraint `x·p̂ ≤ part·(|p| − r)/τ_rest` itself, tested with the
     /// same margin. `false`, so the constraints are built, for a neighbour in contact or on
     /// the agent's centre (`|p| ≤ r`) and for any non-finite input.
     #[inline(always)]
@@ -730,8 +762,8 @@ impl<V: crate::math::Vector> Reach<V> {
         let d = offset.length_squared().sqrt();
         let slack = part(pair.share, -1.0);
         if pair.rest {
-            let lead = slack * (d - r) * self.inv_tau * d - self.x.dot(offset);
-            let need = 1e-4 * (self.speeds + (d + r) * self.inv_tau) * d;
+            let lead = slack * (d - r) * self.inv_rest * d - self.x.dot(offset);
+            let need = 1e-4 * (self.speeds + (d + r) * self.inv_rest) * d;
             return d > r && lead > need && lead.is_finite();
         }
         let w = self.v - velocity;
