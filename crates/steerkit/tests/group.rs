@@ -121,7 +121,7 @@ fn approaching(me: &Kinematic, distance: f32, angle: f32, t: f32, closing: f32) 
     (me.position + out * distance, me.velocity - out * closing + out.perp() * across)
 }
 
-/// Issue 42's scene: two neighbours already overlap the character; n0 is 0.175 m away with its
+/// A measured scene: two neighbours already overlap the character; n0 is 0.175 m away with its
 /// closest approach in 0.083 s (closing at 1.84 m/s), n1 1.993 m away with its closest approach
 /// in 0.197 s (closing faster, at 2.74 m/s). The book evades n0, the one whose closest approach
 /// comes first, on the current positions: `−normalize(Δp₀)·max_acceleration`. Closing speed
