@@ -15,7 +15,7 @@ impl<V: CrowdVector> Crowd<V> {
         work: &mut Work<V>,
         dt: f32,
     ) {
-        Self::tag_orca(agents, world);
+        Self::tag_orca(agents, world, &config.bounds);
         let phase = Steer {
             view: grid_view!(agents, order, config),
             agents: agent_view!(agents),
@@ -56,28 +56,37 @@ impl<V: CrowdVector> Crowd<V> {
     }
 
     /// Every agent's avoidance role this step (`orca_tags`), while some group runs ORCA.
-    fn tag_orca(agents: &mut Agents<V>, world: &World<V>) {
+    fn tag_orca(agents: &mut Agents<V>, world: &World<V>, bounds: &WorldBounds<V>) {
         agents.orca_tags.clear();
         if world.groups.iter().any(|g| g.spec.orca.is_some()) {
-            let groups = &world.groups;
-            let tag = |(c, v): (&Cold, &V)| match &groups[c.group as usize].spec.orca {
-                Some(o) => {
-                    let arrived = c.flags & ARRIVED != 0;
-                    // standing: slower than the quarter of its top speed that `escape` calls keen
-                    let slow = 0.25 * c.limits.max_speed();
-                    OrcaTag {
-                        layers: o.layers(),
-                        mask: o.mask(),
-                        priority: o.priority() * if arrived { o.arrived_priority() } else { 1.0 },
-                        resting: arrived && v.length_squared() < slow * slow,
+            let (groups, cold, velocity) = (&world.groups, &agents.cold, &agents.velocity);
+            let (position, memory) = (&agents.position, &agents.memory);
+            let tag = |i: usize| {
+                let c = &cold[i];
+                let Some(o) = &groups[c.group as usize].spec.orca else {
+                    return OrcaTag::NONE;
+                };
+                let arrived = c.flags & ARRIVED != 0;
+                // standing: slower than the quarter of its top speed that `escape` calls keen
+                let slow = 0.25 * c.limits.max_speed();
+                let goal_sq = match memory.get(i) {
+                    Some(m) if c.flags & HAS_GOAL != 0 => {
+                        bounds.offset(position[i], m.goal).length_squared()
                     }
+                    _ => f32::INFINITY,
+                };
+                OrcaTag {
+                    layers: o.layers(),
+                    mask: o.mask(),
+                    priority: o.priority() * if arrived { o.arrived_priority() } else { 1.0 },
+                    resting: arrived && velocity[i].length_squared() < slow * slow,
+                    goal_sq,
                 }
-                None => OrcaTag { layers: u32::MAX, mask: 0, priority: 1.0, resting: false },
             };
             #[cfg(feature = "parallel")]
-            agents.orca_tags.par_extend(agents.cold.par_iter().zip(&agents.velocity).map(tag));
+            agents.orca_tags.par_extend((0..cold.len()).into_par_iter().map(tag));
             #[cfg(not(feature = "parallel"))]
-            agents.orca_tags.extend(agents.cold.iter().zip(&agents.velocity).map(tag));
+            agents.orca_tags.extend((0..cold.len()).map(tag));
         }
     }
 }
@@ -393,13 +402,14 @@ impl<V: CrowdVector> Steer<'_, V> {
         let (orca_tags, radius, obstacles, dt) =
             (self.orca_tags, self.radius, self.obstacles, self.dt);
         let (storage, nr) = (&self.storage, self.nr);
-        let pair = |j: usize| orca_tags[i].pair(orca_tags[j]);
+        let pair = |j: usize, d_sq: f32| orca_tags[i].pair(orca_tags[j], d_sq);
         // an agent clear of every neighbour needs neither the nearest list
         // nor a constraint
         let clear = |reach: &Reach<V>| {
             scan::all_within(storage, &mut scratch.block, i, me.position, nr, |j, o| {
                 let r = radius[i] + radius[j];
-                pair(j).is_none_or(|p| reach.clear(o, self.view.velocity[j], r, p))
+                pair(j, o.length_squared())
+                    .is_none_or(|p| reach.clear(o, self.view.velocity[j], r, p))
             })
         };
         // retried in turns (by slot), so no one step takes every retry
@@ -424,7 +434,7 @@ impl<V: CrowdVector> Steer<'_, V> {
                 steering,
                 &c.limits,
                 &scratch.orca_neighbours,
-                |n| pair(n.index),
+                |n| pair(n.index, n.distance_squared),
                 obstacles,
                 dt,
                 &mut scratch.orca,

@@ -268,14 +268,29 @@ pub(crate) struct OrcaTag {
     priority: f32,
     /// It has arrived at its goal and stands there (and runs ORCA).
     resting: bool,
+    /// The squared distance to its goal (m²), infinite without one.
+    goal_sq: f32,
 }
 
 impl OrcaTag {
-    /// How `self` avoids `other`, `None` when it does not avoid it at all: its share of the
-    /// avoidance, and whether the pair is at rest (one of two reciprocal avoiders has arrived
-    /// and stands).
+    /// An agent without ORCA: in every layer, avoiding none.
+    pub(crate) const NONE: OrcaTag = OrcaTag {
+        layers: u32::MAX,
+        mask: 0,
+        priority: 1.0,
+        resting: false,
+        goal_sq: f32::INFINITY,
+    };
+
+    /// How `self` avoids `other` at the squared distance `d_sq` (m²), `None` when it does not
+    /// avoid it at all: its share of the avoidance, and whether the pair is at rest. It is
+    /// when one of two reciprocal avoiders has arrived and stands, and the other's goal is no
+    /// farther than the standing one: it is walking up to its spot beside it, not through it
+    /// (an agent whose way leads past a standing one keeps the constraint about the current
+    /// velocities, which has the standing one step aside). Both agents of a pair read the same
+    /// tags and distance, so they agree.
     #[inline]
-    pub(crate) fn pair(self, other: OrcaTag) -> Option<crate::steering::Pair> {
+    pub(crate) fn pair(self, other: OrcaTag, d_sq: f32) -> Option<crate::steering::Pair> {
         use crate::steering::Pair;
         if self.mask & other.layers == 0 {
             None
@@ -283,7 +298,9 @@ impl OrcaTag {
             Some(Pair { share: 1.0, rest: false })
         } else {
             let share = other.priority / (self.priority + other.priority);
-            Some(Pair { share, rest: self.resting || other.resting })
+            let rest =
+                (self.resting && other.goal_sq <= d_sq) || (other.resting && self.goal_sq <= d_sq);
+            Some(Pair { share, rest })
         }
     }
 }

@@ -345,7 +345,8 @@ impl Orca {
     }
 
     /// The horizon (s, > 0; [`REST_TIME_HORIZON`], 1 s, by default, and never longer than
-    /// the time horizon) for a pair at rest, one of the two arrived and standing. Its
+    /// the time horizon) for a pair at rest, one of the two arrived and standing and the other
+    /// walking up to a goal no farther than it (the crowd's rule). Its
     /// constraint only bounds the closing speed, `v·p̂ ≤ part·(|p| − r)/τ_rest`, so the gap to
     /// a standing agent shrinks at most by the fraction `dt/τ_rest` a step and is never
     /// closed: any horizon keeps the bodies apart, and a short one lets an agent walk up to
@@ -695,9 +696,10 @@ impl Orca {
 pub struct Pair {
     /// Its share of the avoidance, in (0, 1] (see [`part`]).
     pub share: f32,
-    /// The pair is at rest (one of the two has arrived): its constraint is taken about zero
+    /// The pair is at rest (one of the two has arrived and stands, and the other walks up to a
+    /// spot no farther than it): its constraint is taken about zero
     /// velocities instead of the current ones (ORCA's `v_opt = 0`, van den Berg et al. §5.2),
-    /// `v·p̂ ≤ part·(|p| − r)/τ`: only the closing speed is bounded, so an agent may slip past
+    /// `v·p̂ ≤ part·(|p| − r)/τ_rest`: only the closing speed is bounded, so an agent may slip past
     /// or between arrived agents in any direction that does not close on them too fast, and
     /// the constraint does not depend on which way it happened to be moving. Both agents of
     /// the pair take it so, so the reciprocal guarantee holds.
