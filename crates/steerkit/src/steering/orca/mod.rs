@@ -477,32 +477,14 @@ impl Orca {
         scratch: &mut OrcaScratch,
     ) -> Vec2 {
         let pair = |n: &Neighbour| share(n).map(|share| Pair { share, rest: false });
-        self.solve(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
-    }
-
-    /// [`velocity_with`](Self::velocity_with) and [`velocity_3d`](Self::velocity_3d) with
-    /// each neighbour's [`Pair`]: the crowd's call, which knows who has arrived.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn velocity_pairs<V: Reciprocal>(
-        &self,
-        me: &Kinematic<V>,
-        radius: f32,
-        preferred: V,
-        max_speed: f32,
-        neighbours: &[Neighbour<V>],
-        pair: impl Fn(&Neighbour<V>) -> Option<Pair>,
-        dt: f32,
-        scratch: &mut OrcaScratch,
-    ) -> V {
-        self.solve(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
+        self.velocity_pairs(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
 
     /// [`velocity_with`](Self::velocity_with) and [`velocity_3d`](Self::velocity_3d) in their
-    /// space.
+    /// space, with each neighbour's [`Pair`]: the crowd's call, which knows who has arrived.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn solve<V: Reciprocal>(
+    pub(crate) fn velocity_pairs<V: Reciprocal>(
         &self,
         me: &Kinematic<V>,
         radius: f32,
@@ -689,7 +671,7 @@ impl Orca {
         scratch: &mut OrcaScratch,
     ) -> Vec3 {
         let pair = |n: &Neighbour<Vec3>| share(n).map(|share| Pair { share, rest: false });
-        self.solve(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
+        self.velocity_pairs(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
 }
 
