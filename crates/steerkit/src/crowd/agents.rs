@@ -238,7 +238,34 @@ impl<V: CrowdVector> Crowd<V> {
         }
         if let Some(m) = self.agents.memory.get_mut(i) {
             m.goal = goal.unwrap_or(V::ZERO);
+            m.waypoint = None;
             m.state.stalled = 0.0;
+        }
+        Ok(())
+    }
+
+    /// Sets or clears where a navigating agent heads next on the way to its goal (read by
+    /// [`Recipe::Navigate`]; a navigation layer sets it each step from the agent's route).
+    /// Cleared by [`set_goal`](Self::set_goal). Without a goal it is kept but not used.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`]; [`CrowdError::Param`] for a non-finite point or a negative or
+    /// non-finite `remaining`.
+    pub fn set_waypoint(
+        &mut self,
+        h: AgentHandle,
+        waypoint: Option<Waypoint<V>>,
+    ) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        if let Some(w) = waypoint {
+            for a in 0..V::DIM {
+                crate::error::finite("waypoint", w.point.axis(a))?;
+            }
+            crate::error::non_negative("waypoint remaining", w.remaining)?;
+        }
+        self.remember();
+        if let Some(m) = self.agents.memory.get_mut(i) {
+            m.waypoint = waypoint;
         }
         Ok(())
     }

@@ -220,7 +220,9 @@ impl<V: CrowdVector> Steer<'_, V> {
             let steering = match &g.direct {
                 Some(direct) => direct.evaluate(&me, &c.limits, goal, summary, &mut notes),
                 None => {
-                    let cx = self.context(i, me, c, g, goal, summary, &scratch.neighbours);
+                    let waypoint = goal.and(memory.waypoint);
+                    let cx =
+                        self.context(i, me, c, g, (goal, waypoint), summary, &scratch.neighbours);
                     let avoid = match avoid.as_deref_mut() {
                         Some(a) => &mut a[k],
                         None => &mut spare,
@@ -361,7 +363,7 @@ impl<V: CrowdVector> Steer<'_, V> {
         me: Kinematic<V>,
         c: &'b Cold,
         g: &'b GroupRt<V>,
-        goal: Option<V>,
+        (goal, waypoint): (Option<V>, Option<Waypoint<V>>),
         summary: &'b Summary<V>,
         neighbours: &'b [Neighbour<V>],
     ) -> Context<'b, V> {
@@ -371,6 +373,7 @@ impl<V: CrowdVector> Steer<'_, V> {
             limits: &c.limits,
             dt: self.dt,
             goal,
+            waypoint,
             neighbours,
             summary,
             separations: &g.plan.separations,

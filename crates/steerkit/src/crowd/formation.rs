@@ -218,6 +218,7 @@ fn update_formations(agents: &Agents<Vec2>, world: &mut World<Vec2>, dt: f32) {
             limits: &limits,
             dt,
             goal: None,
+            waypoint: None,
             neighbours: &[],
             summary: &summary,
             separations: &[],

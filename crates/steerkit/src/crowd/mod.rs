@@ -131,8 +131,8 @@ use space::{Contact, Space};
 pub use space::{WorldBounds, FAKE_TURN_TIME};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
-    GroupId, Hazard, Stuck, DEFAULT_NON_PENETRATION_PASSES, DEFAULT_NON_PENETRATION_TOLERANCE,
-    MAX_COLLISION_EVENTS_PER_AGENT,
+    GroupId, Hazard, Stuck, Waypoint, DEFAULT_NON_PENETRATION_PASSES,
+    DEFAULT_NON_PENETRATION_TOLERANCE, MAX_COLLISION_EVENTS_PER_AGENT,
 };
 
 use crate::error::{non_negative, positive, ParamError};
@@ -207,6 +207,8 @@ struct Cold {
 #[derive(Clone, Debug, PartialEq)]
 struct Memory<V: Vector> {
     goal: V,
+    /// Where a navigating agent heads next ([`Crowd::set_waypoint`]).
+    waypoint: Option<Waypoint<V>>,
     state: BehaviourState<V>,
 }
 
@@ -217,6 +219,7 @@ impl<V: Vector> Memory<V> {
         let id = u64::from(h.index) | (u64::from(h.generation) << 32);
         Memory {
             goal: goal.unwrap_or(V::ZERO),
+            waypoint: None,
             state: BehaviourState {
                 wander: V::ZERO,
                 path_param: f32::NAN,

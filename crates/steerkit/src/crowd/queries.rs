@@ -152,6 +152,13 @@ impl<V: CrowdVector> Crowd<V> {
         (self.agents.cold[i].flags & HAS_GOAL != 0).then(|| self.agents.memory[i].goal)
     }
 
+    /// Where a navigating agent heads next ([`Crowd::set_waypoint`]).
+    #[must_use]
+    pub fn waypoint(&self, h: AgentHandle) -> Option<Waypoint<V>> {
+        let i = self.index_of(h)?;
+        self.agents.memory.get(i).and_then(|m| m.waypoint)
+    }
+
     /// The smoothed heading of an agent whose group smooths headings (Buckland: the mean of the
     /// last `n` unit headings, normalised; the raw heading when the mean is near zero). Without
     /// smoothing, the raw heading (unit velocity, or the orientation's forward when still).

@@ -307,6 +307,20 @@ impl<V: Vector> Group<V> {
     }
 }
 
+/// Where a navigating agent heads next on its way to its goal ([`Crowd::set_waypoint`], read
+/// by [`Recipe::Navigate`](crate::crowd::Recipe::Navigate)): a steering point on its route (a
+/// path corner, or a point past it when the turn is anticipated) and the route's length from
+/// that point on to the goal (m), so that the approach speed is ramped by the whole distance
+/// left, not the distance to the corner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Waypoint<V: Vector = Vec2> {
+    /// The steering point (m).
+    pub point: V,
+    /// The route's length from `point` to the goal (m), ≥ 0.
+    pub remaining: f32,
+}
+
 /// A new agent.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -119,6 +119,35 @@ fn pipeline<V: CrowdVector>(
     Some(actuator.output(k, &plan, limits))
 }
 
+/// [`Recipe::Navigate`]: toward the waypoint at the approach speed for the whole distance
+/// left; plain arrive at the goal without one.
+#[inline]
+fn navigate<V: CrowdVector>(
+    arrive: &crate::steering::Arrive,
+    cx: &Context<'_, V>,
+    notes: &mut Notes<V>,
+) -> Option<SteeringOutput<V>> {
+    let goal = cx.goal?;
+    let (me, limits) = (&cx.me, cx.limits);
+    let Some(w) = cx.waypoint else {
+        notes.target = Some(goal);
+        return arrive.steer(me, goal, limits);
+    };
+    notes.target = Some(w.point);
+    let (direction, distance) = (w.point - me.position).unit_and_length_f64();
+    if distance <= 0.0 {
+        return arrive.steer(me, goal, limits);
+    }
+    let speed = arrive.approach_speed(distance + w.remaining, limits);
+    let linear = VelocityMatch::acceleration(
+        me.velocity,
+        direction * speed,
+        arrive.time_to_target(),
+        limits,
+    );
+    Some(SteeringOutput { linear, ..SteeringOutput::default() })
+}
+
 /// Where `t` points for this agent (noted as its target), if it exists.
 #[inline]
 fn target_point<V: CrowdVector>(
@@ -151,6 +180,7 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::Flee { target, flee } => flee.steer(me, point(target, notes)?, limits),
         Recipe::FleeHazards { flee, margin } => flee_hazards(flee, *margin, cx, notes),
         Recipe::Arrive { target, arrive } => arrive.steer(me, point(target, notes)?, limits),
+        Recipe::Navigate { arrive } => navigate(arrive, cx, notes),
         Recipe::Pursue { target, pursue } => {
             let quarry = cx.agents.kinematic(*target)?;
             notes.target = Some(quarry.position);

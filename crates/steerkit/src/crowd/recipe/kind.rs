@@ -84,7 +84,7 @@ impl RecipeKind {
             K::Seek | K::Flee | K::Arrive | K::Pursue | K::Evade | K::VelocityMatch => {
                 KindInfo::LEAF
             }
-            K::FleeHazards => KindInfo::LEAF,
+            K::FleeHazards | K::Navigate => KindInfo::LEAF,
             K::Interpose | K::OffsetPursuit => KindInfo::LEAF,
             K::Wander => KindInfo { wander: true, random: true, ..KindInfo::LEAF },
             K::Separation | K::Cohesion | K::Alignment | K::MillingtonFlock => KindInfo::GROUP,

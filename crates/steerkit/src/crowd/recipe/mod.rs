@@ -138,6 +138,19 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
         /// Parameters.
         arrive: Arrive,
     },
+    /// Arrive at the agent's own goal by way of its waypoint ([`Crowd::set_waypoint`], set by
+    /// a navigation layer from the agent's route across the level): while it has one, the
+    /// agent heads for the waypoint's point at the arrive's approach speed for the whole
+    /// distance left, `|point − p| + remaining` (m), so the slow radius brakes only near the
+    /// goal and never at a corner; the acceleration is `(v_desired − v) / time_to_target`,
+    /// capped at `max_acceleration` (m/s²). Without a waypoint it is [`Arrive`] at the goal;
+    /// without a goal it has nothing to say.
+    ///
+    /// [`Crowd::set_waypoint`]: crate::crowd::Crowd::set_waypoint
+    Navigate {
+        /// Parameters of the approach.
+        arrive: Arrive,
+    },
     /// Pursue another agent ([`Pursue`]).
     Pursue {
         /// The quarry.

@@ -174,6 +174,8 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub limits: &'a Limits,
     pub dt: f32,
     pub goal: Option<V>,
+    /// Where a navigating agent heads next (with a goal only).
+    pub waypoint: Option<crate::crowd::Waypoint<V>>,
     /// The neighbours one by one (only gathered when the plan needs the list).
     pub neighbours: &'a [Neighbour<V>],
     /// Their sums.

@@ -109,7 +109,9 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
     #[must_use]
     pub fn uses_goal(&self) -> bool {
         let mut any = false;
-        self.for_each_leaf(&mut |r| any |= matches!(r.target(), Some(Target::Goal)));
+        self.for_each_leaf(&mut |r| {
+            any |= matches!(r.target(), Some(Target::Goal)) || matches!(r, Recipe::Navigate { .. });
+        });
         any
     }
 
@@ -152,6 +154,7 @@ impl<V: Vector, A, P> Recipe<V, A, P> {
             Recipe::Arrive { target: t, arrive } => {
                 Recipe::Arrive { target: target(t), arrive: *arrive }
             }
+            Recipe::Navigate { arrive } => Recipe::Navigate { arrive: *arrive },
             Recipe::Pursue { target, pursue } => {
                 Recipe::Pursue { target: agent(target), pursue: *pursue }
             }

@@ -1,0 +1,272 @@
+//! The routes of a crowd's navigating agents, planned under a budget and handed to the crowd
+//! as waypoints each step.
+
+use crate::level::{check_radius, Level, NavError};
+use crate::mesh::NavMesh;
+use crate::route::Route;
+use std::collections::HashMap;
+use steerkit::crowd::{AgentHandle, Crowd};
+use steerkit::Vec2;
+
+/// How a [`Navigator`] plans and follows routes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NavSettings {
+    /// Gap (m) kept between a body and the obstacles beyond its radius: the mesh is the level
+    /// shrunk by radius + clearance, and turns are anticipated only as far as keeps the cut
+    /// inside it.
+    pub clearance: f32,
+    /// Every route is planned again after this long (s), from where the agent is: a route
+    /// planned far away keeps up with an agent that was pushed or took another door.
+    pub replan_interval: f32,
+    /// A route is planned again when the agent is this far (m) off its current leg.
+    pub off_route: f32,
+    /// The most routes planned in one step; the rest wait for the next (new goals first,
+    /// then agents off their route, then the oldest routes).
+    pub max_plans_per_step: usize,
+    /// The look-ahead of turn anticipation, as a time (s) at the agent's speed.
+    pub anticipation: f32,
+}
+
+impl Default for NavSettings {
+    /// Clearance 0.1 m, re-planning every 2 s or 1 m off the route, 256 plans per step, a
+    /// 0.5 s look-ahead.
+    fn default() -> Self {
+        NavSettings {
+            clearance: 0.1,
+            replan_interval: 2.0,
+            off_route: 1.0,
+            max_plans_per_step: 256,
+            anticipation: 0.5,
+        }
+    }
+}
+
+/// Something about an agent's route a game needs to know.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NavEvent {
+    /// The agent's goal cannot be reached from where it is: its route ends at `stop`, the
+    /// reachable point nearest the goal. Raised once per goal.
+    Unreachable {
+        /// The agent.
+        agent: AgentHandle,
+        /// Its goal (m).
+        goal: Vec2,
+        /// Where its route ends instead (m).
+        stop: Vec2,
+    },
+}
+
+/// One navigating agent.
+#[derive(Clone, Debug)]
+struct Entry {
+    agent: AgentHandle,
+    radius: f32,
+    mesh: usize,
+    route: Option<Route>,
+    /// The goal the route was planned for.
+    planned_for: Option<Vec2>,
+    /// Seconds since the route was planned.
+    age: f32,
+    unreachable: bool,
+}
+
+/// The routes of a crowd's navigating agents (see the [crate docs](crate)). Call
+/// [`update`](Navigator::update) before each [`Crowd::step`]: it plans what needs planning
+/// within the step's budget, trims every route to where its agent is, and sets each agent's
+/// [`Waypoint`](steerkit::crowd::Waypoint) for the crowd's `navigate` leaf.
+///
+/// Deterministic: the routes planned in a step are chosen in a fixed order and each is a pure
+/// function of the mesh, the agent's position and its goal, so the thread count never changes
+/// a result.
+#[derive(Debug)]
+pub struct Navigator {
+    level: Level,
+    settings: NavSettings,
+    /// One mesh per body radius, with that radius.
+    meshes: Vec<(f32, NavMesh)>,
+    entries: Vec<Entry>,
+    index: HashMap<AgentHandle, usize>,
+    events: Vec<NavEvent>,
+}
+
+impl Navigator {
+    /// A navigator for `level` with no agents yet.
+    ///
+    /// # Errors
+    /// [`NavError`] for a bad level or settings.
+    pub fn new(level: Level, settings: NavSettings) -> Result<Self, NavError> {
+        level.check()?;
+        check_radius("clearance", settings.clearance)?;
+        for (name, v) in [
+            ("replan_interval", settings.replan_interval),
+            ("off_route", settings.off_route),
+            ("anticipation", settings.anticipation),
+        ] {
+            check_radius(name, v)?;
+        }
+        Ok(Navigator {
+            level,
+            settings,
+            meshes: Vec::new(),
+            entries: Vec::new(),
+            index: HashMap::new(),
+            events: Vec::new(),
+        })
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn settings(&self) -> &NavSettings {
+        &self.settings
+    }
+
+    /// The mesh for bodies of `radius` (m), built on first use.
+    ///
+    /// # Errors
+    /// [`NavError`] when the mesh cannot be built (nothing walkable at that radius).
+    pub fn mesh_for(&mut self, radius: f32) -> Result<&NavMesh, NavError> {
+        let i = self.mesh_index(radius)?;
+        Ok(&self.meshes[i].1)
+    }
+
+    fn mesh_index(&mut self, radius: f32) -> Result<usize, NavError> {
+        if let Some(i) = self.meshes.iter().position(|(r, _)| *r == radius) {
+            return Ok(i);
+        }
+        let mesh = NavMesh::build(&self.level, radius, self.settings.clearance)?;
+        self.meshes.push((radius, mesh));
+        Ok(self.meshes.len() - 1)
+    }
+
+    /// The meshes built so far, with their body radius.
+    pub fn meshes(&self) -> impl Iterator<Item = (f32, &NavMesh)> {
+        self.meshes.iter().map(|(r, m)| (*r, m))
+    }
+
+    /// Navigates `agent`, a body of `radius` (m), from now on: its goal is the crowd's
+    /// ([`Crowd::set_goal`]).
+    ///
+    /// # Errors
+    /// As [`mesh_for`](Self::mesh_for).
+    pub fn add_agent(&mut self, agent: AgentHandle, radius: f32) -> Result<(), NavError> {
+        check_radius("radius", radius)?;
+        let mesh = self.mesh_index(radius)?;
+        let entry = Entry {
+            agent,
+            radius,
+            mesh,
+            route: None,
+            planned_for: None,
+            age: 0.0,
+            unreachable: false,
+        };
+        match self.index.get(&agent) {
+            Some(&i) => self.entries[i] = entry,
+            None => {
+                self.index.insert(agent, self.entries.len());
+                self.entries.push(entry);
+            }
+        }
+        Ok(())
+    }
+
+    /// An agent's route, if it has one.
+    #[must_use]
+    pub fn route(&self, agent: AgentHandle) -> Option<&Route> {
+        self.entries[*self.index.get(&agent)?].route.as_ref()
+    }
+
+    /// Plans, trims and hands over every route for the coming step of `dt` seconds (see the
+    /// type's docs). Agents the crowd no longer has are forgotten. Returns this step's events.
+    pub fn update(&mut self, crowd: &mut Crowd<Vec2>, dt: f32) -> &[NavEvent] {
+        self.events.clear();
+        let before = self.entries.len();
+        self.entries.retain(|e| crowd.kinematic(e.agent).is_some());
+        if self.entries.len() != before {
+            self.index = self.entries.iter().enumerate().map(|(i, e)| (e.agent, i)).collect();
+        }
+        self.plan(crowd);
+        let s = self.settings;
+        for e in &mut self.entries {
+            let (Some(k), Some(route)) = (crowd.kinematic(e.agent), e.route.as_mut()) else {
+                // no goal: nothing to navigate to
+                let _ = crowd.set_waypoint(e.agent, None);
+                continue;
+            };
+            route.advance(k.position, e.radius.max(0.2));
+            let lookahead = k.velocity.length() * s.anticipation;
+            let w = route.waypoint(k.position, lookahead, s.clearance);
+            // the route only ever holds finite points, so the crowd accepts it
+            let _ = crowd.set_waypoint(e.agent, Some(w));
+            e.age += dt.max(0.0);
+        }
+        &self.events
+    }
+
+    /// Chooses the routes to plan this step, plans them (in parallel) and installs them.
+    fn plan(&mut self, crowd: &Crowd<Vec2>) {
+        let s = self.settings;
+        // (urgency, age order, entry): new goals, then off the route, then the oldest routes
+        let mut due: Vec<(u8, u32, usize)> = Vec::new();
+        for (i, e) in self.entries.iter_mut().enumerate() {
+            let goal = crowd.goal(e.agent);
+            if goal.is_none() {
+                e.route = None;
+                e.planned_for = None;
+                continue;
+            }
+            let Some(k) = crowd.kinematic(e.agent) else { continue };
+            let urgency = match &e.route {
+                _ if e.planned_for != goal => 0,
+                Some(r) if r.off_route(k.position) > s.off_route => 1,
+                Some(_) if e.age >= s.replan_interval => 2,
+                Some(_) => continue,
+                None => 0,
+            };
+            // older first within an urgency: ages compare as their bits (non-negative floats)
+            due.push((urgency, u32::MAX - e.age.to_bits(), i));
+        }
+        due.sort_unstable();
+        due.truncate(s.max_plans_per_step);
+        let requests: Vec<(usize, Vec2, Vec2)> = due
+            .iter()
+            .filter_map(|&(_, _, i)| {
+                let e = &self.entries[i];
+                Some((i, crowd.kinematic(e.agent)?.position, crowd.goal(e.agent)?))
+            })
+            .collect();
+        let meshes = &self.meshes;
+        let entries = &self.entries;
+        let solve = |&(i, from, goal): &(usize, Vec2, Vec2)| {
+            let mesh = &meshes[entries[i].mesh].1;
+            let start = mesh.nearest(from);
+            match mesh.path(start, goal) {
+                Some(p) => (i, start, goal, p.points, false),
+                None => {
+                    let stop = mesh.nearest_reachable(start, goal);
+                    let points = mesh.path(start, stop).map_or_else(|| vec![start], |p| p.points);
+                    (i, start, goal, points, true)
+                }
+            }
+        };
+        #[cfg(feature = "parallel")]
+        let planned: Vec<_> = {
+            use rayon::prelude::*;
+            requests.par_iter().map(solve).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let planned: Vec<_> = requests.iter().map(solve).collect();
+        for (i, start, goal, points, unreachable) in planned {
+            let e = &mut self.entries[i];
+            let fresh_goal = e.planned_for != Some(goal);
+            let route = Route::new(start, points);
+            if unreachable && (fresh_goal || !e.unreachable) {
+                self.events.push(NavEvent::Unreachable { agent: e.agent, goal, stop: route.end() });
+            }
+            e.unreachable = unreachable;
+            e.route = Some(route);
+            e.planned_for = Some(goal);
+            e.age = 0.0;
+        }
+    }
+}
