@@ -21,6 +21,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("orca_circle_250", include_str!("../../../scenarios/orca_circle_250.toml")),
     ("orca_circle_1000", include_str!("../../../scenarios/orca_circle_1000.toml")),
     ("orca_blocks", include_str!("../../../scenarios/orca_blocks.toml")),
+    ("rooms", include_str!("../../../scenarios/rooms.toml")),
     ("swap", include_str!("../../../scenarios/swap.toml")),
     ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
     ("obstacle_kinds", include_str!("../../../scenarios/obstacle_kinds.toml")),

@@ -1374,6 +1374,29 @@ fn orca_blocks_squads_cross_past_the_blocks_without_overlap() {
     assert!(deepest < 0.02, "a body {deepest} m into a block");
 }
 
+/// Navigation across four rooms (`rooms`): 500 walkers on navigation-mesh routes through two
+/// doors each, ORCA on top, default settings: all home at once within the run (300 s), no
+/// overlap beyond 1 % of the 0.4 m radius, and no body inside a wall by more than that.
+#[test]
+fn rooms_walkers_cross_two_doors_and_all_stand_on_their_spots() {
+    let o = all_home_without_overlap("rooms", 300.0, 0.4);
+    let (w, h) = (0.25, 2.0);
+    let mut walls = vec![(Vec2::splat(-w), Vec2::splat(w))];
+    for (a, b) in [(-40.0, -20.0 - h), (-20.0 + h, -w), (w, 20.0 - h), (20.0 + h, 40.0)] {
+        walls.push((Vec2::new(-w, a), Vec2::new(w, b)));
+        walls.push((Vec2::new(a, -w), Vec2::new(b, w)));
+    }
+    let deepest = o
+        .trajectories
+        .iter()
+        .flat_map(|r| {
+            walls.iter().map(move |(lo, hi)| 0.4 - r.position.clamp(*lo, *hi).distance(r.position))
+        })
+        .fold(f32::NEG_INFINITY, f32::max);
+    eprintln!("rooms: deepest into a wall {deepest} m");
+    assert!(deepest < 0.004, "a body {deepest} m into a wall");
+}
+
 /// The 3D circle with ORCA: all 80 agents reach the far side of the sphere round the central
 /// ball, no two bodies ever overlapping beyond 1 cm and none touching the ball.
 #[test]

@@ -160,6 +160,27 @@ impl NavMesh {
         best.map(|(_, q, i)| (q, i))
     }
 
+    /// Distance (m) from `from` along the unit direction `dir` to the mesh's boundary, at most
+    /// `max`: the free room in that direction (a scan of the boundary edges).
+    #[must_use]
+    pub fn free_distance(&self, from: Vec2, dir: Vec2, max: f32) -> f32 {
+        let mut best = max;
+        for e in &self.boundary {
+            let ab = e.b - e.a;
+            let denom = dir.perp_dot(ab);
+            if denom.abs() < 1e-12 {
+                continue;
+            }
+            let ao = e.a - from;
+            let t = ao.perp_dot(ab) / denom;
+            let u = ao.perp_dot(dir) / denom;
+            if t >= 0.0 && t < best && (0.0..=1.0).contains(&u) {
+                best = t;
+            }
+        }
+        best
+    }
+
     /// The shortest path from `from` to `to` (each first moved to the nearest walkable point),
     /// or `None` when they lie on parts of the mesh that do not connect.
     #[must_use]

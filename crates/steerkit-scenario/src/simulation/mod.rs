@@ -90,6 +90,8 @@ pub struct Simulation<V: Dim> {
     /// Each group's first obstacle-avoidance leaf, whose rays frames carry.
     avoiders: Vec<Option<ObstacleAvoidance>>,
     step: u64,
+    /// Navigating agents told their goal cannot be reached (once per goal).
+    unreachable: u64,
     /// Agents in the crowd at the start.
     agents: usize,
     measures: Option<Measures>,
@@ -142,6 +144,7 @@ impl<V: Dim> Simulation<V> {
             ended: Vec::new(),
             avoiders,
             step: 0,
+            unreachable: 0,
             agents: world.crowd.len(),
             measures: None,
             replay: None,
@@ -198,6 +201,11 @@ impl<V: Dim> Simulation<V> {
         let step = self.step + 1;
         let fail = |e: String| SimulationError::Step { step, message: e };
         let step32 = u32::try_from(step).unwrap_or(u32::MAX);
+        if let (Some(nav), Some(crowd)) =
+            (self.world.navigation.as_mut(), V::planar_crowd(&mut self.world.crowd))
+        {
+            self.unreachable += nav.update(crowd, dt).len() as u64;
+        }
         let events = self.world.crowd.step(dt).map_err(|e| fail(e.to_string()))?;
         for e in events {
             let who = self.numbering.number(e.agent());
