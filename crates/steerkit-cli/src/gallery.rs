@@ -22,6 +22,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("orca_circle_1000", include_str!("../../../scenarios/orca_circle_1000.toml")),
     ("orca_blocks", include_str!("../../../scenarios/orca_blocks.toml")),
     ("rooms", include_str!("../../../scenarios/rooms.toml")),
+    ("evacuation", include_str!("../../../scenarios/evacuation.toml")),
+    ("pillars", include_str!("../../../scenarios/pillars.toml")),
     ("swap", include_str!("../../../scenarios/swap.toml")),
     ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
     ("obstacle_kinds", include_str!("../../../scenarios/obstacle_kinds.toml")),

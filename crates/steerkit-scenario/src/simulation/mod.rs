@@ -8,7 +8,8 @@
 //! counts) and bevy_steerkit's scenario route drive it; none of them steps a scenario another
 //! way.
 //!
-//! One step ([`Simulation::step`]) is, in this order: the crowd's step, its events numbered and
+//! One step ([`Simulation::step`]) is, in this order: the navigator's update (routes planned
+//! and trimmed, each navigating agent's waypoint set), the crowd's step, its events numbered and
 //! counted; the pairwise scan of gaps and overlaps; the path deviation; the turrets' shells
 //! (moved and fired after the crowd); the side view's jumpers; the formation-slot errors (over
 //! the second half of the run); and the replay frame when one is due.
