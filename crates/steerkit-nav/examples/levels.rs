@@ -20,7 +20,8 @@ fn main() {
         let num = |v: &serde_json::Value| v.as_f64().expect("a number") as f32;
         let point = |v: &serde_json::Value| Vec2::new(num(&v[0]), num(&v[1]));
         let w = &d["walkable"];
-        let mut level = Level::rectangle(Vec2::new(num(&w[0]), num(&w[1])), Vec2::new(num(&w[2]), num(&w[3])));
+        let mut level =
+            Level::rectangle(Vec2::new(num(&w[0]), num(&w[1])), Vec2::new(num(&w[2]), num(&w[3])));
         for b in d["obstacles"].as_array().expect("obstacles") {
             let (lo, hi) = (Vec2::new(num(&b[0]), num(&b[1])), Vec2::new(num(&b[2]), num(&b[3])));
             level.obstacles.push(vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]);
@@ -37,7 +38,8 @@ fn main() {
         times.sort_by(f64::total_cmp);
         let mesh = mesh.expect("built");
         let case = d["cases"].as_array().expect("cases").last().expect("a case");
-        let (starts, goals) = (case["starts"].as_array().unwrap(), case["goals"].as_array().unwrap());
+        let (starts, goals) =
+            (case["starts"].as_array().unwrap(), case["goals"].as_array().unwrap());
         let t = Instant::now();
         let mut found = 0;
         for (s, g) in starts.iter().zip(goals) {
