@@ -227,16 +227,22 @@ pub(crate) fn nearest_list<V: CrowdVector>(
             best.push((key, o));
             return;
         }
-        if best.len() == k {
+        // insertion from the back: the few a candidate passes cost less than a search and a
+        // moved tail
+        let mut at = best.len();
+        if at == k {
             match best.last() {
-                Some(&(worst, _)) if key < worst => {
-                    best.pop();
-                }
+                Some(&(worst, _)) if key < worst => at -= 1,
                 _ => return,
             }
+        } else {
+            best.push((key, o));
         }
-        let at = best.partition_point(|&(b, _)| b < key);
-        best.insert(at, (key, o));
+        while at > 0 && best[at - 1].0 > key {
+            best[at] = best[at - 1];
+            at -= 1;
+        }
+        best[at] = (key, o);
     };
     let key = |d2: f32, j: usize| (u64::from(d2.to_bits()) << 32) | j as u64;
     if block.min_image {
@@ -253,7 +259,12 @@ pub(crate) fn nearest_list<V: CrowdVector>(
     } else {
         // straight from the storage's runs, as the gathered block computed it: the image
         // first, then the offset
-        for &(a, b, shift) in &block.runs {
+        // the agent's own run first: its nearest fill the list early, so fewer of the rest
+        // are inserted (the list is the same in any order: the keys are distinct)
+        let own = block.runs.iter().position(|&(a, b, _)| (a as usize..b as usize).contains(&i));
+        let runs = own.into_iter().chain((0..block.runs.len()).filter(|&r| Some(r) != own));
+        for r in runs {
+            let (a, b, shift) = block.runs[r];
             let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
             let run = (a..b).zip(&s.position[a..b]);
             let mut test = |j: usize, o: V| {
