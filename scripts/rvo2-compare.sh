@@ -32,6 +32,9 @@ g++ -std=c++11 -O3 -march=native -DRVO_STATIC_DEFINE -I"$src/src" "$src"/src/*.c
     "$root/scripts/rvo2/compare.cpp" -o "$bin"
 cargo build --release -q -p steerkit-cli
 sk=$root/target/release/steerkit
+runs=$(mktemp)
+whole=$(mktemp -d)
+trap 'rm -rf "$runs" "$whole"' EXIT
 if [ "${WHOLE_ONLY:-0}" != 1 ]; then
 echo "# RVO2, preferred speed 2 m/s (steerkit's gallery setting) and 1 m/s (RVO2's examples)"
 for speed in 2 1; do
@@ -41,9 +44,6 @@ for speed in 2 1; do
 done
 echo "# throughput, one thread, alternated $rounds times: RVO2's Circle (the sparse start of the"
 echo "# run) then steerkit's orca_circle2d; cpu_ns = process CPU time per agent-update"
-runs=$(mktemp)
-whole=$(mktemp -d)
-trap 'rm -rf "$runs" "$whole"' EXIT
 for _ in $(seq "$rounds"); do
     "$bin" circle 1000 2 400
     "$bin" circle 10000 2 60
