@@ -87,7 +87,9 @@ fn crowding(positions: &[Vec2]) -> f32 {
         for dx in -1..=1 {
             for dy in -1..=1 {
                 let Some(list) = cells.get(&(cx + dx, cy + dy)) else { continue };
-                let near = list.iter().filter(|&&j| j != i && (positions[j] - p).length_squared() <= r * r);
+                let near = list
+                    .iter()
+                    .filter(|&&j| j != i && (positions[j] - p).length_squared() <= r * r);
                 total += near.count() as u64;
             }
         }
@@ -141,12 +143,5 @@ pub fn whole_run(scenario: &Scenario, max_steps: u64) -> Result<WholeRun, String
         runs += 1;
     }
     let cpu = cpu.map(|c| c / f64::from(runs));
-    Ok(WholeRun {
-        agents,
-        steps,
-        all_home: home,
-        peak_crowding: peak,
-        dense: (from, to),
-        cpu,
-    })
+    Ok(WholeRun { agents, steps, all_home: home, peak_crowding: peak, dense: (from, to), cpu })
 }

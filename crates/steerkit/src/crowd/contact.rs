@@ -99,17 +99,9 @@ impl<V: CrowdVector> Crowd<V> {
         max_move: f32,
         list: Listed,
     ) {
-        let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
-            &order.grid,
-            &config.bounds,
-            &agents.position,
-            &agents.velocity,
-            &agents.radius,
-            &agents.status,
-            &agents.cold,
-            &world.groups,
-            &agents.slots,
-        );
+        let (grid, bounds, groups) = (&order.grid, &config.bounds, &world.groups);
+        let (position, velocity, radius) = (&agents.position, &agents.velocity, &agents.radius);
+        let (status, cold, slots) = (&agents.status, &agents.cold, &agents.slots);
         let max_radius = order.max_radius;
         chunks!(work.push).zip(each!(work.chunks)).enumerate().for_each(|(ci, (push, scratch))| {
             let base = ci * CHUNK;
@@ -145,42 +137,35 @@ impl<V: CrowdVector> Crowd<V> {
                     if d2 >= touch * touch {
                         return;
                     }
-                        let (si, sj) = (cold[i].slot, cold[j].slot);
-                        if report && si < sj && reported < MAX_COLLISION_EVENTS_PER_AGENT {
-                            reported += 1;
-                            let agent = AgentHandle {
-                                index: si,
-                                generation: slots[si as usize].generation,
-                            };
-                            let other = AgentHandle {
-                                index: sj,
-                                generation: slots[sj as usize].generation,
-                            };
-                            scratch.events.push(CrowdEvent::AgentCollision { agent, other });
-                        }
-                        if !enforce {
-                            return;
-                        }
-                        let d = d2.sqrt();
-                        let overlap = touch - d;
-                        let dir = if d > 0.0 {
-                            away / d
-                        } else {
-                            let s = if si < sj { -1.0 } else { 1.0 };
-                            V::from_axes([s, 0.0, 0.0])
-                        };
-                        let share = if groups[cold[j].group as usize].spec.non_penetration {
-                            0.5
-                        } else {
-                            1.0
-                        };
-                        sum += dir * (overlap * share);
-                        deepest = deepest.max(overlap);
-                        // inelastic contact: cancel the approach speed along the normal
-                        let closing = (velocity[i] - velocity[j]).dot(dir);
-                        if closing < 0.0 {
-                            dv -= dir * (closing * share);
-                        }
+                    let (si, sj) = (cold[i].slot, cold[j].slot);
+                    if report && si < sj && reported < MAX_COLLISION_EVENTS_PER_AGENT {
+                        reported += 1;
+                        let agent =
+                            AgentHandle { index: si, generation: slots[si as usize].generation };
+                        let other =
+                            AgentHandle { index: sj, generation: slots[sj as usize].generation };
+                        scratch.events.push(CrowdEvent::AgentCollision { agent, other });
+                    }
+                    if !enforce {
+                        return;
+                    }
+                    let d = d2.sqrt();
+                    let overlap = touch - d;
+                    let dir = if d > 0.0 {
+                        away / d
+                    } else {
+                        let s = if si < sj { -1.0 } else { 1.0 };
+                        V::from_axes([s, 0.0, 0.0])
+                    };
+                    let share =
+                        if groups[cold[j].group as usize].spec.non_penetration { 0.5 } else { 1.0 };
+                    sum += dir * (overlap * share);
+                    deepest = deepest.max(overlap);
+                    // inelastic contact: cancel the approach speed along the normal
+                    let closing = (velocity[i] - velocity[j]).dot(dir);
+                    if closing < 0.0 {
+                        dv -= dir * (closing * share);
+                    }
                 };
                 match list {
                     // the kept candidates, in the storage order the grid gives them
