@@ -161,7 +161,8 @@ pub struct Measurement {
 }
 
 /// CPU time of this process (s), from `/proc/self/stat` (Linux; 10 ms ticks).
-fn process_cpu_seconds() -> Option<f64> {
+#[must_use]
+pub fn process_cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     let rest = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = rest.split_whitespace().collect();

@@ -20,6 +20,14 @@ pub struct Args {
     /// Minimum measured seconds per workload, 0 to 3600 (default 1, quick 0.05).
     #[arg(long, value_parser = seconds)]
     seconds: Option<f64>,
+    /// Instead of the workloads: run this 2D scenario (file or built-in name) until every agent
+    /// is home, no outputs, and print its steps and CPU per agent-update in the sparse and dense
+    /// phases (on the first of `--threads`, default 1).
+    #[arg(long)]
+    scenario: Option<String>,
+    /// With `--scenario`: stop after this many steps if not every agent is home by then.
+    #[arg(long, default_value_t = 100_000)]
+    max_steps: u64,
 }
 
 /// `--seconds`: a finite number of seconds in [0, 3600].
@@ -33,6 +41,9 @@ fn seconds(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: &Args) -> ExitCode {
+    if let Some(name) = &args.scenario {
+        return whole(args, name);
+    }
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let mut threads = args.threads.clone();
     if threads.is_empty() {
@@ -69,4 +80,28 @@ pub fn run(args: &Args) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `--scenario`: one whole run ([`crate::whole`]).
+fn whole(args: &Args, name: &str) -> ExitCode {
+    let threads = args.threads.first().copied().unwrap_or(1);
+    if threads == 0 {
+        eprintln!("error: --threads takes counts of at least 1");
+        return ExitCode::FAILURE;
+    }
+    let scenario = match crate::resolve(name) {
+        Ok(s) => s,
+        Err(e) => return crate::fail(e),
+    };
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(p) => p,
+        Err(e) => return crate::fail(e),
+    };
+    match pool.install(|| crate::whole::whole_run(&scenario, args.max_steps)) {
+        Ok(r) => match crate::say(&format!("{}\n", r.line(scenario.name()))) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
+        Err(e) => crate::fail(e),
+    }
 }

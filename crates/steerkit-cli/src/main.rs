@@ -9,6 +9,7 @@ use steerkit_cli::run::{run, run_in, RunOptions};
 use steerkit_scenario::Scenario;
 
 mod bench;
+mod whole;
 
 #[derive(Parser)]
 #[command(name = "steerkit", version, about = "Steering behaviours and crowds for game AI")]

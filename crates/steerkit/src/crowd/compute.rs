@@ -69,24 +69,31 @@ impl<V: CrowdVector> Crowd<V> {
                 let arrived = c.flags & ARRIVED != 0;
                 // standing: slower than the quarter of its top speed that `escape` calls keen
                 let slow = 0.25 * c.limits.max_speed();
-                let goal_sq = match memory.get(i) {
-                    Some(m) if c.flags & HAS_GOAL != 0 => {
-                        bounds.offset(position[i], m.goal).length_squared()
-                    }
-                    _ => f32::INFINITY,
-                };
                 OrcaTag {
                     layers: o.layers(),
                     mask: o.mask(),
                     priority: o.priority() * if arrived { o.arrived_priority() } else { 1.0 },
                     resting: arrived && velocity[i].length_squared() < slow * slow,
-                    goal_sq,
+                    goal_sq: f32::INFINITY,
                 }
             };
             #[cfg(feature = "parallel")]
             agents.orca_tags.par_extend((0..cold.len()).into_par_iter().map(tag));
             #[cfg(not(feature = "parallel"))]
             agents.orca_tags.extend((0..cold.len()).map(tag));
+            // the distance to the goal only decides pairs with a standing agent: read the
+            // goals (a separate array) only once someone stands
+            if agents.orca_tags.iter().any(|t| t.resting) {
+                let goal_sq = |(i, t): (usize, &mut OrcaTag)| {
+                    if let Some(m) = memory.get(i).filter(|_| cold[i].flags & HAS_GOAL != 0) {
+                        t.goal_sq = bounds.offset(position[i], m.goal).length_squared();
+                    }
+                };
+                #[cfg(feature = "parallel")]
+                agents.orca_tags.par_iter_mut().enumerate().for_each(goal_sq);
+                #[cfg(not(feature = "parallel"))]
+                agents.orca_tags.iter_mut().enumerate().for_each(goal_sq);
+            }
         }
     }
 }

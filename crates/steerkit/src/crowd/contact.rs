@@ -3,6 +3,22 @@
 
 use super::*;
 
+/// The margin of the candidate lists the non-penetration passes keep, per largest radius: a
+/// pair farther apart than the sum of their radii and this when the list is made cannot touch
+/// until some agent has been pushed half of it.
+const CONTACT_MARGIN: f32 = 0.5;
+
+/// Where a non-penetration pass takes each agent's candidates.
+#[derive(Clone, Copy)]
+enum Listed {
+    /// From the grid (a torus).
+    No,
+    /// From the grid, keeping those within the sum of the radii and this margin (m).
+    Keep(f32),
+    /// From the kept lists.
+    Read,
+}
+
 impl<V: CrowdVector> Crowd<V> {
     /// Phase 4: Buckland's non-penetration constraint, as Jacobi relaxation so that the result
     /// does not depend on the order of agents: each overlapping pair is pushed apart along
@@ -34,11 +50,29 @@ impl<V: CrowdVector> Crowd<V> {
             .take(n.div_ceil(CHUNK))
             .fold(0.0f32, |m, c| m.max(c.max_move))
             .sqrt();
+        // the later passes read each agent's candidates from a list the first pass kept, while
+        // no agent can have come from beyond it (a torus's images come out of storage order:
+        // it scans the grid every pass)
+        let listed = !matches!(config.bounds, WorldBounds::Toroidal { .. });
+        let margin = CONTACT_MARGIN * order.max_radius;
+        let mut drift = f32::INFINITY;
+        let mut taken = 0;
         for pass in 0..passes {
             let report = pass == 0 && config.collision_events;
-            Self::pushes(config, agents, world, order, work, report, push_passes, max_move);
-            let pass_move = Self::apply_pushes(config, agents, world, work);
+            // a crowd that settled in one pass last step likely does again: no list then
+            let list = if !listed || (pass == 0 && work.passes <= 1) {
+                Listed::No
+            } else if 2.0 * drift <= margin {
+                Listed::Read
+            } else {
+                drift = 0.0;
+                Listed::Keep(margin)
+            };
+            Self::pushes(config, agents, world, order, work, report, push_passes, max_move, list);
+            let (pass_move, moved) = Self::apply_pushes(config, agents, world, work);
+            drift += moved;
             max_move += pass_move;
+            taken = pass + 1;
             // converged: the overlaps left are about the tolerance deep (Jacobi relaxation
             // halves a pair's overlap per pass at worst, so a dense pile needs several); the
             // test does not depend on `report`: observing must not add a pass
@@ -46,6 +80,7 @@ impl<V: CrowdVector> Crowd<V> {
                 break;
             }
         }
+        work.passes = taken;
     }
 
     /// One pass's push (and velocity change) of every agent out of the agents it overlaps
@@ -62,23 +97,24 @@ impl<V: CrowdVector> Crowd<V> {
         report: bool,
         push_passes: usize,
         max_move: f32,
+        list: Listed,
     ) {
-        let (grid, bounds, position, velocity, radius, status, cold, groups, slots) = (
-            &order.grid,
-            &config.bounds,
-            &agents.position,
-            &agents.velocity,
-            &agents.radius,
-            &agents.status,
-            &agents.cold,
-            &world.groups,
-            &agents.slots,
-        );
+        let (grid, bounds, groups) = (&order.grid, &config.bounds, &world.groups);
+        let (position, velocity, radius) = (&agents.position, &agents.velocity, &agents.radius);
+        let (status, cold, slots) = (&agents.status, &agents.cold, &agents.slots);
         let max_radius = order.max_radius;
         chunks!(work.push).zip(each!(work.chunks)).enumerate().for_each(|(ci, (push, scratch))| {
             let base = ci * CHUNK;
+            let (contacts, contact_at) = (&mut scratch.contacts, &mut scratch.contact_at);
+            if let Listed::Keep(_) = list {
+                contacts.clear();
+                contact_at.clear();
+            }
             for (k, out) in push.iter_mut().enumerate() {
                 *out = (V::ZERO, V::ZERO);
+                if let Listed::Keep(_) = list {
+                    contact_at.push(contacts.len() as u32);
+                }
                 let i = base + k;
                 if status[i] & QUARANTINED != 0 {
                     continue;
@@ -94,72 +130,89 @@ impl<V: CrowdVector> Crowd<V> {
                 let mut dv = V::ZERO;
                 let mut deepest = 0.0f32;
                 let mut reported = 0usize;
-                // candidates by their cells before the move: widen by the largest move
-                let reach = ri + max_radius + max_move;
-                grid.for_each_run(p, reach, |run, _, _| {
-                    for j in run {
-                        if j == i {
-                            continue;
-                        }
-                        let away = bounds.offset(position[j], p);
-                        let touch = ri + radius[j];
-                        let d2 = away.length_squared();
-                        if d2 >= touch * touch {
-                            continue;
-                        }
-                        let (si, sj) = (cold[i].slot, cold[j].slot);
-                        if report && si < sj && reported < MAX_COLLISION_EVENTS_PER_AGENT {
-                            reported += 1;
-                            let agent = AgentHandle {
-                                index: si,
-                                generation: slots[si as usize].generation,
-                            };
-                            let other = AgentHandle {
-                                index: sj,
-                                generation: slots[sj as usize].generation,
-                            };
-                            scratch.events.push(CrowdEvent::AgentCollision { agent, other });
-                        }
-                        if !enforce {
-                            continue;
-                        }
-                        let d = d2.sqrt();
-                        let overlap = touch - d;
-                        let dir = if d > 0.0 {
-                            away / d
-                        } else {
-                            let s = if si < sj { -1.0 } else { 1.0 };
-                            V::from_axes([s, 0.0, 0.0])
-                        };
-                        let share = if groups[cold[j].group as usize].spec.non_penetration {
-                            0.5
-                        } else {
-                            1.0
-                        };
-                        sum += dir * (overlap * share);
-                        deepest = deepest.max(overlap);
-                        // inelastic contact: cancel the approach speed along the normal
-                        let closing = (velocity[i] - velocity[j]).dot(dir);
-                        if closing < 0.0 {
-                            dv -= dir * (closing * share);
-                        }
+                let mut touching = |j: usize| {
+                    let away = bounds.offset(position[j], p);
+                    let touch = ri + radius[j];
+                    let d2 = away.length_squared();
+                    if d2 >= touch * touch {
+                        return;
                     }
-                });
+                    let (si, sj) = (cold[i].slot, cold[j].slot);
+                    if report && si < sj && reported < MAX_COLLISION_EVENTS_PER_AGENT {
+                        reported += 1;
+                        let agent =
+                            AgentHandle { index: si, generation: slots[si as usize].generation };
+                        let other =
+                            AgentHandle { index: sj, generation: slots[sj as usize].generation };
+                        scratch.events.push(CrowdEvent::AgentCollision { agent, other });
+                    }
+                    if !enforce {
+                        return;
+                    }
+                    let d = d2.sqrt();
+                    let overlap = touch - d;
+                    let dir = if d > 0.0 {
+                        away / d
+                    } else {
+                        let s = if si < sj { -1.0 } else { 1.0 };
+                        V::from_axes([s, 0.0, 0.0])
+                    };
+                    let share =
+                        if groups[cold[j].group as usize].spec.non_penetration { 0.5 } else { 1.0 };
+                    sum += dir * (overlap * share);
+                    deepest = deepest.max(overlap);
+                    // inelastic contact: cancel the approach speed along the normal
+                    let closing = (velocity[i] - velocity[j]).dot(dir);
+                    if closing < 0.0 {
+                        dv -= dir * (closing * share);
+                    }
+                };
+                match list {
+                    // the kept candidates, in the storage order the grid gives them
+                    Listed::Read => {
+                        let (a, b) = (contact_at[k] as usize, contact_at[k + 1] as usize);
+                        contacts[a..b].iter().for_each(|&j| touching(j as usize));
+                    }
+                    _ => {
+                        // candidates by their cells before the move: widen by the largest
+                        // move, and by the margin of the list kept
+                        let extra = if let Listed::Keep(m) = list { m } else { 0.0 };
+                        let reach = ri + max_radius + max_move + extra;
+                        grid.for_each_run(p, reach, |run, _, _| {
+                            for j in run {
+                                if j == i {
+                                    continue;
+                                }
+                                if let Listed::Keep(m) = list {
+                                    let near = ri + radius[j] + m;
+                                    if bounds.offset(position[j], p).length_squared() < near * near
+                                    {
+                                        contacts.push(j as u32);
+                                    }
+                                }
+                                touching(j);
+                            }
+                        });
+                    }
+                }
                 *out = (sum.clamp_length_max(deepest), dv);
+            }
+            if let Listed::Keep(_) = list {
+                contact_at.push(contacts.len() as u32);
             }
         });
     }
 
     /// Applies the pass's pushes (kept out of the static world and inside the world) and
-    /// returns the longest (m).
+    /// returns the longest push and the longest move it made (m).
     fn apply_pushes(
         config: &CrowdConfig<V>,
         agents: &mut Agents<V>,
         world: &World<V>,
         work: &Work<V>,
-    ) -> f32 {
+    ) -> (f32, f32) {
         let push = &work.push;
-        let mut pass_move = 0.0f32;
+        let (mut pass_move, mut moved) = (0.0f32, 0.0f32);
         let cold = &agents.cold;
         let obstacles = world.obstacles.as_ref();
         for ((((p, v), (dp, dv)), c), &r) in agents
@@ -183,8 +236,9 @@ impl<V: CrowdVector> Crowd<V> {
                 }
                 config.bounds.confine(p, v, r);
                 pass_move = pass_move.max(dp.length());
+                moved = moved.max((*p - old).length());
             }
         }
-        pass_move
+        (pass_move, moved)
     }
 }

@@ -319,6 +319,10 @@ struct ChunkScratch<V: CrowdVector> {
     events: Vec<CrowdEvent>,
     /// Largest squared move of the chunk's agents this step (m²).
     max_move: f32,
+    /// The non-penetration passes' candidates of the chunk's agents, agent `k`'s at
+    /// `contacts[contact_at[k]..contact_at[k + 1]]`.
+    contacts: Vec<u32>,
+    contact_at: Vec<u32>,
 }
 
 /// Read-only view of every agent's kinematic, for behaviours that name another agent.
@@ -521,6 +525,8 @@ struct Work<V: CrowdVector> {
     scratch: Scratch<V>,
     chunks: Vec<ChunkScratch<V>>,
     push: Vec<(V, V)>,
+    /// Non-penetration passes of the last step.
+    passes: usize,
     steps: u64,
     events: Vec<CrowdEvent>,
     /// Events raised between steps, reported by the next.

@@ -227,6 +227,23 @@ impl Grid {
         self.cell_and_coordinates(p).0
     }
 
+    /// The band (m) along `axis` that holds every agent whose cell has coordinate `c` on it,
+    /// a little wider than the cells; unbounded at the grid's ends, whose cells also hold
+    /// what lies beyond.
+    pub fn band(&self, axis: usize, c: usize) -> (f32, f32) {
+        if axis >= 3 || self.dims[axis] <= 1 {
+            return (f32::NEG_INFINITY, f32::INFINITY);
+        }
+        let edge = 1.0 / self.inv_cell[axis];
+        // wider by a fiftieth of a cell: a position's cell is rounded
+        let slack = 0.02 * edge;
+        let at = |k: usize| self.origin[axis] + k as f32 * edge;
+        // the edge cells also hold what lies beyond the grid (coordinates are clamped)
+        let lo = if c == 0 { f32::NEG_INFINITY } else { at(c) - slack };
+        let hi = if c + 1 >= self.dims[axis] { f32::INFINITY } else { at(c + 1) + slack };
+        (lo, hi)
+    }
+
     /// The cell of a position (clamped into the grid: exact for any position inside it; in a
     /// sparse grid the position must lie in an occupied cell) and its coordinates (cells along
     /// each axis).

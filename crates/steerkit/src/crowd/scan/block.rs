@@ -24,6 +24,10 @@ pub(crate) struct Block<V: CrowdVector> {
     /// The block's runs of storage (`start..end`) with the shift (m) that moves them to the
     /// image nearest the cell: all the data-parallel scan needs.
     pub(super) runs: Vec<(u32, u32, [f32; 3])>,
+    /// Each run's band of rows, shifted as the run (`[y_lo, y_hi, z_lo, z_hi]`, m, a little
+    /// wider than the cells): no agent of the run lies outside it, so a search for the nearest
+    /// skips a run whose band is farther than the farthest it keeps.
+    pub(super) bands: Vec<[f32; 4]>,
     /// `position` and `index` hold the block (gathered only for the scalar scans).
     pub(super) gathered: bool,
     pub(super) position: Vec<V>,
@@ -81,6 +85,7 @@ impl<V: CrowdVector> Block<V> {
     pub(crate) fn bytes(&self) -> usize {
         self.position.capacity() * size_of::<V>()
             + self.runs.capacity() * size_of::<(u32, u32, [f32; 3])>()
+            + self.bands.capacity() * size_of::<[f32; 4]>()
             + self.index.capacity() * 4
             + self.accepted.capacity() * 4
             + self.best.capacity() * size_of::<(u64, V)>()
@@ -120,9 +125,12 @@ impl<V: CrowdVector> Block<V> {
             && (y >= r && y + r < g.dims[1] && wide(g.dims[1]))
         {
             self.runs.clear();
+            self.bands.clear();
             (self.min_image, self.first_member) = (false, 0);
             let mut len = 0;
             for row in y - r..=y + r {
+                let (lo, hi) = g.band(1, row);
+                self.bands.push([lo, hi, f32::NEG_INFINITY, f32::INFINITY]);
                 let base = row * g.dims[0];
                 let a = g.cell_start[base + x - r] as usize;
                 let b = g.cell_start[base + x + r + 1] as usize;
@@ -140,6 +148,7 @@ impl<V: CrowdVector> Block<V> {
     /// The block's runs for any cell (`start`: the storage index of its first agent).
     pub(super) fn any_runs(&mut self, g: &Grid, cell: u32, start: usize, at: [usize; 3]) {
         self.runs.clear();
+        self.bands.clear();
         self.first_member = 0;
         let mut axes = [BlockAxis { runs: [(0, 0, 0.0); 2], n: 1 }; 3];
         for a in 0..V::DIM {
@@ -159,12 +168,15 @@ impl<V: CrowdVector> Block<V> {
                 for &(y0, y1, sy) in &axes[1].runs[..axes[1].n] {
                     for y in y0..y1 + 1 {
                         for &(x0, x1, sx) in &axes[0].runs[..axes[0].n] {
+                            let ((y_lo, y_hi), (z_lo, z_hi)) = (g.band(1, y), g.band(2, z));
+                            let band = [y_lo + sy, y_hi + sy, z_lo + sz, z_hi + sz];
                             let push = |a: usize, b: usize| {
                                 if a <= start && start < b {
                                     self.first_member = len + (start - a);
                                 }
                                 len += b - a;
                                 self.runs.push((a as u32, b as u32, [sx, sy, sz]));
+                                self.bands.push(band);
                             };
                             if g.sparse && y == at[1] && z == at[2] {
                                 // the cell's own row: its neighbours are the adjacent ranks

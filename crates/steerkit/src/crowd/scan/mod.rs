@@ -222,21 +222,27 @@ pub(crate) fn nearest_list<V: CrowdVector>(
     best.clear();
     // past a few dozen, insertion would cost O(k) per candidate: collect, then select
     let bounded = k <= 32;
-    let mut offer = |key: u64, o: V| {
+    let offer = |best: &mut Vec<(u64, V)>, key: u64, o: V| {
         if !bounded {
             best.push((key, o));
             return;
         }
-        if best.len() == k {
+        // insertion from the back: the few a candidate passes cost less than a search and a
+        // moved tail
+        let mut at = best.len();
+        if at == k {
             match best.last() {
-                Some(&(worst, _)) if key < worst => {
-                    best.pop();
-                }
+                Some(&(worst, _)) if key < worst => at -= 1,
                 _ => return,
             }
+        } else {
+            best.push((key, o));
         }
-        let at = best.partition_point(|&(b, _)| b < key);
-        best.insert(at, (key, o));
+        while at > 0 && best[at - 1].0 > key {
+            best[at] = best[at - 1];
+            at -= 1;
+        }
+        best[at] = (key, o);
     };
     let key = |d2: f32, j: usize| (u64::from(d2.to_bits()) << 32) | j as u64;
     if block.min_image {
@@ -246,20 +252,37 @@ pub(crate) fn nearest_list<V: CrowdVector>(
                 let o = s.bounds.offset(centre, s.position[j]);
                 let d2 = o.length_squared();
                 if d2 <= r2 && j != i {
-                    offer(key(d2, j), o);
+                    offer(best, key(d2, j), o);
                 }
             }
         });
     } else {
         // straight from the storage's runs, as the gathered block computed it: the image
         // first, then the offset
-        for &(a, b, shift) in &block.runs {
+        // the agent's own run first: its nearest fill the list early, so fewer of the rest
+        // are inserted (the list is the same in any order: the keys are distinct)
+        let own = block.runs.iter().position(|&(a, b, _)| (a as usize..b as usize).contains(&i));
+        let runs = own.into_iter().chain((0..block.runs.len()).filter(|&r| Some(r) != own));
+        for r in runs {
+            // a band of rows farther than the farthest kept (or the radius) holds none of them
+            let limit = match best.last() {
+                Some(&(worst, _)) if best.len() == k => f32::from_bits((worst >> 32) as u32),
+                _ => r2,
+            };
+            let [y_lo, y_hi, z_lo, z_hi] = block.bands[r];
+            let gap = |c: f32, lo: f32, hi: f32| (lo - c).max(c - hi).max(0.0);
+            let dy = gap(centre.axis(1), y_lo, y_hi);
+            let dz = if V::DIM > 2 { gap(centre.axis(2), z_lo, z_hi) } else { 0.0 };
+            if dy * dy + dz * dz > limit {
+                continue;
+            }
+            let (a, b, shift) = block.runs[r];
             let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
             let run = (a..b).zip(&s.position[a..b]);
             let mut test = |j: usize, o: V| {
                 let d2 = o.length_squared();
                 if d2 <= r2 && j != i {
-                    offer(key(d2, j), o);
+                    offer(best, key(d2, j), o);
                 }
             };
             if shift == V::ZERO {
