@@ -141,8 +141,10 @@ impl Vehicle for Tank {
     ///
     /// ```text
     /// v* = v + a·dt                     (desired velocity)
-    /// ω* = turn toward the direction of v* (braking profile √(2·α_max·|Δθ|), capped at
-    ///      max_rotation and |Δθ|/dt) + α·dt;   ω* = ω + α·dt when the request has no linear part
+    /// ω_c = a_lat / s                  (moving forward with v* ahead; 0 otherwise)
+    /// ω* = ω_c + turn toward the direction of v* what ω_c leaves, Δθ − ω_c·dt (braking profile
+    ///      √(2·α_max·|Δθ'|), capped at max_rotation and |Δθ'|/dt) + α·dt;
+    ///      ω* = ω + α·dt when the request has no linear part
     /// s* = v*·ĥ                         (slows, or reverses, while the nose is off the target)
     /// |s*| ≤ max_track_speed − |ω*|·w/2 (turning has priority over speed)
     /// left, right = (s* ∓ ω*·w/2) / max_track_speed
@@ -163,7 +165,16 @@ impl Vehicle for Tank {
             } else {
                 0.0
             };
-            let w = turn_toward(error, max_w, self.max_angular_acceleration(), dt);
+            // moving forward, the sideways part is a turn at the centripetal rate a_lat / s (as
+            // for a car), so a steady turn is followed without lag; only the heading error left
+            // after it goes through the braking profile
+            let centripetal = if s > REST_SPEED && desired.dot(h) > 0.0 {
+                (r.linear.dot(h.perp()) / s).clamp(-max_w, max_w)
+            } else {
+                0.0
+            };
+            let left = wrap_angle(error - centripetal * dt);
+            let w = centripetal + turn_toward(left, max_w, self.max_angular_acceleration(), dt);
             (desired.dot(h), w + r.angular * dt)
         };
         let omega = omega.clamp(-max_w, max_w);
