@@ -1,10 +1,11 @@
 //! Tracked vehicles: two track speeds, turning on the spot.
 
-use super::{advance_arc, forward_speed, turn_toward, unit, Vehicle, REST_SPEED};
+use super::{advance_arc, forward_speed, ratio, turn_toward, unit, Vehicle, REST_SPEED};
 use crate::error::{positive, ParamError};
 use crate::kinematic::{sanitize, sanitize_dt};
 use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::{as_vector, orientation_of, wrap_angle};
+use core::f32::consts::FRAC_PI_4;
 use glam::Vec2;
 
 /// The controls of a [`Tank`]: the target speed of each track as a fraction of
@@ -141,7 +142,8 @@ impl Vehicle for Tank {
     ///
     /// ```text
     /// v* = v + a·dt                     (desired velocity)
-    /// ω_c = a_lat / s                  (moving forward with v* ahead; 0 otherwise)
+    /// ω_c = a_lat / s, within ±min(max_rotation, |Δθ|/dt)   (moving forward with v* within 45°
+    ///                                                    of the heading; 0 otherwise)
     /// ω* = ω_c + turn toward the direction of v* what ω_c leaves, Δθ − ω_c·dt (braking profile
     ///      √(2·α_max·|Δθ'|), capped at max_rotation and |Δθ'|/dt) + α·dt;
     ///      ω* = ω + α·dt when the request has no linear part
@@ -168,8 +170,9 @@ impl Vehicle for Tank {
             // moving forward, the sideways part is a turn at the centripetal rate a_lat / s (as
             // for a car), so a steady turn is followed without lag; only the heading error left
             // after it goes through the braking profile
-            let centripetal = if s > REST_SPEED && desired.dot(h) > 0.0 {
-                (r.linear.dot(h.perp()) / s).clamp(-max_w, max_w)
+            let centripetal = if s > REST_SPEED && error.abs() < FRAC_PI_4 {
+                let cap = max_w.min(ratio(error.abs(), dt));
+                (r.linear.dot(h.perp()) / s).clamp(-cap, cap)
             } else {
                 0.0
             };
