@@ -333,7 +333,8 @@ fn goal_point<P: Path<Vec2> + ?Sized>(path: &P, param: f32) -> Vec2 {
 /// [`Motor::drive`](super::Motor::drive).
 ///
 /// Each step, with `s` the vehicle's arc length on the path, `v` its forward speed and `ĥ` its
-/// heading:
+/// heading (for a person, who may face away from where they walk: the direction of the velocity
+/// while moving):
 ///
 /// ```text
 /// ℓ        = ℓ₀ + t_ℓ·|v|                                  look-ahead (m)
@@ -351,6 +352,7 @@ fn goal_point<P: Path<Vec2> + ?Sized>(path: &P, param: f32) -> Vec2 {
 pub struct PathTracker {
     limits: DrivingLimits,
     yaw_state: bool,
+    walks: bool,
     /// Fraction of the corner speeds and of the braking the profile plans with, in (0, 1].
     pub fraction: f32,
     /// Look-ahead at rest `ℓ₀` (m).
@@ -374,6 +376,7 @@ impl PathTracker {
         PathTracker {
             limits: DrivingLimits::of(model).within(limits),
             yaw_state: matches!(model, VehicleModel::Discrete(_)),
+            walks: matches!(model, VehicleModel::Human(_)),
             fraction: 0.9,
             look_ahead: 2.0,
             look_ahead_time: 0.25,
@@ -428,6 +431,37 @@ impl PathTracker {
         best.min(l.top_speed).max(0.0)
     }
 
+    /// The fastest speed (m/s) from which the vehicle stops within `distance` m braking at
+    /// `fraction` of its limit: `√(2·f·b·d)` (what arrive is capped at for a vehicle).
+    #[must_use]
+    pub fn stopping_speed(&self, distance: f32) -> f32 {
+        let v = (2.0 * self.planned().braking * distance.max(0.0)).sqrt();
+        if v.is_nan() {
+            0.0
+        } else {
+            v
+        }
+    }
+
+    /// The direction of travel and the speed along it (m/s): the heading and the signed speed
+    /// along it, except for a person on foot, who may face away from where they walk (the
+    /// velocity's direction while moving).
+    fn travel(&self, state: &Kinematic) -> (Vec2, f32) {
+        let speed = state.velocity.length();
+        if self.walks && speed > REST_SPEED {
+            (state.velocity / speed, speed)
+        } else {
+            (as_vector(state.orientation), forward_speed(state))
+        }
+    }
+
+    /// The point pure pursuit aims at from arc length `param` for a vehicle in `state` (m).
+    #[must_use]
+    pub fn aim<P: Path<Vec2> + ?Sized>(&self, path: &P, param: f32, state: &Kinematic) -> Vec2 {
+        let ahead = self.look_ahead + self.look_ahead_time * self.travel(state).1.abs();
+        goal_point(path, param + ahead)
+    }
+
     /// The request (m/s², rad/s²) that tracks `path` from `state` over the next `dt` seconds,
     /// and the vehicle's new arc length on the path (found from `last_param` with the path's
     /// coherent [`Path::get_param`]; NaN searches the whole path).
@@ -440,8 +474,7 @@ impl PathTracker {
         dt: f32,
     ) -> (SteeringOutput, f32) {
         let s = path.get_param(state.position, last_param);
-        let v = forward_speed(state);
-        let h = as_vector(state.orientation);
+        let (h, v) = self.travel(state);
         let tau = self.response_time.max(sanitize_dt(dt)).max(1e-3);
         // speed: the envelope a response time ahead
         let preview = path.wrap_param(s + v.max(0.0) * tau);
@@ -456,8 +489,7 @@ impl PathTracker {
         let response = if target <= 0.0 { sanitize_dt(dt).max(1e-3) } else { tau };
         let a_long = ((target - v) / response).clamp(-l.braking, l.throttle);
         // steering: pure pursuit on the point a look-ahead ahead
-        let ahead = self.look_ahead + self.look_ahead_time * v.abs();
-        let goal = goal_point(path, s + ahead);
+        let goal = self.aim(path, s, state);
         let to = goal - state.position;
         let d = to.length();
         let kappa = if d > 1e-2 { 2.0 * h.perp_dot(to) / (d * d) } else { 0.0 };

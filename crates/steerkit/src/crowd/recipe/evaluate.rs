@@ -9,6 +9,7 @@ use crate::geometry::Obstacle;
 use crate::geometry::{closest_point_on_segment, Circle};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, Vector};
+use crate::motor::PathTracker;
 use crate::path::{Path, Polyline, WaypointCursor};
 use crate::pipeline::{
     Actuator, AvoidObstacle, FromFn, Goal, HeadFor, Plan as PipelinePlan, PlanningDecomposer,
@@ -179,7 +180,25 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::Seek { target, seek } => seek.steer(me, point(target, notes)?, limits),
         Recipe::Flee { target, flee } => flee.steer(me, point(target, notes)?, limits),
         Recipe::FleeHazards { flee, margin } => flee_hazards(flee, *margin, cx, notes),
-        Recipe::Arrive { target, arrive } => arrive.steer(me, point(target, notes)?, limits),
+        Recipe::Arrive { target, arrive } => {
+            let p = point(target, notes)?;
+            match cx.motor {
+                // a vehicle approaches no faster than it can stop: √(2·f·b·d)
+                Some(m) => {
+                    let stop = PathTracker::new(&m.model, limits)
+                        .stopping_speed((p - me.position).length());
+                    let capped = Limits::new(
+                        limits.max_speed().min(stop),
+                        limits.max_acceleration(),
+                        limits.max_rotation(),
+                        limits.max_angular_acceleration(),
+                    )
+                    .unwrap_or(*limits);
+                    arrive.steer(me, p, &capped)
+                }
+                None => arrive.steer(me, p, limits),
+            }
+        }
         Recipe::Navigate { arrive } => navigate(arrive, cx, notes),
         Recipe::Pursue { target, pursue } => {
             let quarry = cx.agents.kinematic(*target)?;
@@ -319,6 +338,9 @@ fn follow_path<V: CrowdVector>(
     let me = &cx.me;
     let limits = cx.limits;
     let path = &cx.paths[path.0 as usize];
+    if let (Some(m), Some(k), Some(planar)) = (cx.motor, V::planar(me), V::planar_path(path)) {
+        return Some(V::from_planar(track_path(m, &k, planar, cx, state, notes)));
+    }
     let mut f = follow.with_state(state.path_param);
     let s = f.steer(me, path, limits);
     state.path_param = f.state();
@@ -336,6 +358,35 @@ fn follow_path<V: CrowdVector>(
         notes.path_finished = true;
     }
     s
+}
+
+/// Path following for an agent driven through a vehicle: the [`PathTracker`] (pure pursuit and
+/// the speed profile's braking envelope) with the agent's path parameter; finished at an open
+/// path's end as [`follow_path`] is.
+fn track_path<V: CrowdVector>(
+    motor: &crate::motor::Motor,
+    me: &Kinematic,
+    path: &Polyline<Vec2>,
+    cx: &Context<'_, V>,
+    state: &mut BehaviourState<V>,
+    notes: &mut Notes<V>,
+) -> SteeringOutput {
+    let tracker = PathTracker::new(&motor.model, cx.limits);
+    let (out, s) = tracker.steer(me, path, state.path_param, cx.dt);
+    state.path_param = s;
+    let aim = tracker.aim(path, s, me);
+    notes.target = Some(V::from_axes([aim.x, aim.y, 0.0]));
+    let length = path.length();
+    let near = cx.finish.max(1e-3);
+    let end = path.get_position(length);
+    let stopped = me.velocity.length_squared() < 1e-4;
+    if !path.is_looping()
+        && length - s <= near
+        && ((end - me.position).length_squared() <= near * near || stopped)
+    {
+        notes.path_finished = true;
+    }
+    out
 }
 
 /// Obstacle avoidance with the agent's avoidance state.
