@@ -45,6 +45,11 @@ impl Default for TankParams {
     }
 }
 
+/// Above this forward speed (m/s) the sideways part of a request is a turn at the centripetal
+/// rate; below it `a_lat / s` is no guide (it grows without bound as `s → 0`) and the heading
+/// error alone sets the turn.
+const CENTRIPETAL_SPEED: f32 = 0.5;
+
 /// A tracked vehicle (differential drive).
 ///
 /// ```text
@@ -142,7 +147,7 @@ impl Vehicle for Tank {
     ///
     /// ```text
     /// v* = v + a·dt                     (desired velocity)
-    /// ω_c = a_lat / s, within ±min(max_rotation, |Δθ|/dt)   (moving forward with v* within 45°
+    /// ω_c = a_lat / s, within ±min(max_rotation, |Δθ|/dt)   (above 0.5 m/s with v* within 45°
     ///                                                    of the heading; 0 otherwise)
     /// ω* = ω_c + turn toward the direction of v* what ω_c leaves, Δθ − ω_c·dt (braking profile
     ///      √(2·α_max·|Δθ'|), capped at max_rotation and |Δθ'|/dt) + α·dt;
@@ -170,7 +175,7 @@ impl Vehicle for Tank {
             // moving forward, the sideways part is a turn at the centripetal rate a_lat / s (as
             // for a car), so a steady turn is followed without lag; only the heading error left
             // after it goes through the braking profile
-            let centripetal = if s > REST_SPEED && error.abs() < FRAC_PI_4 {
+            let centripetal = if s > CENTRIPETAL_SPEED && error.abs() < FRAC_PI_4 {
                 let cap = max_w.min(ratio(error.abs(), dt));
                 (r.linear.dot(h.perp()) / s).clamp(-cap, cap)
             } else {

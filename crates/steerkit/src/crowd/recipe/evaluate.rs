@@ -338,7 +338,10 @@ fn follow_path<V: CrowdVector>(
     let me = &cx.me;
     let limits = cx.limits;
     let path = &cx.paths[path.0 as usize];
-    if let (Some(m), Some(k), Some(planar)) = (cx.motor, V::planar(me), V::planar_path(path)) {
+    // a vehicle tracks the path; a person on foot may face away from where they walk (a blend
+    // with face), which pure pursuit on the heading cannot follow, so they chase the rabbit
+    let vehicle = cx.motor.filter(|m| !matches!(m.model, crate::motor::VehicleModel::Human(_)));
+    if let (Some(m), Some(k), Some(planar)) = (vehicle, V::planar(me), V::planar_path(path)) {
         return Some(V::from_planar(track_path(m, &k, planar, cx, state, notes)));
     }
     let mut f = follow.with_state(state.path_param);
