@@ -1023,7 +1023,8 @@ fn both_cars_keep_to_the_centreline_and_the_fast_one_brakes_for_the_tight_bends(
     // the fast car reaches 12 m/s on the straights and brakes to the tight bends' corner speed,
     // 0.9·√(8 m/s² · 5.5 m) ≈ 6 m/s
     let speeds: Vec<f32> = track(&o, 1).iter().skip(200).map(|r| r.velocity.length()).collect();
-    let (low, high) = speeds.iter().fold((f32::INFINITY, 0.0_f32), |(l, h), &v| (l.min(v), h.max(v)));
+    let (low, high) =
+        speeds.iter().fold((f32::INFINITY, 0.0_f32), |(l, h), &v| (l.min(v), h.max(v)));
     assert!(high > 11.5 && low < 7.0, "fast car between {low} and {high} m/s");
     // a car never slips sideways and never exceeds its group's speed limit
     for (a, limit) in [(0, 8.0), (1, 12.0)] {

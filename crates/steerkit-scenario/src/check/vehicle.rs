@@ -6,7 +6,7 @@ use crate::model::VehiclePlan;
 use crate::spec::VehicleSpec;
 use steerkit::motor::{
     Car, CarParams, DiscreteCar, DriveMethod, Human, HumanParams, Motor, Motorbike,
-    MotorbikeParams, Tank, TankParams, VehicleModel,
+    MotorbikeParams, Tank, TankParams, Traffic, VehicleModel,
 };
 
 /// Each model's own fields besides `model`, `drive`, `length` and `width`.
@@ -69,11 +69,15 @@ pub(crate) fn vehicle(path: &str, v: &VehicleSpec, dims: usize) -> Result<Vehicl
             brake, reverse_acceleration, max_lateral_acceleration, max_lean, track_width,
             max_track_speed, track_acceleration, max_forward_speed, max_backward_speed,
             max_sideways_speed, max_acceleration, max_turn_rate, forward_acceleration,
-            backward_acceleration, angular_acceleration, max_rotation;
+            backward_acceleration, angular_acceleration, max_rotation, passing_lane, headway;
         xys: ;
         others: drive = "drive");
     let mut allowed = vec!["drive", "length", "width"];
     allowed.extend_from_slice(own);
+    // a person on foot keeps the rabbit on a path, so no racing rules
+    if v.model != "human" {
+        allowed.extend_from_slice(&["passing_lane", "headway"]);
+    }
     applicable(path, "vehicle model", &v.model, &present, &allowed)?;
     let method = one_of(
         &join(path, "drive"),
@@ -158,5 +162,23 @@ pub(crate) fn vehicle(path: &str, v: &VehicleSpec, dims: usize) -> Result<Vehicl
         Some(w) => positive(&join(path, "width"), w)?,
         None => width,
     };
-    Ok(VehiclePlan { motor: Motor::new(model, method), length, width })
+    let motor = Motor::new(model, method);
+    let motor = match (v.passing_lane, v.headway) {
+        (Some(lane), headway) => {
+            let lane = positive(&join(path, "passing_lane"), lane)?;
+            let headway = positive(&join(path, "headway"), headway.unwrap_or(1.0))?;
+            // 1 m of clearance between bodies; both values are checked positive above
+            let traffic = Traffic::new(lane, headway, 1.0)
+                .map_err(|e| lib(path, &["passing_lane", "headway"], &e))?;
+            motor.with_traffic(traffic)
+        }
+        (None, Some(_)) => {
+            return Err(problem(
+                join(path, "headway"),
+                "`headway` is the following time of racing in traffic; it needs `passing_lane`",
+            ))
+        }
+        (None, None) => motor,
+    };
+    Ok(VehiclePlan { motor, length, width })
 }

@@ -3,7 +3,7 @@
 
 use super::{
     Car, CarControls, DiscreteCar, DiscreteCarCommand, Human, HumanControls, Motorbike, Pedal,
-    Tank, TankControls, Turn, Vehicle,
+    Tank, TankControls, Traffic, Turn, Vehicle,
 };
 use crate::kinematic::{sanitize, sanitize_dt, Kinematic, Limits, SteeringOutput};
 use crate::math::as_vector;
@@ -87,13 +87,22 @@ pub struct Motor {
     pub model: VehicleModel,
     /// How requests become controls.
     pub method: DriveMethod,
+    /// Racing in traffic: a passing lane and a following distance when the vehicle follows a
+    /// path among others ([`Traffic`]); `None` keeps to the path whatever is ahead.
+    pub traffic: Option<Traffic>,
 }
 
 impl Motor {
     /// A motor driving `model` with `method`.
     #[must_use]
     pub const fn new(model: VehicleModel, method: DriveMethod) -> Self {
-        Motor { model, method }
+        Motor { model, method, traffic: None }
+    }
+
+    /// The same motor with traffic rules for path following among other vehicles.
+    #[must_use]
+    pub const fn with_traffic(self, traffic: Traffic) -> Self {
+        Motor { traffic: Some(traffic), ..self }
     }
 
     /// Chooses the controls for `request` over `dt` seconds and advances `state` under them with

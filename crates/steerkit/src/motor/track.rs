@@ -166,9 +166,30 @@ impl DrivingLimits {
     /// over the averaging window and then the look-ahead, so the base is two windows).
     #[must_use]
     pub fn bend_speed<P: Path<Vec2> + ?Sized>(&self, path: &P, param: f32, window: f32) -> f32 {
+        self.lane_speed(path, param, window, 0.0)
+    }
+
+    /// [`DrivingLimits::bend_speed`] on a lane `offset` metres to the left of the path (negative:
+    /// right), whose curvature is `κ / (1 − o·κ)`: tighter on the inside of a bend.
+    #[must_use]
+    pub fn lane_speed<P: Path<Vec2> + ?Sized>(
+        &self,
+        path: &P,
+        param: f32,
+        window: f32,
+        offset: f32,
+    ) -> f32 {
         let base = window.max(1e-3);
-        let k0 = path_curvature(path, param, window);
-        let k1 = path_curvature(path, param + base, window);
+        let lane = |k: f32| {
+            let scale = 1.0 - offset * k;
+            if scale > 0.05 {
+                k / scale
+            } else {
+                k.signum() * 1e3
+            }
+        };
+        let k0 = lane(path_curvature(path, param, window));
+        let k1 = lane(path_curvature(path, param + base, window));
         self.transition_speed(k0, (k1 - k0) / base)
     }
 
@@ -315,6 +336,21 @@ impl SpeedProfile {
     }
 }
 
+/// Where on the road a tracker drives: a lane `offset` metres left of the path (negative:
+/// right) and a speed cap (m/s) from the traffic ahead.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lane {
+    /// Offset from the path (m), positive to the left.
+    pub offset: f32,
+    /// Speed cap (m/s); `f32::INFINITY` for none.
+    pub speed_cap: f32,
+}
+
+impl Lane {
+    /// On the path, no cap.
+    pub const CENTRE: Lane = Lane { offset: 0.0, speed_cap: f32::INFINITY };
+}
+
 /// The pursuit point at arc length `param`: on the path, or past an open path's end on the
 /// straight line continuing its last metre, so that the point never comes closer than the
 /// look-ahead and the curvature `2·sin β / d` stays bounded while the vehicle stops there.
@@ -409,6 +445,18 @@ impl PathTracker {
     /// backward pass of the speed profile over the distance ahead in which a bend can bind.
     #[must_use]
     pub fn speed_limit<P: Path<Vec2> + ?Sized>(&self, path: &P, param: f32, speed: f32) -> f32 {
+        self.lane_limit(path, param, speed, 0.0)
+    }
+
+    /// [`PathTracker::speed_limit`] on a lane `offset` metres left of the path.
+    #[must_use]
+    pub fn lane_limit<P: Path<Vec2> + ?Sized>(
+        &self,
+        path: &P,
+        param: f32,
+        speed: f32,
+        offset: f32,
+    ) -> f32 {
         let l = self.planned();
         let b = l.braking.max(1e-3);
         let fastest = (speed.abs() + l.throttle * 1.0).min(l.top_speed);
@@ -425,7 +473,7 @@ impl PathTracker {
                 best = best.min((2.0 * b * (length - param).max(0.0)).sqrt());
                 break;
             }
-            let v = l.bend_speed(path, s, self.window);
+            let v = l.lane_speed(path, s, self.window, offset);
             best = best.min((v * v + 2.0 * b * x).sqrt());
         }
         best.min(l.top_speed).max(0.0)
@@ -455,11 +503,24 @@ impl PathTracker {
         }
     }
 
-    /// The point pure pursuit aims at from arc length `param` for a vehicle in `state` (m).
+    /// The point pure pursuit aims at from arc length `param` for a vehicle in `state` (m),
+    /// on the lane `offset` metres left of the path.
     #[must_use]
-    pub fn aim<P: Path<Vec2> + ?Sized>(&self, path: &P, param: f32, state: &Kinematic) -> Vec2 {
+    pub fn aim<P: Path<Vec2> + ?Sized>(
+        &self,
+        path: &P,
+        param: f32,
+        state: &Kinematic,
+        offset: f32,
+    ) -> Vec2 {
         let ahead = self.look_ahead + self.look_ahead_time * self.travel(state).1.abs();
-        goal_point(path, param + ahead)
+        let at = param + ahead;
+        let on = goal_point(path, at);
+        if offset == 0.0 {
+            return on;
+        }
+        let tangent = (goal_point(path, at + 0.5) - goal_point(path, at - 0.5)).normalize_or_zero();
+        on + tangent.perp() * offset
     }
 
     /// The request (m/s², rad/s²) that tracks `path` from `state` over the next `dt` seconds,
@@ -474,28 +535,43 @@ impl PathTracker {
         dt: f32,
     ) -> (SteeringOutput, f32) {
         let s = path.get_param(state.position, last_param);
+        (self.steer_in_lane(state, path, s, dt, &Lane::CENTRE), s)
+    }
+
+    /// [`PathTracker::steer`] from the arc length `param` already found, on `lane` (an offset
+    /// from the path and a speed cap, see [`Traffic`](super::Traffic)).
+    #[must_use]
+    pub fn steer_in_lane<P: Path<Vec2> + ?Sized>(
+        &self,
+        state: &Kinematic,
+        path: &P,
+        param: f32,
+        dt: f32,
+        lane: &Lane,
+    ) -> SteeringOutput {
+        let s = param;
         let (h, v) = self.travel(state);
         let tau = self.response_time.max(sanitize_dt(dt)).max(1e-3);
         // speed: the envelope a response time ahead
         let preview = path.wrap_param(s + v.max(0.0) * tau);
-        let target = self.speed_limit(path, preview, v);
+        let target = self.lane_limit(path, preview, v, lane.offset).min(lane.speed_cap.max(0.0));
         let l = &self.limits;
         if target <= 0.0 && v.abs() <= REST_SPEED {
             // at rest at the end: nothing to do (a brake request at rest would read as a
             // request to reverse, or as a stall)
-            return (SteeringOutput::ZERO, s);
+            return SteeringOutput::ZERO;
         }
         // stopping at the end: as hard as a step allows, so coarse pedals come to rest too
         let response = if target <= 0.0 { sanitize_dt(dt).max(1e-3) } else { tau };
         let a_long = ((target - v) / response).clamp(-l.braking, l.throttle);
         // steering: pure pursuit on the point a look-ahead ahead
-        let goal = self.aim(path, s, state);
+        let goal = self.aim(path, s, state, lane.offset);
         let to = goal - state.position;
         let d = to.length();
         let kappa = if d > 1e-2 { 2.0 * h.perp_dot(to) / (d * d) } else { 0.0 };
         let kappa = if kappa.is_finite() { kappa } else { 0.0 };
         let linear = h * a_long + h.perp() * (v * v * kappa);
         let angular = if self.yaw_state { (v * kappa - state.rotation) / tau } else { 0.0 };
-        (crate::kinematic::sanitize(&SteeringOutput { linear, angular }), s)
+        crate::kinematic::sanitize(&SteeringOutput { linear, angular })
     }
 }

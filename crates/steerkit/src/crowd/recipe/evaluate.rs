@@ -9,7 +9,7 @@ use crate::geometry::Obstacle;
 use crate::geometry::{closest_point_on_segment, Circle};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, Vector};
-use crate::motor::PathTracker;
+use crate::motor::{Lane, PathTracker, Rival};
 use crate::path::{Path, Polyline, WaypointCursor};
 use crate::pipeline::{
     Actuator, AvoidObstacle, FromFn, Goal, HeadFor, Plan as PipelinePlan, PlanningDecomposer,
@@ -375,9 +375,25 @@ fn track_path<V: CrowdVector>(
     notes: &mut Notes<V>,
 ) -> SteeringOutput {
     let tracker = PathTracker::new(&motor.model, cx.limits);
-    let (out, s) = tracker.steer(me, path, state.path_param, cx.dt);
+    let s = path.get_param(me.position, state.path_param);
     state.path_param = s;
-    let aim = tracker.aim(path, s, me);
+    let lane = match motor.traffic {
+        Some(traffic) => {
+            let rivals: Vec<Rival> = cx
+                .neighbours
+                .iter()
+                .map(|n| Rival {
+                    position: Vec2::new(n.position.axis(0), n.position.axis(1)),
+                    velocity: Vec2::new(n.velocity.axis(0), n.velocity.axis(1)),
+                    radius: n.radius,
+                })
+                .collect();
+            traffic.lane(&tracker, path, me, cx.radius, s, &rivals)
+        }
+        None => Lane::CENTRE,
+    };
+    let out = tracker.steer_in_lane(me, path, s, cx.dt, &lane);
+    let aim = tracker.aim(path, s, me, lane.offset);
     notes.target = Some(V::from_axes([aim.x, aim.y, 0.0]));
     let length = path.length();
     let near = cx.finish.max(1e-3);
