@@ -1037,6 +1037,36 @@ fn both_cars_keep_to_the_centreline_and_the_fast_one_brakes_for_the_tight_bends(
 }
 
 #[test]
+fn the_race_has_no_contact_and_every_faster_car_overtakes() {
+    let o = outcome("race");
+    let m = &o.metrics;
+    let best: Vec<f64> = m.groups.iter().map(|g| g.best_lap.expect("a full lap")).collect();
+    let overtakes: Vec<u64> = m.groups.iter().map(|g| g.overtakes.unwrap()).collect();
+    eprintln!(
+        "race: best laps {best:?} s, overtakes {overtakes:?}, overlaps {:?}, closest gap {:?} m",
+        m.agent_overlaps, m.min_separation
+    );
+    // no contact: no two bodies overlap at any step, and a clear gap is kept (1.59 m measured)
+    assert_eq!(m.agent_overlaps, Some(0));
+    assert!(m.min_separation.unwrap() > 0.5, "closest gap {:?} m", m.min_separation);
+    // the groups run fastest to slowest (red, blue, green, grey) and lap in that order
+    // (24.4, 27.6, 30.0, 33.6 s measured)
+    assert!(best.windows(2).all(|w| w[0] < w[1]), "{best:?}");
+    // each faster car starts behind the slower ones and passes at least one of them
+    for (g, n) in m.groups.iter().zip(&overtakes).take(3) {
+        assert!(*n >= 1, "{} never overtakes", g.name);
+    }
+    // a car never slips sideways and never exceeds its group's speed limit
+    for (a, limit) in [(0, 24.0), (1, 21.0), (2, 18.0), (3, 15.0)] {
+        for r in track(&o, a) {
+            let side = Vec2::from_angle(r.orientation).perp_dot(r.velocity);
+            assert!(side.abs() < 1e-3, "car {a} slips {side} m/s at step {}", r.step);
+            assert!(r.velocity.length() <= limit + 1e-3, "car {a} too fast at step {}", r.step);
+        }
+    }
+}
+
+#[test]
 fn a_car_reverses_onto_a_spot_behind_it_and_one_without_reverse_loops_round() {
     let o = outcome("car_reverse");
     let [rev, fwd] = [&o.metrics.groups[0], &o.metrics.groups[1]];
