@@ -154,6 +154,14 @@ pub(crate) fn vehicle(path: &str, v: &VehicleSpec, dims: usize) -> Result<Vehicl
             (VehicleModel::Discrete(car), 4.0, 1.8)
         }
     };
+    let (length, width) = body(path, v, length, width)?;
+    let motor = Motor::new(model, method);
+    let motor = traffic(path, v)?.map_or(motor, |t| motor.with_traffic(t));
+    Ok(VehiclePlan { motor, length, width })
+}
+
+/// The drawn body's `length` and `width` (m), the model's own unless the file gives them.
+fn body(path: &str, v: &VehicleSpec, length: f32, width: f32) -> Result<(f32, f32)> {
     let length = match v.length {
         Some(l) => positive(&join(path, "length"), l)?,
         None => length,
@@ -162,23 +170,24 @@ pub(crate) fn vehicle(path: &str, v: &VehicleSpec, dims: usize) -> Result<Vehicl
         Some(w) => positive(&join(path, "width"), w)?,
         None => width,
     };
-    let motor = Motor::new(model, method);
-    let motor = match (v.passing_lane, v.headway) {
+    Ok((length, width))
+}
+
+/// `passing_lane` (m) and `headway` (s, default 1): racing in traffic, with 1 m of clearance
+/// between bodies; `None` without a passing lane.
+fn traffic(path: &str, v: &VehicleSpec) -> Result<Option<Traffic>> {
+    match (v.passing_lane, v.headway) {
         (Some(lane), headway) => {
             let lane = positive(&join(path, "passing_lane"), lane)?;
             let headway = positive(&join(path, "headway"), headway.unwrap_or(1.0))?;
-            // 1 m of clearance between bodies; both values are checked positive above
-            let traffic = Traffic::new(lane, headway, 1.0)
-                .map_err(|e| lib(path, &["passing_lane", "headway"], &e))?;
-            motor.with_traffic(traffic)
+            Traffic::new(lane, headway, 1.0)
+                .map(Some)
+                .map_err(|e| lib(path, &["passing_lane", "headway"], &e))
         }
-        (None, Some(_)) => {
-            return Err(problem(
-                join(path, "headway"),
-                "`headway` is the following time of racing in traffic; it needs `passing_lane`",
-            ))
-        }
-        (None, None) => motor,
-    };
-    Ok(VehiclePlan { motor, length, width })
+        (None, Some(_)) => Err(problem(
+            join(path, "headway"),
+            "`headway` is the following time of racing in traffic; it needs `passing_lane`",
+        )),
+        (None, None) => Ok(None),
+    }
 }

@@ -180,25 +180,7 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::Seek { target, seek } => seek.steer(me, point(target, notes)?, limits),
         Recipe::Flee { target, flee } => flee.steer(me, point(target, notes)?, limits),
         Recipe::FleeHazards { flee, margin } => flee_hazards(flee, *margin, cx, notes),
-        Recipe::Arrive { target, arrive } => {
-            let p = point(target, notes)?;
-            match cx.motor {
-                // a vehicle approaches no faster than it can stop: √(2·f·b·d)
-                Some(m) => {
-                    let stop = PathTracker::new(&m.model, limits)
-                        .stopping_speed((p - me.position).length());
-                    let capped = Limits::new(
-                        limits.max_speed().min(stop),
-                        limits.max_acceleration(),
-                        limits.max_rotation(),
-                        limits.max_angular_acceleration(),
-                    )
-                    .unwrap_or(*limits);
-                    arrive.steer(me, p, &capped)
-                }
-                None => arrive.steer(me, p, limits),
-            }
-        }
+        Recipe::Arrive { target, arrive } => arrive_at(arrive, point(target, notes)?, cx),
         Recipe::Navigate { arrive } => navigate(arrive, cx, notes),
         Recipe::Pursue { target, pursue } => {
             let quarry = cx.agents.kinematic(*target)?;
@@ -324,6 +306,27 @@ fn flee_hazards<V: CrowdVector>(
     let centre = best?;
     notes.target = Some(centre);
     flee.steer(me, centre, limits)
+}
+
+/// Arrive; a vehicle approaches no faster than it can stop there, `√(2·f·b·d)` (its braking
+/// `b` at the tracker's fraction `f`, `d` the distance left).
+#[inline]
+fn arrive_at<V: CrowdVector>(
+    arrive: &Arrive,
+    p: V,
+    cx: &Context<'_, V>,
+) -> Option<SteeringOutput<V>> {
+    let (me, limits) = (&cx.me, cx.limits);
+    let Some(m) = cx.motor else { return arrive.steer(me, p, limits) };
+    let stop = PathTracker::new(&m.model, limits).stopping_speed((p - me.position).length());
+    let capped = Limits::new(
+        limits.max_speed().min(stop),
+        limits.max_acceleration(),
+        limits.max_rotation(),
+        limits.max_angular_acceleration(),
+    )
+    .unwrap_or(*limits);
+    arrive.steer(me, p, &capped)
 }
 
 /// Path following with the agent's path parameter; notes when the path is finished.
