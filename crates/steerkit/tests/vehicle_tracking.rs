@@ -219,6 +219,13 @@ fn deviation(path: &Polyline, state: &Kinematic, param: f32) -> f32 {
     (path.get_position(param) - state.position).length()
 }
 
+/// Notes `what` when `ok` is false (NaN comparisons are false, so they fail too).
+fn expect(failures: &mut Vec<String>, ok: bool, what: impl FnOnce() -> String) {
+    if !ok {
+        failures.push(what());
+    }
+}
+
 #[test]
 fn stadium_loop_within_half_a_metre_and_ten_percent_of_the_fastest_lap() {
     let pieces = stadium();
@@ -235,20 +242,17 @@ fn stadium_loop_within_half_a_metre_and_ten_percent_of_the_fastest_lap() {
             prev = s;
             crossings.len() < 3
         });
-        if !(crossings.len() >= 3) {
+        if crossings.len() < 3 {
             failures.push(format!("{}: {} laps", m.name, crossings.len()));
+            continue;
         }
         let lap = crossings[2] - crossings[1];
         println!("stadium {}: deviation {worst:.3} m, lap {lap:.2} s, minimum {best:.2} s", m.name);
-        if !(worst <= 0.5) {
-            failures.push(format!("{}: {worst} m off the line", m.name));
-        }
-        if !(lap <= 1.1 * best) {
-            failures.push(format!("{}: lap {lap} s vs {best} s", m.name));
-        }
-        if !(lap >= best - 0.1) {
-            failures.push(format!("{}: lap {lap} s faster than the limit {best} s", m.name));
-        }
+        expect(&mut failures, worst <= 0.5, || format!("{}: {worst} m off the line", m.name));
+        expect(&mut failures, lap <= 1.1 * best, || format!("{}: lap {lap} s vs {best} s", m.name));
+        expect(&mut failures, lap >= best - 0.1, || {
+            format!("{}: lap {lap} s faster than the limit {best} s", m.name)
+        });
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
@@ -278,18 +282,14 @@ fn hairpin_course_within_half_a_metre_and_stops_at_the_end() {
             m.name,
             state.velocity.length()
         );
-        if !(worst <= 0.5) {
-            failures.push(format!("{}: {worst} m off the line", m.name));
-        }
-        if !(overshoot <= 0.05) {
-            failures.push(format!("{}: {overshoot} m past the end", m.name));
-        }
-        if !(state.velocity.length() < 1e-3) {
-            failures.push(format!("{}: still moving", m.name));
-        }
-        if !(t <= 1.1 * best) {
-            failures.push(format!("{}: {t} s vs {best} s", m.name));
-        }
+        expect(&mut failures, worst <= 0.5, || format!("{}: {worst} m off the line", m.name));
+        expect(&mut failures, overshoot <= 0.05, || {
+            format!("{}: {overshoot} m past the end", m.name)
+        });
+        expect(&mut failures, state.velocity.length() < 1e-3, || {
+            format!("{}: still moving", m.name)
+        });
+        expect(&mut failures, t <= 1.1 * best, || format!("{}: {t} s vs {best} s", m.name));
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
