@@ -293,3 +293,48 @@ fn hairpin_course_within_half_a_metre_and_stops_at_the_end() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Degenerate input gives finite requests and speeds, never NaN: a one-point path, repeated
+/// points, `dt = 0`, a NaN last parameter, a vehicle at rest or going backwards, a rival on the
+/// same spot.
+#[test]
+fn degenerate_input_gives_finite_output() {
+    use steerkit::motor::{DrivingLimits, Rival, SpeedProfile, Traffic};
+    let paths = [
+        Polyline::open(vec![Vec2::new(1.0, 1.0)]).unwrap(),
+        Polyline::open(vec![Vec2::ZERO, Vec2::ZERO, Vec2::new(5.0, 0.0)]).unwrap(),
+        Polyline::looping(vec![Vec2::ZERO, Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)]).unwrap(),
+    ];
+    let states = [
+        Kinematic::default(),
+        Kinematic { velocity: Vec2::new(-3.0, 0.0), ..Kinematic::default() },
+        Kinematic {
+            position: Vec2::new(1.0, 1.0),
+            velocity: Vec2::new(0.0, 40.0),
+            orientation: 1.0,
+            rotation: 3.0,
+        },
+    ];
+    let traffic = Traffic::new(3.5, 1.0, 1.0).unwrap();
+    for m in models() {
+        let tracker = PathTracker::new(&m.model, &limits());
+        let profile_limits = DrivingLimits::of(&m.model);
+        for path in &paths {
+            let p = SpeedProfile::plan(path, &profile_limits, 0.5, 4.0);
+            assert!(p.speeds().iter().chain(p.envelope()).all(|v| v.is_finite() && *v >= 0.0));
+            assert!(!p.time().is_nan());
+            for state in &states {
+                for (param, dt) in [(f32::NAN, DT), (0.0, 0.0), (1e6, DT)] {
+                    let (out, s) = tracker.steer(state, path, param, dt);
+                    assert!(out.is_finite() && s.is_finite(), "{}: {out:?} {s}", m.name);
+                    let rival =
+                        Rival { position: state.position, velocity: state.velocity, radius: 1.0 };
+                    let lane = traffic.lane(&tracker, path, state, 1.0, s, &[rival, rival]);
+                    assert!(lane.offset.is_finite() && !lane.speed_cap.is_nan(), "{lane:?}");
+                    let out = tracker.steer_in_lane(state, path, s, dt, &lane);
+                    assert!(out.is_finite(), "{}: {out:?}", m.name);
+                }
+            }
+        }
+    }
+}
