@@ -1412,6 +1412,68 @@ fn orca_blocks_squads_cross_past_the_blocks_without_overlap() {
     assert!(deepest < 0.02, "a body {deepest} m into a block");
 }
 
+/// Navigation across four rooms (`rooms`): 500 walkers on navigation-mesh routes through two
+/// doors each, ORCA on top, default settings: all home at once within the run (300 s), no
+/// overlap beyond 1 % of the 0.4 m radius, and no body inside a wall by more than that.
+#[test]
+fn rooms_walkers_cross_two_doors_and_all_stand_on_their_spots() {
+    let o = all_home_without_overlap("rooms", 300.0, 0.4);
+    let (w, h) = (0.25, 2.0);
+    let mut walls = vec![(Vec2::splat(-w), Vec2::splat(w))];
+    for (a, b) in [(-40.0, -20.0 - h), (-20.0 + h, -w), (w, 20.0 - h), (20.0 + h, 40.0)] {
+        walls.push((Vec2::new(-w, a), Vec2::new(w, b)));
+        walls.push((Vec2::new(a, -w), Vec2::new(b, w)));
+    }
+    let deepest = o
+        .trajectories
+        .iter()
+        .flat_map(|r| {
+            walls.iter().map(move |(lo, hi)| 0.4 - r.position.clamp(*lo, *hi).distance(r.position))
+        })
+        .fold(f32::NEG_INFINITY, f32::max);
+    eprintln!("rooms: deepest into a wall {deepest} m");
+    assert!(deepest < 0.004, "a body {deepest} m into a wall");
+}
+
+/// An evacuation (`evacuation`): 800 people leave a hall by two 2.5 m exits on navigation-mesh
+/// routes, each taken out at its muster point: everyone out within the run (194.4 s), the two
+/// exits shared evenly (each half's last out within 10 % of the other's), no overlap beyond
+/// 1 % of the 0.4 m radius.
+#[test]
+fn evacuation_empties_the_hall_through_both_exits() {
+    let o = outcome("evacuation");
+    let m = &o.metrics;
+    let last: Vec<f64> = m.groups.iter().map(|g| g.last_arrival_time.expect("all out")).collect();
+    eprintln!(
+        "evacuation: {:?} out, last out {last:?} s, deepest overlap {:?}",
+        m.arrived, m.max_overlap
+    );
+    assert_eq!(m.arrived, Some(800));
+    assert!(last.iter().all(|t| *t < 240.0), "{last:?}");
+    assert!((last[0] - last[1]).abs() < 0.1 * last[0].max(last[1]), "{last:?}");
+    assert!(m.max_overlap.unwrap() < 0.004, "{:?}", m.max_overlap);
+}
+
+/// Two crowds of 250 cross a field of 40 pillars head on (`pillars`), on navigation-mesh routes
+/// with ORCA: all home at once within the run (84.6 s), no overlap beyond 1 % of the radius, no
+/// body into a pillar by more than that.
+#[test]
+fn pillars_crowds_cross_head_on_and_all_stand_on_their_spots() {
+    let o = all_home_without_overlap("pillars", 240.0, 0.4);
+    let mut deepest = f32::NEG_INFINITY;
+    for r in &o.trajectories {
+        for i in 0..8 {
+            for j in 0..5 {
+                let c = Vec2::new(-43.75 + 12.5 * i as f32, -40.0 + 20.0 * j as f32);
+                let q = r.position.clamp(c - Vec2::ONE, c + Vec2::ONE);
+                deepest = deepest.max(0.4 - q.distance(r.position));
+            }
+        }
+    }
+    eprintln!("pillars: deepest into a pillar {deepest} m");
+    assert!(deepest < 0.004, "a body {deepest} m into a pillar");
+}
+
 /// The 3D circle with ORCA: all 80 agents reach the far side of the sphere round the central
 /// ball, no two bodies ever overlapping beyond 1 cm and none touching the ball.
 #[test]

@@ -80,6 +80,13 @@ where
     let dt = world.settings.dt;
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     for _ in 0..world.settings.steps {
+        // the navigator sets each navigating agent's waypoint before the step, as the
+        // simulation does
+        if let (Some(nav), Some(crowd)) =
+            (world.navigation.as_mut(), V::planar_crowd(&mut world.crowd))
+        {
+            nav.update(crowd, dt);
+        }
         let events = world.crowd.step(dt).expect("steps");
         let mut kinds: Vec<(u32, String)> =
             events.iter().map(|e| (number(e.agent()), format!("{e:?}"))).collect();
@@ -90,7 +97,11 @@ where
             h.bytes(e.as_bytes());
         }
         for &a in &handles {
-            let k = world.crowd.kinematic(a).expect("alive");
+            // an agent taken out on arrival (`on_arrival = "remove"`) hashes as a marker
+            let Some(k) = world.crowd.kinematic(a) else {
+                h.bytes(b"gone");
+                continue;
+            };
             for part in
                 [k.position.bits(), k.velocity.bits(), k.orientation.bits(), k.rotation.bits()]
             {

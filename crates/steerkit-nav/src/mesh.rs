@@ -33,8 +33,9 @@ pub struct Path {
 struct Edge {
     a: Vec2,
     b: Vec2,
-    /// Unit normal into the walkable side.
-    inward: Vec2,
+    /// The centroid of the (convex) polygon it bounds: every point strictly between the edge
+    /// and it lies inside that polygon.
+    centroid: Vec2,
     /// The connected part of the mesh it borders.
     component: u32,
 }
@@ -134,7 +135,7 @@ impl NavMesh {
     }
 
     /// The walkable point nearest `p`: `p` itself on the mesh, else its projection onto the
-    /// mesh's boundary moved [`INSIDE`] in.
+    /// mesh's boundary moved [`INSIDE`] toward the centre of the polygon it bounds.
     #[must_use]
     pub fn nearest(&self, p: Vec2) -> Vec2 {
         if self.contains(p) {
@@ -154,10 +155,32 @@ impl NavMesh {
             let q = closest_on_segment(p, e.a, e.b);
             let d = q.distance_squared(p);
             if best.is_none_or(|(bd, ..)| d < bd) {
-                best = Some((d, q + e.inward * INSIDE, i));
+                let (toward, room) = (e.centroid - q).normalize_and_length();
+                best = Some((d, q + toward * INSIDE.min(room * 0.5), i));
             }
         }
         best.map(|(_, q, i)| (q, i))
+    }
+
+    /// Distance (m) from `from` along the unit direction `dir` to the mesh's boundary, at most
+    /// `max`: the free room in that direction (a scan of the boundary edges).
+    #[must_use]
+    pub fn free_distance(&self, from: Vec2, dir: Vec2, max: f32) -> f32 {
+        let mut best = max;
+        for e in &self.boundary {
+            let ab = e.b - e.a;
+            let denom = dir.perp_dot(ab);
+            if denom.abs() < 1e-12 {
+                continue;
+            }
+            let ao = e.a - from;
+            let t = ao.perp_dot(ab) / denom;
+            let u = ao.perp_dot(dir) / denom;
+            if t >= 0.0 && t < best && (0.0..=1.0).contains(&u) {
+                best = t;
+            }
+        }
+        best
     }
 
     /// The shortest path from `from` to `to` (each first moved to the nearest walkable point),
@@ -222,10 +245,13 @@ fn inside_polygon(poly: &[Vec2], p: Vec2) -> bool {
     inside
 }
 
+/// A point's coordinates as bits: mesh vertices shared by two polygons are the same floats.
+type PointKey = (u32, u32);
+
 /// Connected parts of the polygons (over shared edges) and the boundary edges (used once).
 fn topology(polygons: &[Vec<Vec2>]) -> (Vec<u32>, Vec<Edge>) {
     let key = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
-    let mut edges: HashMap<((u32, u32), (u32, u32)), Vec<usize>> = HashMap::new();
+    let mut edges: HashMap<(PointKey, PointKey), Vec<usize>> = HashMap::new();
     for (pi, poly) in polygons.iter().enumerate() {
         for i in 0..poly.len() {
             let (a, b) = (key(poly[i]), key(poly[(i + 1) % poly.len()]));
@@ -250,14 +276,12 @@ fn topology(polygons: &[Vec<Vec2>]) -> (Vec<u32>, Vec<Edge>) {
     // boundary edges in polygon order, so the projection's ties resolve the same every run
     let mut boundary = Vec::new();
     for (pi, poly) in polygons.iter().enumerate() {
-        let ccw = signed_area2(poly) > 0.0;
+        let centroid = poly.iter().copied().sum::<Vec2>() / poly.len() as f32;
         for i in 0..poly.len() {
             let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
             let (ka, kb) = (key(a), key(b));
             if edges[&if ka < kb { (ka, kb) } else { (kb, ka) }].len() == 1 {
-                let left = (b - a).normalize_or_zero().perp();
-                let inward = if ccw { left } else { -left };
-                boundary.push(Edge { a, b, inward, component: component[pi] });
+                boundary.push(Edge { a, b, centroid, component: component[pi] });
             }
         }
     }

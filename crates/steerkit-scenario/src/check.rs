@@ -54,6 +54,7 @@ mod geometry;
 mod goal_rule;
 mod groups;
 mod kinds;
+mod navigation;
 mod node;
 mod node_parts;
 mod piles;
@@ -206,7 +207,8 @@ fn plan<V: Dim>(spec: &ScenarioSpec) -> Result<Plan<V>> {
     piles::piles(spec, &groups)?;
     let formations = formation::formations(spec, &refs, groups.len())?;
     let turrets = turret::turrets(spec, &refs)?;
-    Ok(Plan { bounds, geometry, paths, groups, formations, turrets, side_view: side })
+    let navigation = navigation::navigation(spec, &bounds, &geometry, &groups)?;
+    Ok(Plan { bounds, geometry, paths, groups, formations, turrets, side_view: side, navigation })
 }
 
 #[cfg(test)]

@@ -168,6 +168,15 @@ impl Dim for Vec2 {
         for p in &world.paths {
             out.add_path(PathShape::from_polyline(p.name.clone(), &p.polyline));
         }
+        if let Some((_, mesh)) = world.navigation.as_ref().and_then(|n| n.meshes().next()) {
+            out.navmesh = mesh
+                .polygons()
+                .iter()
+                .map(|p| recording::PolygonShape {
+                    points: p.iter().map(|q| q.to_array()).collect(),
+                })
+                .collect();
+        }
         out
     }
     const LOST: f32 = f32::NAN;

@@ -75,6 +75,20 @@ pub struct Plan<V: Vector = Vec2> {
     pub turrets: Vec<TurretPlan>,
     /// The side view's gravity and platforms, if the world is seen from the side (2D).
     pub side_view: Option<SideView>,
+    /// The navigation mesh's level and settings, when a group navigates (2D).
+    pub navigation: Option<NavigationPlan>,
+}
+
+/// Navigation across the level ([`steerkit_nav`]): the level the meshes are built from (the
+/// outline, the obstacles and walls), the settings, and the groups whose agents navigate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NavigationPlan {
+    /// The walkable outline and the solid obstacles (walls as thin rectangles).
+    pub level: steerkit_nav::Level,
+    /// How routes are planned and followed.
+    pub settings: steerkit_nav::NavSettings,
+    /// The groups (file order) with a `navigate` leaf.
+    pub groups: Vec<usize>,
 }
 
 /// A 2D world seen from the side: x right, y up, gravity pulling down, platforms to run on

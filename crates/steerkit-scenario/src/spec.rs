@@ -66,6 +66,20 @@ pub(crate) struct ScenarioSpec {
     #[serde(default)]
     pub platforms: Vec<PlatformSpec>,
     pub metrics: Option<MetricsSpec>,
+    pub navigation: Option<NavigationSpec>,
+}
+
+/// `[navigation]`: the walkable outline and how routes are planned and followed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NavigationSpec {
+    pub outline: Option<Vec<Xy>>,
+    pub clearance: Option<f32>,
+    pub replan_interval: Option<f32>,
+    pub off_route: Option<f32>,
+    pub max_plans_per_step: Option<u32>,
+    pub anticipation: Option<f32>,
+    pub keep_right: Option<f32>,
 }
 
 /// `[side_view]`: a 2D world seen from the side (x right, y up) with gravity and platforms.

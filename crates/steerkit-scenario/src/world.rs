@@ -1,6 +1,8 @@
 //! Building a checked scenario into a running crowd.
 
-use crate::model::{AgentRef, Behaviour, Bounds, Geometry, Metric, MetricsPlan, NamedPath, Plan};
+use crate::model::{
+    AgentRef, Behaviour, Bounds, Geometry, Metric, MetricsPlan, NamedPath, NavigationPlan, Plan,
+};
 use crate::{Dim, Scenario, ScenarioError};
 use steerkit::crowd::{
     AgentHandle, AgentSpec, Crowd, CrowdConfig, CrowdError, FormationId, Group, GroupId, PathId,
@@ -57,6 +59,9 @@ pub struct World<V: Dim = Vec2> {
     pub formations: Vec<(FormationId, usize)>,
     /// How to run it.
     pub settings: RunSettings,
+    /// The routes of the navigating agents (2D, when a group has a `navigate` leaf): the
+    /// simulation updates it before each crowd step.
+    pub navigation: Option<steerkit_nav::Navigator>,
 }
 
 impl<V: Dim> World<V> {
@@ -167,7 +172,12 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
             .map_err(|e| fail(format!("formations[{fi}]"), e))?;
         formations.push((id, f.group));
     }
+    let navigation = match &p.navigation {
+        Some(n) => Some(navigator(s, n, p, &groups)?),
+        None => None,
+    };
     Ok(World {
+        navigation,
         crowd,
         groups,
         formations,
@@ -183,6 +193,25 @@ fn build<V: Dim>(s: &Scenario, p: &Plan<V>) -> Result<World<V>, ScenarioError> {
             metrics: c.metrics.clone(),
         },
     })
+}
+
+/// The navigator of a checked plan, every agent of the navigating groups added.
+fn navigator<V: Dim>(
+    s: &Scenario,
+    n: &NavigationPlan,
+    p: &Plan<V>,
+    groups: &[WorldGroup],
+) -> Result<steerkit_nav::Navigator, ScenarioError> {
+    let fail = |field: String, e: steerkit_nav::NavError| s.error(field, e.to_string());
+    let mut nav = steerkit_nav::Navigator::new(n.level.clone(), n.settings)
+        .map_err(|e| fail("navigation".into(), e))?;
+    for &g in &n.groups {
+        for &h in &groups[g].agents {
+            nav.add_agent(h, p.groups[g].radius)
+                .map_err(|e| fail(format!("groups[{g}].radius"), e))?;
+        }
+    }
+    Ok(nav)
 }
 
 fn handle(r: AgentRef, groups: &[WorldGroup]) -> AgentHandle {

@@ -96,6 +96,7 @@ const MINIMAL: &[(&str, &str)] = &[
         r#"{ kind = "pipeline", use_goal = true, grid_min = [-10, -10], grid_max = [10, 10], clearance = 0.5, slow_radius = 1 }"#,
     ),
     ("flee_hazards", r#"{ kind = "flee_hazards", margin = 0.5 }"#),
+    ("navigate", r#"{ kind = "navigate", slow_radius = 1 }"#),
 ];
 
 #[test]
@@ -143,6 +144,7 @@ fn every_kind_builds_into_its_recipe() {
             | ("reprojection", Recipe::Reprojection { path, .. })
             | ("grappling_hooks", Recipe::GrapplingHooks { path, .. }) => path.0 == 0,
             ("slot", Recipe::Slot(_)) => true,
+            ("navigate", Recipe::Navigate { arrive }) => arrive.time_to_target() == 0.1,
             ("kinematic_seek", Recipe::KinematicSeek { target: Target::Point(p) }) => {
                 *p == Vec2::new(1.0, 2.0)
             }

@@ -74,6 +74,18 @@ pub(crate) const KINDS: &[Kind] = &[
         build: |x| Ok(Behaviour::Arrive { target: x.target()?, arrive: arrive(x, true)? }),
     },
     Kind {
+        kind: RecipeKind::Navigate,
+        fields: &[
+            "target_radius",
+            "slow_radius",
+            "deceleration_time",
+            "braking",
+            "time_to_target",
+            "stop",
+        ],
+        build: |x| Ok(Behaviour::Navigate { arrive: arrive(x, true)? }),
+    },
+    Kind {
         kind: RecipeKind::Pursue,
         fields: &["agent", "max_prediction", "estimate", "head_on_shortcut", "turnaround"],
         build: |x| {

@@ -243,6 +243,10 @@ pub struct World {
     /// Waypoints to visit (a PTSP race), drawn as rings filled once visited.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waypoints: Vec<WaypointShape>,
+    /// The navigation mesh's convex polygons (2D runs whose agents navigate; the mesh of the
+    /// first navigating group's radius), drawn under the player's "Navigation mesh" toggle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub navmesh: Vec<PolygonShape>,
 }
 
 /// A waypoint of a race: where, how near counts as a visit, and the step it was visited at.
@@ -357,6 +361,9 @@ impl World {
         };
         if let Some(v) = &self.volume {
             ordered("world.volume", v)?;
+        }
+        for (i, p) in self.navmesh.iter().enumerate() {
+            finite(&format!("world.navmesh[{i}]"), p.points.as_flattened())?;
         }
         for (i, sphere) in self.spheres.iter().enumerate() {
             finite(&format!("world.spheres[{i}].center"), &sphere.center)?;

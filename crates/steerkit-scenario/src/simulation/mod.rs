@@ -8,7 +8,8 @@
 //! counts) and bevy_steerkit's scenario route drive it; none of them steps a scenario another
 //! way.
 //!
-//! One step ([`Simulation::step`]) is, in this order: the crowd's step, its events numbered and
+//! One step ([`Simulation::step`]) is, in this order: the navigator's update (routes planned
+//! and trimmed, each navigating agent's waypoint set), the crowd's step, its events numbered and
 //! counted; the pairwise scan of gaps and overlaps; the path deviation; the turrets' shells
 //! (moved and fired after the crowd); the side view's jumpers; the formation-slot errors (over
 //! the second half of the run); and the replay frame when one is due.
@@ -91,6 +92,8 @@ pub struct Simulation<V: Dim> {
     /// Each group's first obstacle-avoidance leaf, whose rays frames carry.
     avoiders: Vec<Option<ObstacleAvoidance>>,
     step: u64,
+    /// Navigating agents told their goal cannot be reached (once per goal).
+    unreachable: u64,
     /// Agents in the crowd at the start.
     agents: usize,
     measures: Option<Measures>,
@@ -143,6 +146,7 @@ impl<V: Dim> Simulation<V> {
             ended: Vec::new(),
             avoiders,
             step: 0,
+            unreachable: 0,
             agents: world.crowd.len(),
             measures: None,
             replay: None,
@@ -199,6 +203,11 @@ impl<V: Dim> Simulation<V> {
         let step = self.step + 1;
         let fail = |e: String| SimulationError::Step { step, message: e };
         let step32 = u32::try_from(step).unwrap_or(u32::MAX);
+        if let (Some(nav), Some(crowd)) =
+            (self.world.navigation.as_mut(), V::planar_crowd(&mut self.world.crowd))
+        {
+            self.unreachable += nav.update(crowd, dt).len() as u64;
+        }
         let events = self.world.crowd.step(dt).map_err(|e| fail(e.to_string()))?;
         for e in events {
             let who = self.numbering.number(e.agent());

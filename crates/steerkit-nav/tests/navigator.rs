@@ -1,0 +1,125 @@
+//! The navigator over a crowd: agents cross a level on their routes, planning keeps to its
+//! budget, an unreachable goal is reported once and the agent stops at the nearest reachable
+//! point, and the thread count never changes a run.
+
+use steerkit::crowd::{AgentSpec, Crowd, CrowdConfig, Group, Recipe};
+use steerkit::geometry::{Aabb, Obstacle, ObstacleSet};
+use steerkit::kinematic::Limits;
+use steerkit::steering::{Approach, Arrive};
+use steerkit::Vec2;
+use steerkit_nav::{Level, NavEvent, NavSettings, Navigator};
+
+/// A 20 × 10 m level cut by a wall at x = 0 with a door from y = 3 to y = 5 (`door`) or none.
+fn level(door: bool) -> (Level, Vec<Obstacle>) {
+    let top = if door { 3.0 } else { 5.0 };
+    let wall = Obstacle::Box(Aabb::new(Vec2::new(-0.25, -5.0), Vec2::new(0.25, top)));
+    let mut l = Level::rectangle(Vec2::new(-10.0, -5.0), Vec2::new(10.0, 5.0));
+    l.add_obstacles(std::slice::from_ref(&wall));
+    (l, vec![wall])
+}
+
+fn crowd(obstacles: Vec<Obstacle>, starts: &[(Vec2, Vec2)]) -> Crowd {
+    let mut c = Crowd::new(CrowdConfig::new(2.0)).unwrap();
+    c.set_obstacles(ObstacleSet::new(obstacles).unwrap());
+    let arrive = Arrive::with_approach(0.02, Approach::Braking, 0.25).unwrap();
+    let mut g = Group::new(Recipe::Navigate { arrive });
+    g.non_penetration = true;
+    let id = c.add_group(g).unwrap();
+    let limits = Limits::new(1.5, 10.0, 4.0, 20.0).unwrap();
+    for &(p, goal) in starts {
+        c.spawn(AgentSpec { goal: Some(goal), ..AgentSpec::new(p, 0.3, limits, id) }).unwrap();
+    }
+    c
+}
+
+fn starts(n: usize) -> Vec<(Vec2, Vec2)> {
+    (0..n)
+        .map(|i| {
+            let y = -4.0 + 8.0 * i as f32 / n.max(2) as f32;
+            (Vec2::new(-8.0 + (i % 3) as f32, y), Vec2::new(8.0 - (i % 3) as f32, -y))
+        })
+        .collect()
+}
+
+#[test]
+fn agents_cross_through_the_door_and_stop_on_their_goals() {
+    let (level, obstacles) = level(true);
+    let s = starts(12);
+    let mut c = crowd(obstacles, &s);
+    let mut nav = Navigator::new(level, NavSettings::default()).unwrap();
+    for &h in c.handles().collect::<Vec<_>>().iter() {
+        nav.add_agent(h, 0.3).unwrap();
+    }
+    for _ in 0..900 {
+        assert!(nav.update(&mut c, 0.05).is_empty());
+        c.step(0.05).unwrap();
+    }
+    assert_eq!(c.handles().len(), s.len());
+    for h in c.handles() {
+        let (p, goal) = (c.kinematic(h).unwrap().position, c.goal(h).unwrap());
+        assert!(p.distance(goal) < 0.1, "{p} is not at {goal}");
+    }
+}
+
+#[test]
+fn planning_keeps_to_its_budget_new_goals_first() {
+    let (level, obstacles) = level(true);
+    let mut c = crowd(obstacles, &starts(10));
+    let settings = NavSettings { max_plans_per_step: 3, ..NavSettings::default() };
+    let mut nav = Navigator::new(level, settings).unwrap();
+    let handles: Vec<_> = c.handles().collect();
+    for &h in &handles {
+        nav.add_agent(h, 0.3).unwrap();
+    }
+    let routed = |nav: &Navigator| handles.iter().filter(|h| nav.route(**h).is_some()).count();
+    nav.update(&mut c, 0.05);
+    assert_eq!(routed(&nav), 3);
+    nav.update(&mut c, 0.05);
+    nav.update(&mut c, 0.05);
+    assert_eq!(routed(&nav), 9);
+    nav.update(&mut c, 0.05);
+    assert_eq!(routed(&nav), 10);
+}
+
+#[test]
+fn an_unreachable_goal_is_reported_once_and_the_agent_stops_short_of_it() {
+    let (level, obstacles) = level(false);
+    let mut c = crowd(obstacles, &[(Vec2::new(-5.0, 1.0), Vec2::new(5.0, 2.0))]);
+    let mut nav = Navigator::new(level, NavSettings::default()).unwrap();
+    let h = c.handles().next().unwrap();
+    nav.add_agent(h, 0.3).unwrap();
+    let mut events = Vec::new();
+    for _ in 0..400 {
+        events.extend_from_slice(nav.update(&mut c, 0.05));
+        c.step(0.05).unwrap();
+    }
+    assert_eq!(events.len(), 1, "{events:?}");
+    let NavEvent::Unreachable { agent, stop, .. } = events[0];
+    assert_eq!(agent, h);
+    // the nearest reachable point: the wall's face less radius and clearance, level with the goal
+    assert!((stop - Vec2::new(-0.65, 2.0)).length() < 0.01, "{stop}");
+    let p = c.kinematic(h).unwrap().position;
+    assert!(p.distance(stop) < 0.1, "stopped at {p}, not {stop}");
+}
+
+/// The same run on one and on two threads, bit for bit.
+#[test]
+fn the_thread_count_never_changes_a_run() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let (level, obstacles) = level(true);
+            let mut c = crowd(obstacles, &starts(40));
+            let mut nav = Navigator::new(level, NavSettings::default()).unwrap();
+            for &h in c.handles().collect::<Vec<_>>().iter() {
+                nav.add_agent(h, 0.3).unwrap();
+            }
+            for _ in 0..300 {
+                nav.update(&mut c, 0.05);
+                c.step(0.05).unwrap();
+            }
+            c.positions().iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]).collect::<Vec<_>>()
+        })
+    };
+    assert_eq!(run(1), run(2));
+}
