@@ -40,6 +40,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("path_following", include_str!("../../../scenarios/path_following.toml")),
     ("formation", include_str!("../../../scenarios/formation.toml")),
     ("car_lap", include_str!("../../../scenarios/car_lap.toml")),
+    ("race", include_str!("../../../scenarios/race.toml")),
     ("car_reverse", include_str!("../../../scenarios/car_reverse.toml")),
     ("tank_pivot", include_str!("../../../scenarios/tank_pivot.toml")),
     ("discrete_car", include_str!("../../../scenarios/discrete_car.toml")),

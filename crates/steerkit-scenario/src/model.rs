@@ -321,11 +321,13 @@ pub enum Metric {
     Stuck,
     /// How far path followers stray from their path (m), per group.
     PathDeviation,
+    /// Lap times and overtakes of the followers of looping paths, per group.
+    Laps,
 }
 
 impl Metric {
     /// Every metric, with its name in files.
-    pub const ALL: [(&'static str, Metric); 9] = [
+    pub const ALL: [(&'static str, Metric); 10] = [
         ("agent_overlaps", Metric::AgentOverlaps),
         ("obstacle_penetrations", Metric::ObstaclePenetrations),
         ("wall_crossings", Metric::WallCrossings),
@@ -335,6 +337,7 @@ impl Metric {
         ("quarantined", Metric::Quarantined),
         ("stuck", Metric::Stuck),
         ("path_deviation", Metric::PathDeviation),
+        ("laps", Metric::Laps),
     ];
 
     /// The metric's name in files.

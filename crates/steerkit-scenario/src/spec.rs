@@ -249,6 +249,8 @@ pub(crate) struct VehicleSpec {
     pub backward_acceleration: Option<f32>,
     pub angular_acceleration: Option<f32>,
     pub max_rotation: Option<f32>,
+    pub passing_lane: Option<f32>,
+    pub headway: Option<f32>,
 }
 
 /// `goal_rule = { rule = "antipode" | "mirror" | "offset" | "scatter" | "rows", ... }`.

@@ -1098,6 +1098,18 @@ fn vehicle_errors_name_the_key_and_what_is_allowed() {
         "behaviour = { kind = \"kinematic_seek\", target = [5, 0] }\nvehicle = { model = \"human\" }",
     );
     assert_eq!(toml_error(&kin).field(), "groups[0].vehicle");
+    // racing in traffic: a positive passing lane, a headway only with it, not for a person
+    for (vehicle, field, says) in [
+        ("{ model = \"car\", passing_lane = -1 }", "passing_lane", ""),
+        ("{ model = \"car\", headway = 1 }", "headway", "needs `passing_lane`"),
+        ("{ model = \"car\", passing_lane = 4, headway = 0 }", "headway", ""),
+        ("{ model = \"human\", passing_lane = 4 }", "passing_lane", "does not apply"),
+    ] {
+        let e = toml_error(&with(group_b, &format!("name = \"b\"\nvehicle = {vehicle}\nagents")));
+        assert_eq!(e.field(), format!("groups[1].vehicle.{field}"), "{e}");
+        assert!(e.to_string().contains(says), "{e}");
+        assert_eq!(e.to_string().lines().count(), 1, "{e}");
+    }
     let ok = with(group_b, "name = \"b\"\nvehicle = { model = \"car\", max_reverse_speed = 0, drive = \"search\" }\nagents");
     let s = Scenario::from_toml_str(&ok, "ok.toml").unwrap();
     assert!(s.plan::<Vec2>().unwrap().groups[1].vehicle.is_some());

@@ -6,7 +6,7 @@ use crate::model::VehiclePlan;
 use crate::spec::VehicleSpec;
 use steerkit::motor::{
     Car, CarParams, DiscreteCar, DriveMethod, Human, HumanParams, Motor, Motorbike,
-    MotorbikeParams, Tank, TankParams, VehicleModel,
+    MotorbikeParams, Tank, TankParams, Traffic, VehicleModel,
 };
 
 /// Each model's own fields besides `model`, `drive`, `length` and `width`.
@@ -69,11 +69,15 @@ pub(crate) fn vehicle(path: &str, v: &VehicleSpec, dims: usize) -> Result<Vehicl
             brake, reverse_acceleration, max_lateral_acceleration, max_lean, track_width,
             max_track_speed, track_acceleration, max_forward_speed, max_backward_speed,
             max_sideways_speed, max_acceleration, max_turn_rate, forward_acceleration,
-            backward_acceleration, angular_acceleration, max_rotation;
+            backward_acceleration, angular_acceleration, max_rotation, passing_lane, headway;
         xys: ;
         others: drive = "drive");
     let mut allowed = vec!["drive", "length", "width"];
     allowed.extend_from_slice(own);
+    // a person on foot keeps the rabbit on a path, so no racing rules
+    if v.model != "human" {
+        allowed.extend_from_slice(&["passing_lane", "headway"]);
+    }
     applicable(path, "vehicle model", &v.model, &present, &allowed)?;
     let method = one_of(
         &join(path, "drive"),
@@ -150,6 +154,14 @@ pub(crate) fn vehicle(path: &str, v: &VehicleSpec, dims: usize) -> Result<Vehicl
             (VehicleModel::Discrete(car), 4.0, 1.8)
         }
     };
+    let (length, width) = body(path, v, length, width)?;
+    let motor = Motor::new(model, method);
+    let motor = traffic(path, v)?.map_or(motor, |t| motor.with_traffic(t));
+    Ok(VehiclePlan { motor, length, width })
+}
+
+/// The drawn body's `length` and `width` (m), the model's own unless the file gives them.
+fn body(path: &str, v: &VehicleSpec, length: f32, width: f32) -> Result<(f32, f32)> {
     let length = match v.length {
         Some(l) => positive(&join(path, "length"), l)?,
         None => length,
@@ -158,5 +170,24 @@ pub(crate) fn vehicle(path: &str, v: &VehicleSpec, dims: usize) -> Result<Vehicl
         Some(w) => positive(&join(path, "width"), w)?,
         None => width,
     };
-    Ok(VehiclePlan { motor: Motor::new(model, method), length, width })
+    Ok((length, width))
+}
+
+/// `passing_lane` (m) and `headway` (s, default 1): racing in traffic, with 1 m of clearance
+/// between bodies; `None` without a passing lane.
+fn traffic(path: &str, v: &VehicleSpec) -> Result<Option<Traffic>> {
+    match (v.passing_lane, v.headway) {
+        (Some(lane), headway) => {
+            let lane = positive(&join(path, "passing_lane"), lane)?;
+            let headway = positive(&join(path, "headway"), headway.unwrap_or(1.0))?;
+            Traffic::new(lane, headway, 1.0)
+                .map(Some)
+                .map_err(|e| lib(path, &["passing_lane", "headway"], &e))
+        }
+        (None, Some(_)) => Err(problem(
+            join(path, "headway"),
+            "`headway` is the following time of racing in traffic; it needs `passing_lane`",
+        )),
+        (None, None) => Ok(None),
+    }
 }

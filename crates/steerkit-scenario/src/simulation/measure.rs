@@ -14,6 +14,7 @@ pub(super) struct Measures {
     pub(super) pairs: PairScan,
     pub(super) pairwise: bool,
     pub(super) deviation: PathDeviation,
+    pub(super) laps: super::laps::Laps,
     pub(super) slots: SlotErrors,
     /// Who is home now, when arrivals are collected.
     pub(super) homes: Option<Homes>,
@@ -41,6 +42,7 @@ impl Measures {
             pairs,
             pairwise,
             deviation,
+            laps: super::laps::Laps::new(world, n, plan.collects(Metric::Laps)),
             slots: SlotErrors::new(world.groups.len()),
             homes: plan.collects(Metric::Arrivals).then(|| Homes::new(world)),
             plan,
@@ -53,9 +55,11 @@ impl Measures {
         &mut self,
         crowd: &mut Crowd<V>,
         numbering: &Numbering,
+        step: u64,
     ) -> f32 {
         let min_gap = if self.pairwise { self.pairs.scan(crowd) } else { f32::INFINITY };
         self.deviation.measure(crowd, numbering, &self.events.path_done);
+        self.laps.measure(crowd, numbering, step);
         if let Some(h) = self.homes.as_mut() {
             h.measure(crowd);
         }

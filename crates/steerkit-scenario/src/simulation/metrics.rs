@@ -62,6 +62,16 @@ pub struct GroupMetrics {
     pub path_deviation_max: Option<f64>,
     /// Mean of that distance (m) over the followers and steps; `null` as above.
     pub path_deviation_mean: Option<f64>,
+    /// The complete laps (s) of the group's agents on its looping path, each agent's in order,
+    /// agents in file order (a lap runs from one crossing of the path's start to the next; the
+    /// standing start's part lap is not one); `null` when the group laps no looping path or
+    /// `laps` is not collected.
+    pub lap_times: Option<Vec<f64>>,
+    /// The fastest of those laps (s); `null` when there is none.
+    pub best_lap: Option<f64>,
+    /// Times an agent of the group drew level with or passed another follower of the same
+    /// looping path (any group) from behind; `null` as for `lap_times`.
+    pub overtakes: Option<u64>,
 }
 
 /// `metrics.json`: what a run measured.
@@ -328,6 +338,10 @@ impl<V: Dim> Simulation<V> {
                 .map(|(a, _)| m.events.arrived_at[a].map(|s| round6(s as f64 * dt)))
                 .collect();
             let stuck_at_end = g.agents.iter().filter(|&&h| crowd.is_stuck(h)).count();
+            let laps = m.laps.measured(gi);
+            let lap_times: Vec<f64> =
+                members().flat_map(|(a, _)| m.laps.lap_times(a, dt)).map(round6).collect();
+            let overtakes: u64 = members().map(|(a, _)| m.laps.overtakes[a]).sum();
             groups.push(GroupMetrics {
                 name: g.name.clone(),
                 agents: g.agents.len(),
@@ -353,6 +367,9 @@ impl<V: Dim> Simulation<V> {
                     .then(|| round6(path_times.iter().sum::<f64>() / done as f64)),
                 path_deviation_max: m.deviation.max(gi).map(round6),
                 path_deviation_mean: m.deviation.mean(gi).map(round6),
+                best_lap: lap_times.iter().copied().reduce(f64::min).filter(|_| laps),
+                lap_times: laps.then_some(lap_times),
+                overtakes: laps.then_some(overtakes),
             });
         }
         groups

@@ -25,6 +25,7 @@
 //! only the overlaps the constraint could not remove within its passes. Measuring never changes
 //! the run: the crowd's state after each step is the same with or without it.
 
+mod laps;
 mod measure;
 mod metrics;
 mod numbering;
@@ -220,7 +221,7 @@ impl<V: Dim> Simulation<V> {
         }
         self.step = step;
         let min_gap = match self.measures.as_mut() {
-            Some(m) => m.after_step(&mut self.world.crowd, &self.numbering),
+            Some(m) => m.after_step(&mut self.world.crowd, &self.numbering, step),
             None => f32::INFINITY,
         };
         self.ended.clear();

@@ -393,6 +393,7 @@ impl<V: CrowdVector> Steer<'_, V> {
             agents: self.agents,
             customs: self.customs,
             hazards: self.hazards,
+            motor: g.spec.motor.as_ref(),
         }
     }
 

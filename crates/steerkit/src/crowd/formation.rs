@@ -231,6 +231,7 @@ fn update_formations(agents: &Agents<Vec2>, world: &mut World<Vec2>, dt: f32) {
             agents: view,
             customs: &world.customs,
             hazards: &world.hazards,
+            motor: None,
         };
         let steering = evaluate(&f.anchor, &cx, &mut f.state, &mut f.avoid, &mut Notes::default())
             .unwrap_or_default();

@@ -256,6 +256,11 @@ impl<V: CrowdVector> GroupRt<V> {
         recipe::check_ids(&spec.recipe, customs.len())?;
         let mut plan = Plan::new(&spec.recipe, customs)?;
         plan.nearest = spec.nearest;
+        // a vehicle racing in traffic reads the vehicles around it
+        if plan.follows_path && spec.motor.is_some_and(|m| m.traffic.is_some()) {
+            plan.needs_neighbours = true;
+            plan.needs_list = true;
+        }
         plan.build_grid(&spec.recipe, obstacles)?;
         let direct = Direct::of(&spec.recipe, &plan);
         Ok(GroupRt { spec, plan, direct })

@@ -1,10 +1,11 @@
 //! The car's actuator for the steering pipeline (Millington §3.4.5, §3.8): routes a car can
 //! drive, with run-ups and dropped channels.
 
-use super::Car;
+use super::{Car, PathTracker, VehicleModel};
 use crate::error::{positive, ParamError};
 use crate::kinematic::{sanitize, Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, orientation_of, wrap_angle};
+use crate::path::Polyline;
 use crate::pipeline::{Actuator, Goal, Plan};
 use crate::steering::VelocityMatch;
 use glam::Vec2;
@@ -30,11 +31,15 @@ use glam::Vec2;
 ///
 /// [`Actuator::output`] follows the route toward its next point at
 /// `speed = min(cruise_speed, √(v_end² + 2·(brake/2)·remaining))` (braking at half the car's
-/// braking power so as to stop on the last point, or reach it at the goal's speed `v_end`).
+/// braking power so as to stop on the last point, or reach it at the goal's speed `v_end`),
+/// and, stopping at the end, no faster than the route's speed profile allows
+/// ([`PathTracker::speed_limit`]: each corner of the route at 0.9 of the grip-limited speed,
+/// braking begun in time).
 /// Moving forward with the point ahead it steers by pure pursuit: the arc through the point
 /// tangent to the heading has curvature `κ = 2·sin β / ℓ` (β the bearing, ℓ the distance), asked
 /// for as `linear = ĥ·(speed − s)/time_to_target + side·s²·κ`; otherwise it asks for the velocity
-/// `d̂·speed`: `(desired − v) / time_to_target`. Both are clipped to `max_acceleration`. Within
+/// `d̂·speed`: `(desired − v) / time_to_target`. `max_acceleration` caps the first along the
+/// heading only (the turn is limited by the car's grip) and the second as a whole. Within
 /// `arrival_radius` of the last point (and with no end speed), or with no route, it brakes to rest
 /// and then returns zero; intermediate points within `arrival_radius` count as passed. A
 /// velocity-only goal is matched directly. The request is meant for the car's
@@ -235,18 +240,31 @@ impl Actuator<Vec2> for CarActuator {
         let remaining = (next - p).length()
             + plan.points[i..].windows(2).map(|w| (w[1] - w[0]).length()).sum::<f32>();
         let brake = 0.5 * self.car.params().brake;
-        let speed = self.cruise_speed.min((end_speed * end_speed + 2.0 * brake * remaining).sqrt());
+        let mut speed =
+            self.cruise_speed.min((end_speed * end_speed + 2.0 * brake * remaining).sqrt());
+        if end_speed == 0.0 {
+            // the route's speed profile: its corners at the tracker's share of the grip
+            let mut route = Vec::with_capacity(plan.points.len() - i + 1);
+            route.push(p);
+            route.extend_from_slice(&plan.points[i..]);
+            if let Ok(route) = Polyline::open(route) {
+                let tracker = PathTracker::new(&VehicleModel::Car(self.car), limits);
+                speed = speed.min(tracker.speed_limit(&route, 0.0, s));
+            }
+        }
         let to_next = next - p;
         let beta = wrap_angle(orientation_of(to_next) - character.orientation);
         let linear = if s > PURSUIT_SPEED && beta.abs() < core::f32::consts::FRAC_PI_2 {
             // pure pursuit: the arc through `next` tangent to the heading has curvature
             // κ = 2·sin β / ℓ; a car follows it with lateral acceleration s²·κ
+            // (the cap acts along the heading; the turn is limited by the car's grip)
             let kappa = 2.0 * beta.sin() / to_next.length();
-            let a_long = (speed - s) / self.time_to_target;
+            let a_long = ((speed - s) / self.time_to_target).clamp(-max_a, max_a);
             h * a_long + h.perp() * (s * s * kappa)
         } else {
-            (to_next.normalize_or_zero() * speed - v) / self.time_to_target
+            ((to_next.normalize_or_zero() * speed - v) / self.time_to_target)
+                .clamp_length_max(max_a)
         };
-        sanitize(&SteeringOutput::linear(linear.clamp_length_max(max_a)))
+        sanitize(&SteeringOutput::linear(linear))
     }
 }

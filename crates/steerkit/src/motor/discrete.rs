@@ -131,6 +131,18 @@ impl DiscreteCar {
         })
     }
 
+    /// Top speed forward (m/s).
+    #[must_use]
+    pub fn max_speed(&self) -> f32 {
+        self.max_speed
+    }
+
+    /// Fastest turn (rad/s).
+    #[must_use]
+    pub fn max_rotation(&self) -> f32 {
+        self.max_rotation
+    }
+
     /// The linear acceleration (m/s², along the heading) of a pedal.
     #[must_use]
     pub fn pedal_acceleration(&self, pedal: Pedal) -> f32 {

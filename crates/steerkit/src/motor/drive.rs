@@ -3,9 +3,10 @@
 
 use super::{
     Car, CarControls, DiscreteCar, DiscreteCarCommand, Human, HumanControls, Motorbike, Pedal,
-    Tank, TankControls, Turn, Vehicle,
+    Tank, TankControls, Traffic, Turn, Vehicle,
 };
-use crate::kinematic::{sanitize_dt, Kinematic, Limits, SteeringOutput};
+use crate::kinematic::{sanitize, sanitize_dt, Kinematic, Limits, SteeringOutput};
+use crate::math::as_vector;
 
 /// One of the vehicle models.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,13 +87,22 @@ pub struct Motor {
     pub model: VehicleModel,
     /// How requests become controls.
     pub method: DriveMethod,
+    /// Racing in traffic: a passing lane and a following distance when the vehicle follows a
+    /// path among others ([`Traffic`]); `None` keeps to the path whatever is ahead.
+    pub traffic: Option<Traffic>,
 }
 
 impl Motor {
     /// A motor driving `model` with `method`.
     #[must_use]
     pub const fn new(model: VehicleModel, method: DriveMethod) -> Self {
-        Motor { model, method }
+        Motor { model, method, traffic: None }
+    }
+
+    /// The same motor with traffic rules for path following among other vehicles.
+    #[must_use]
+    pub const fn with_traffic(self, traffic: Traffic) -> Self {
+        Motor { traffic: Some(traffic), ..self }
     }
 
     /// Chooses the controls for `request` over `dt` seconds and advances `state` under them with
@@ -147,15 +157,20 @@ impl Motor {
     }
 
     /// [`Motor::drive`] with a character's `limits` applied to the request first, as a crowd
-    /// does: the linear and angular parts are clipped to `max_acceleration` and
-    /// `max_angular_acceleration`, then reduced so the velocity asked for stays within the
-    /// limits' speeds:
+    /// does. `max_acceleration` caps the part of the request **along the heading** (throttle
+    /// and brake); the sideways part, which is how a vehicle turns (`a_lat = v²/R`), is left
+    /// to the model's own limits (a car's grip and steering lock, a tank's tracks), so a group
+    /// cap below the grip never makes a vehicle run wide. The angular part is clipped to
+    /// `max_angular_acceleration`; then the request is reduced so the velocity asked for stays
+    /// within the limits' speeds:
     ///
     /// ```text
-    /// a' = (clip(v + a·dt, max_speed) − v) / dt,   α' = (clamp(ω + α·dt, ±max_rotation) − ω) / dt
+    /// a_h = clamp(a·ĥ, ±max_acceleration),   a₁ = a_h·ĥ + (a·perp ĥ)·perp ĥ
+    /// a' = (clip(v + a₁·dt, max_speed) − v) / dt,   α' = (clamp(ω + α·dt, ±max_rotation) − ω) / dt
     /// ```
-    /// (m/s², rad/s²; α' = 0 when α = 0: a purely linear request stays linear). A behaviour such as seek always asks for full acceleration; without the
-    /// cap a vehicle would run up to its own top speed whatever the character's limits say.
+    /// (m/s², rad/s²; α' = 0 when α = 0: a purely linear request stays linear). A behaviour such
+    /// as seek always asks for full acceleration; without the cap a vehicle would run up to its
+    /// own top speed whatever the character's limits say.
     pub fn drive_within(
         &self,
         state: &mut Kinematic,
@@ -164,7 +179,10 @@ impl Motor {
         dt: f32,
         previous: Option<Controls>,
     ) -> Controls {
-        let a = request.clamped(limits.max_acceleration(), limits.max_angular_acceleration());
+        let a = sanitize(request).clamped(f32::INFINITY, limits.max_angular_acceleration());
+        let h = as_vector(state.orientation);
+        let along = a.linear.dot(h).clamp(-limits.max_acceleration(), limits.max_acceleration());
+        let a = SteeringOutput { linear: h * along + h.perp() * a.linear.dot(h.perp()), ..a };
         let capped = if sanitize_dt(dt) > 0.0 {
             let v = (state.velocity + a.linear * dt).clamp_length_max(limits.max_speed());
             let max_w = limits.max_rotation();

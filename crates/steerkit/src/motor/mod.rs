@@ -52,6 +52,8 @@ mod discrete;
 mod drive;
 mod human;
 mod tank;
+mod track;
+mod traffic;
 
 pub use actuator::CarActuator;
 pub use body::{desired_velocity, Body, Impulse, Wrench};
@@ -60,6 +62,8 @@ pub use discrete::{DiscreteCar, DiscreteCarCommand, Pedal, Turn};
 pub use drive::{Controls, DriveMethod, Motor, VehicleModel};
 pub use human::{Human, HumanControls, HumanParams};
 pub use tank::{Tank, TankControls, TankParams};
+pub use track::{path_curvature, DrivingLimits, Lane, PathTracker, SpeedProfile};
+pub use traffic::{Rival, Traffic};
 
 use crate::kinematic::{sanitize, sanitize_dt, Kinematic, SteeringOutput};
 use crate::math::{as_vector, wrap_angle};

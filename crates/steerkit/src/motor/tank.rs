@@ -1,10 +1,11 @@
 //! Tracked vehicles: two track speeds, turning on the spot.
 
-use super::{advance_arc, forward_speed, turn_toward, unit, Vehicle, REST_SPEED};
+use super::{advance_arc, forward_speed, ratio, turn_toward, unit, Vehicle, REST_SPEED};
 use crate::error::{positive, ParamError};
 use crate::kinematic::{sanitize, sanitize_dt};
 use crate::kinematic::{Kinematic, SteeringOutput};
 use crate::math::{as_vector, orientation_of, wrap_angle};
+use core::f32::consts::FRAC_PI_4;
 use glam::Vec2;
 
 /// The controls of a [`Tank`]: the target speed of each track as a fraction of
@@ -43,6 +44,11 @@ impl Default for TankParams {
         TankParams { track_width: 2.8, max_track_speed: 12.0, track_acceleration: 3.0 }
     }
 }
+
+/// Above this forward speed (m/s) the sideways part of a request is a turn at the centripetal
+/// rate; below it `a_lat / s` is no guide (it grows without bound as `s → 0`) and the heading
+/// error alone sets the turn.
+const CENTRIPETAL_SPEED: f32 = 0.5;
 
 /// A tracked vehicle (differential drive).
 ///
@@ -141,8 +147,11 @@ impl Vehicle for Tank {
     ///
     /// ```text
     /// v* = v + a·dt                     (desired velocity)
-    /// ω* = turn toward the direction of v* (braking profile √(2·α_max·|Δθ|), capped at
-    ///      max_rotation and |Δθ|/dt) + α·dt;   ω* = ω + α·dt when the request has no linear part
+    /// ω_c = a_lat / s, within ±min(max_rotation, |Δθ|/dt)   (above 0.5 m/s with v* within 45°
+    ///                                                    of the heading; 0 otherwise)
+    /// ω* = ω_c + turn toward the direction of v* what ω_c leaves, Δθ − ω_c·dt (braking profile
+    ///      √(2·α_max·|Δθ'|), capped at max_rotation and |Δθ'|/dt) + α·dt;
+    ///      ω* = ω + α·dt when the request has no linear part
     /// s* = v*·ĥ                         (slows, or reverses, while the nose is off the target)
     /// |s*| ≤ max_track_speed − |ω*|·w/2 (turning has priority over speed)
     /// left, right = (s* ∓ ω*·w/2) / max_track_speed
@@ -163,7 +172,17 @@ impl Vehicle for Tank {
             } else {
                 0.0
             };
-            let w = turn_toward(error, max_w, self.max_angular_acceleration(), dt);
+            // moving forward, the sideways part is a turn at the centripetal rate a_lat / s (as
+            // for a car), so a steady turn is followed without lag; only the heading error left
+            // after it goes through the braking profile
+            let centripetal = if s > CENTRIPETAL_SPEED && error.abs() < FRAC_PI_4 {
+                let cap = max_w.min(ratio(error.abs(), dt));
+                (r.linear.dot(h.perp()) / s).clamp(-cap, cap)
+            } else {
+                0.0
+            };
+            let left = wrap_angle(error - centripetal * dt);
+            let w = centripetal + turn_toward(left, max_w, self.max_angular_acceleration(), dt);
             (desired.dot(h), w + r.angular * dt)
         };
         let omega = omega.clamp(-max_w, max_w);

@@ -9,6 +9,7 @@ use crate::geometry::Obstacle;
 use crate::geometry::{closest_point_on_segment, Circle};
 use crate::kinematic::{Kinematic, Limits, SteeringOutput};
 use crate::math::{as_vector, Vector};
+use crate::motor::{Lane, PathTracker, Rival};
 use crate::path::{Path, Polyline, WaypointCursor};
 use crate::pipeline::{
     Actuator, AvoidObstacle, FromFn, Goal, HeadFor, Plan as PipelinePlan, PlanningDecomposer,
@@ -179,7 +180,7 @@ pub(crate) fn evaluate<V: CrowdVector>(
         Recipe::Seek { target, seek } => seek.steer(me, point(target, notes)?, limits),
         Recipe::Flee { target, flee } => flee.steer(me, point(target, notes)?, limits),
         Recipe::FleeHazards { flee, margin } => flee_hazards(flee, *margin, cx, notes),
-        Recipe::Arrive { target, arrive } => arrive.steer(me, point(target, notes)?, limits),
+        Recipe::Arrive { target, arrive } => arrive_at(arrive, point(target, notes)?, cx),
         Recipe::Navigate { arrive } => navigate(arrive, cx, notes),
         Recipe::Pursue { target, pursue } => {
             let quarry = cx.agents.kinematic(*target)?;
@@ -307,6 +308,27 @@ fn flee_hazards<V: CrowdVector>(
     flee.steer(me, centre, limits)
 }
 
+/// Arrive; a vehicle approaches no faster than it can stop there, `√(2·f·b·d)` (its braking
+/// `b` at the tracker's fraction `f`, `d` the distance left).
+#[inline]
+fn arrive_at<V: CrowdVector>(
+    arrive: &Arrive,
+    p: V,
+    cx: &Context<'_, V>,
+) -> Option<SteeringOutput<V>> {
+    let (me, limits) = (&cx.me, cx.limits);
+    let Some(m) = cx.motor else { return arrive.steer(me, p, limits) };
+    let stop = PathTracker::new(&m.model, limits).stopping_speed((p - me.position).length());
+    let capped = Limits::new(
+        limits.max_speed().min(stop),
+        limits.max_acceleration(),
+        limits.max_rotation(),
+        limits.max_angular_acceleration(),
+    )
+    .unwrap_or(*limits);
+    arrive.steer(me, p, &capped)
+}
+
 /// Path following with the agent's path parameter; notes when the path is finished.
 #[inline]
 fn follow_path<V: CrowdVector>(
@@ -319,6 +341,12 @@ fn follow_path<V: CrowdVector>(
     let me = &cx.me;
     let limits = cx.limits;
     let path = &cx.paths[path.0 as usize];
+    // a vehicle tracks the path; a person on foot may face away from where they walk (a blend
+    // with face), which pure pursuit on the heading cannot follow, so they chase the rabbit
+    let vehicle = cx.motor.filter(|m| !matches!(m.model, crate::motor::VehicleModel::Human(_)));
+    if let (Some(m), Some(k), Some(planar)) = (vehicle, V::planar(me), V::planar_path(path)) {
+        return Some(V::from_planar(track_path(m, &k, planar, cx, state, notes)));
+    }
     let mut f = follow.with_state(state.path_param);
     let s = f.steer(me, path, limits);
     state.path_param = f.state();
@@ -336,6 +364,51 @@ fn follow_path<V: CrowdVector>(
         notes.path_finished = true;
     }
     s
+}
+
+/// Path following for an agent driven through a vehicle: the [`PathTracker`] (pure pursuit and
+/// the speed profile's braking envelope) with the agent's path parameter; finished at an open
+/// path's end as [`follow_path`] is.
+fn track_path<V: CrowdVector>(
+    motor: &crate::motor::Motor,
+    me: &Kinematic,
+    path: &Polyline<Vec2>,
+    cx: &Context<'_, V>,
+    state: &mut BehaviourState<V>,
+    notes: &mut Notes<V>,
+) -> SteeringOutput {
+    let tracker = PathTracker::new(&motor.model, cx.limits);
+    let s = path.get_param(me.position, state.path_param);
+    state.path_param = s;
+    let lane = match motor.traffic {
+        Some(traffic) => {
+            let rivals: Vec<Rival> = cx
+                .neighbours
+                .iter()
+                .map(|n| Rival {
+                    position: Vec2::new(n.position.axis(0), n.position.axis(1)),
+                    velocity: Vec2::new(n.velocity.axis(0), n.velocity.axis(1)),
+                    radius: n.radius,
+                })
+                .collect();
+            traffic.lane(&tracker, path, me, cx.radius, s, &rivals)
+        }
+        None => Lane::CENTRE,
+    };
+    let out = tracker.steer_in_lane(me, path, s, cx.dt, &lane);
+    let aim = tracker.aim(path, s, me, lane.offset);
+    notes.target = Some(V::from_axes([aim.x, aim.y, 0.0]));
+    let length = path.length();
+    let near = cx.finish.max(1e-3);
+    let end = path.get_position(length);
+    let stopped = me.velocity.length_squared() < 1e-4;
+    if !path.is_looping()
+        && length - s <= near
+        && ((end - me.position).length_squared() <= near * near || stopped)
+    {
+        notes.path_finished = true;
+    }
+    out
 }
 
 /// Obstacle avoidance with the agent's avoidance state.

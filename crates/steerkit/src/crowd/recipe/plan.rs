@@ -199,6 +199,9 @@ pub(crate) struct Context<'a, V: CrowdVector> {
     pub customs: &'a [CustomEntry<V>],
     /// Places to get away from this step ([`Recipe::FleeHazards`]).
     pub hazards: &'a [crate::crowd::Hazard<V>],
+    /// The vehicle the agent is driven through, if any: path following and arrive then plan
+    /// their speed from its limits ([`PathTracker`](crate::motor::PathTracker)).
+    pub motor: Option<&'a crate::motor::Motor>,
 }
 
 /// What evaluation reports beside the steering.

@@ -184,6 +184,8 @@ mod sealed {
         fn from_planar(s: SteeringOutput<Vec2>) -> SteeringOutput<Self>;
         /// The planar obstacle set, for the 2D-only leaves (the same set in 2D; `None` in 3D).
         fn planar_obstacles(set: &Self::Obstacles) -> Option<&ObstacleSet>;
+        /// The planar path, for vehicles (the same path in 2D; `None` in 3D).
+        fn planar_path(path: &crate::path::Polyline<Self>) -> Option<&crate::path::Polyline<Vec2>>;
         /// Obstacle avoidance in this space: [`ObstacleAvoidance::steer`] in 2D,
         /// [`ObstacleAvoidance::steer_3d`] in 3D.
         fn avoid_obstacles(

@@ -132,6 +132,10 @@ impl Space for Vec2 {
         Some(set)
     }
     #[inline]
+    fn planar_path(path: &crate::path::Polyline<Vec2>) -> Option<&crate::path::Polyline<Vec2>> {
+        Some(path)
+    }
+    #[inline]
     fn avoid_obstacles(
         leaf: &mut ObstacleAvoidance,
         me: &Kinematic,

@@ -147,6 +147,10 @@ impl Space for Vec3 {
         None
     }
     #[inline]
+    fn planar_path(_: &crate::path::Polyline<Vec3>) -> Option<&crate::path::Polyline<Vec2>> {
+        None
+    }
+    #[inline]
     fn avoid_obstacles(
         leaf: &mut ObstacleAvoidance,
         me: &Kinematic<Vec3>,
