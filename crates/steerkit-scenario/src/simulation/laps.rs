@@ -3,7 +3,7 @@
 
 use super::numbering::Numbering;
 use crate::{Dim, World};
-use steerkit::crowd::{Crowd, Recipe};
+use steerkit::crowd::Crowd;
 use steerkit::path::Path as _;
 
 /// The running lap measure.
@@ -23,20 +23,9 @@ pub(super) struct Laps {
 impl Laps {
     pub(super) fn new<V: Dim>(world: &World<V>, n: usize, wanted: bool) -> Self {
         let looping: Vec<bool> = world.crowd.paths().iter().map(|p| p.is_looping()).collect();
-        let paths = world
-            .groups
-            .iter()
-            .map(|g| {
-                let mut first = None;
-                if let (true, Some(spec)) = (wanted, world.crowd.group(g.id)) {
-                    spec.recipe.for_each_leaf(&mut |r| {
-                        if let (None, Recipe::FollowPath { path, .. }) = (first, r) {
-                            first = Some(path.0 as usize);
-                        }
-                    });
-                }
-                first.filter(|&p| looping[p])
-            })
+        let paths = super::measure::followed_paths(world, wanted)
+            .into_iter()
+            .map(|first| first.filter(|&p| looping[p]))
             .collect();
         Self {
             paths,

@@ -188,23 +188,26 @@ pub(super) struct PathDeviation {
     count: Vec<u64>,
 }
 
+/// Each group's first `follow_path` leaf's path, in group order (all `None` unless `wanted`):
+/// what the path deviation and the laps measure against.
+pub(super) fn followed_paths<V: Dim>(world: &World<V>, wanted: bool) -> Vec<Option<usize>> {
+    let first = |g: &crate::WorldGroup| {
+        let mut first = None;
+        if let (true, Some(spec)) = (wanted, world.crowd.group(g.id)) {
+            spec.recipe.for_each_leaf(&mut |r| {
+                if let (None, Recipe::FollowPath { path, .. }) = (first, r) {
+                    first = Some(path.0 as usize);
+                }
+            });
+        }
+        first
+    };
+    world.groups.iter().map(first).collect()
+}
+
 impl PathDeviation {
     fn new<V: Dim>(world: &World<V>, n: usize, wanted: bool) -> Self {
-        let paths = world
-            .groups
-            .iter()
-            .map(|g| {
-                let mut first = None;
-                if let (true, Some(spec)) = (wanted, world.crowd.group(g.id)) {
-                    spec.recipe.for_each_leaf(&mut |r| {
-                        if let (None, Recipe::FollowPath { path, .. }) = (first, r) {
-                            first = Some(path.0 as usize);
-                        }
-                    });
-                }
-                first
-            })
-            .collect::<Vec<_>>();
+        let paths = followed_paths(world, wanted);
         let groups = paths.len();
         Self {
             paths,

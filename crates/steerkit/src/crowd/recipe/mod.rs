@@ -143,8 +143,9 @@ pub enum Recipe<V: Vector = Vec2, A = AgentHandle, P = PathId> {
     /// agent heads for the waypoint's point at the arrive's approach speed for the whole
     /// distance left, `|point − p| + remaining` (m), so the slow radius brakes only near the
     /// goal and never at a corner; the acceleration is `(v_desired − v) / time_to_target`,
-    /// capped at `max_acceleration` (m/s²). Without a waypoint it is [`Arrive`] at the goal;
-    /// without a goal it has nothing to say.
+    /// capped at `max_acceleration` (m/s²). Without a waypoint, or standing exactly on it, it
+    /// is [`Arrive`] at the goal; without a goal it has nothing to say. `dt` does not enter:
+    /// the output is an acceleration.
     ///
     /// [`Crowd::set_waypoint`]: crate::crowd::Crowd::set_waypoint
     Navigate {
