@@ -89,7 +89,7 @@ fn whole(args: &Args, name: &str) -> ExitCode {
         eprintln!("error: --threads takes counts of at least 1");
         return ExitCode::FAILURE;
     }
-    let scenario = match crate::resolve(name) {
+    let scenario = match steerkit_cli::gallery::resolve(name) {
         Ok(s) => s,
         Err(e) => return crate::fail(e),
     };

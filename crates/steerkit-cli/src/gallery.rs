@@ -71,6 +71,29 @@ pub fn load(name: &str) -> Option<Result<Scenario, ScenarioError>> {
     source(name).map(|s| Scenario::from_toml_str(s, &format!("scenarios/{name}.toml")))
 }
 
+/// A scenario by file or built-in name, as `steerkit run` takes it: a file when the argument
+/// names one (or looks like a path: an extension or a `/`), else a built-in.
+///
+/// # Errors
+/// The file's one-line [`ScenarioError`], or an unknown name (listing the built-ins).
+pub fn resolve(arg: &str) -> Result<Scenario, String> {
+    let path = std::path::Path::new(arg);
+    let looks_like_file = path.exists()
+        || path.extension().is_some()
+        || arg.contains(std::path::MAIN_SEPARATOR)
+        || arg.contains('/');
+    if looks_like_file {
+        return Scenario::load(path).map_err(|e| e.to_string());
+    }
+    match load(arg) {
+        Some(result) => result.map_err(|e| e.to_string()),
+        None => Err(format!(
+            "no scenario file or built-in scenario named `{arg}` (built-ins: {})",
+            names().collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
 /// The names of the built-in scenarios.
 pub fn names() -> impl Iterator<Item = &'static str> {
     BUILTIN.iter().map(|(n, _)| *n)

@@ -127,27 +127,8 @@ fn say(text: &str) -> Result<(), ExitCode> {
     }
 }
 
-/// A file when the argument names one (or looks like a path), else a built-in.
-fn resolve(arg: &str) -> Result<Scenario, String> {
-    let path = Path::new(arg);
-    let looks_like_file = path.exists()
-        || path.extension().is_some()
-        || arg.contains(std::path::MAIN_SEPARATOR)
-        || arg.contains('/');
-    if looks_like_file {
-        return Scenario::load(path).map_err(|e| e.to_string());
-    }
-    match gallery::load(arg) {
-        Some(result) => result.map_err(|e| e.to_string()),
-        None => Err(format!(
-            "no scenario file or built-in scenario named `{arg}` (built-ins: {})",
-            gallery::names().collect::<Vec<_>>().join(", ")
-        )),
-    }
-}
-
 fn run_command(args: &RunArgs) -> ExitCode {
-    let scenario = match resolve(args.scenario.as_deref().unwrap_or("showcase")) {
+    let scenario = match gallery::resolve(args.scenario.as_deref().unwrap_or("showcase")) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };

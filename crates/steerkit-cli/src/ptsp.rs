@@ -24,6 +24,8 @@ pub enum Racer {
     RandomOrder(u64),
     /// Straight for the nearest waypoint.
     Naive,
+    /// A controller from outside the command (a Python class), under its name.
+    Named(&'static str),
 }
 
 impl Racer {
@@ -35,6 +37,7 @@ impl Racer {
             Racer::NearestFirst => "nearest-first".into(),
             Racer::RandomOrder(seed) => format!("random-order (seed {seed})"),
             Racer::Naive => "naive".into(),
+            Racer::Named(name) => name.into(),
         }
     }
 }
@@ -55,7 +58,8 @@ pub fn resolve_map(arg: &str) -> Result<Map, String> {
     Err(format!("no map file or shipped map named `{arg}` (shipped: {})", names.join(", ")))
 }
 
-/// Races `racer` on `map` with the default ship and limits.
+/// Races `racer` on `map` with the default ship and limits ([`Racer::Named`] races as the
+/// naive controller: race a controller of your own with [`race_with`]).
 ///
 /// # Errors
 /// A map whose waypoints the ship cannot reach (the planner's check).
@@ -72,9 +76,20 @@ pub fn race_on(map: &Map, racer: Racer) -> Result<RaceLog, MapError> {
         Racer::RandomOrder(seed) => {
             Box::new(Reference::new(map, &ship, settings(TourMethod::Random(seed)))?)
         }
-        Racer::Naive => Box::new(Naive::new()),
+        Racer::Naive | Racer::Named(_) => Box::new(Naive::new()),
     };
     Ok(race(map, &ship, controller.as_mut(), RaceLimits::default()))
+}
+
+/// Races `controller` on `map` with the default ship and limits, after the same reachability
+/// check as [`race_on`]: scored exactly as `steerkit ptsp` scores its own controllers.
+///
+/// # Errors
+/// A map whose waypoints the ship cannot reach (the planner's check).
+pub fn race_with(map: &Map, controller: &mut dyn Controller) -> Result<RaceLog, MapError> {
+    let ship = Ship::default();
+    steerkit_ptsp::Planner::new(map, &ship)?;
+    Ok(race(map, &ship, controller, RaceLimits::default()))
 }
 
 /// The replay of a race: the map's walls as boxes, the waypoints with their visit steps, the
