@@ -1,0 +1,69 @@
+"""Stepping the 100 000-boid flock from Python against the same loop in Rust, side by side.
+
+    python scripts/python-bench.py [--agents N] [--steps S] [--rounds R] [--threads T]
+
+The flock is the gallery's `flocking` scenario scaled up: N boids spread over a wrap-around
+world as dense as the 100k flock of `steerkit bench` (about ten neighbours within 5 m). Each
+round times S steps of `Simulation.step()` called once per step from Python, and S steps of the
+same simulation stepped by `bench_steps` in Rust with no Python in the loop, alternating which
+goes first; it prints the medians, their ratio and the time to read the positions after a step
+(median of 200 reads). Needs the package installed (`pip install ./crates/steerkit-py`).
+"""
+
+import argparse
+import math
+import pathlib
+import statistics
+import time
+
+import steerkit
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def flock(agents: int) -> steerkit.Scenario:
+    """The gallery's flocking scenario with `agents` boids, the metrics plan left out."""
+    text = (ROOT / "scenarios" / "flocking.toml").read_text().split("[metrics]")[0]
+    # about ten neighbours within 5 m, as the benchmark's flock
+    half = math.sqrt(agents * math.pi * 25.0 / 10.0) / 2.0
+    text = text.replace("count = 60", f"count = {agents}")
+    text = text.replace("[-20.0, -20.0]", f"[{-half:.1f}, {-half:.1f}]").replace("[20.0, 20.0]", f"[{half:.1f}, {half:.1f}]")
+    text = text.replace("radius = 8.0", f"radius = {half * 0.99:.1f}")
+    return steerkit.Scenario.from_text(text, origin=f"flocking x{agents}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--agents", type=int, default=100_000)
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args()
+    sc = flock(a.agents)
+    rust, python = [], []
+    for r in range(a.rounds):
+        order = ["rust", "python"] if r % 2 == 0 else ["python", "rust"]
+        for which in order:
+            if which == "rust":
+                rust.append(steerkit.bench_steps(sc, a.steps, threads=a.threads))
+            else:
+                sim = steerkit.Simulation(sc, threads=a.threads)
+                start = time.perf_counter()
+                for _ in range(a.steps):
+                    sim.step()
+                python.append(time.perf_counter() - start)
+    reads = []
+    for _ in range(200):
+        start = time.perf_counter()
+        sim.positions
+        reads.append(time.perf_counter() - start)
+    r, p = statistics.median(rust), statistics.median(python)
+    print(f"{a.agents} agents, {a.steps} steps x {a.rounds} rounds, {a.threads} thread(s)")
+    print(f"rust   {r / a.steps * 1e3:8.2f} ms/step  (rounds: {', '.join(f'{x / a.steps * 1e3:.2f}' for x in rust)})")
+    print(f"python {p / a.steps * 1e3:8.2f} ms/step  (rounds: {', '.join(f'{x / a.steps * 1e3:.2f}' for x in python)})")
+    print(f"python / rust: {p / r:.3f}")
+    print(f"positions read ({a.agents} x 2 float32): median {statistics.median(reads) * 1e3:.3f} ms, min {min(reads) * 1e3:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()
