@@ -3,7 +3,8 @@
     python scripts/python-bench.py [--agents N] [--steps S] [--rounds R] [--threads T]
 
 The flock is the gallery's `flocking` scenario scaled up: N boids spread over a wrap-around
-world as dense as the 100k flock of `steerkit bench` (about ten neighbours within 5 m). Each
+world with about ten neighbours within the scenario's 5 m neighbour radius (the 100k flock of
+`steerkit bench` has about ten within its 1 m). Each
 round times S steps of `Simulation.step()` called once per step from Python, and S steps of the
 same simulation stepped by `bench_steps` in Rust with no Python in the loop, alternating which
 goes first; it prints the medians, their ratio and the time to read the positions after a step
@@ -24,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def flock(agents: int) -> steerkit.Scenario:
     """The gallery's flocking scenario with `agents` boids, the metrics plan left out."""
     text = (ROOT / "scenarios" / "flocking.toml").read_text().split("[metrics]")[0]
-    # about ten neighbours within 5 m, as the benchmark's flock
+    # about ten neighbours within the 5 m neighbour radius
     half = math.sqrt(agents * math.pi * 25.0 / 10.0) / 2.0
     text = text.replace("count = 60", f"count = {agents}")
     text = text.replace("[-20.0, -20.0]", f"[{-half:.1f}, {-half:.1f}]").replace("[20.0, 20.0]", f"[{half:.1f}, {half:.1f}]")

@@ -124,7 +124,9 @@ fn gallery() -> Vec<&'static str> {
     steerkit_cli::gallery::names().collect()
 }
 
-/// The `steerkit` module.
+/// steerkit: steering behaviours and crowds for game AI. `Scenario` and `Run` (scenario files and
+/// built-ins run as `steerkit run` runs them), `Simulation` (stepped, its state as NumPy arrays),
+/// `PtspMap` and `race` (PTSP controllers written in Python). Units: m, s, rad; PTSP in pixels.
 #[pymodule]
 #[pyo3(name = "steerkit")]
 fn steerkit_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
