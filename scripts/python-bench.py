@@ -8,7 +8,9 @@ world with about ten neighbours within the scenario's 5 m neighbour radius (the 
 round times S steps of `Simulation.step()` called once per step from Python, and S steps of the
 same simulation stepped by `bench_steps` in Rust with no Python in the loop, alternating which
 goes first; it prints the medians, their ratio and the time to read the positions after a step
-(median of 200 reads). Needs the package installed (`pip install ./crates/steerkit-py`).
+(median of 200 reads). Last, the cost of one `step()` call itself: the 32 walkers of `crossing`
+stepped 5 000 times both ways, whose difference per step no load on the machine hides. Needs
+the package installed (`pip install ./crates/steerkit-py`).
 """
 
 import argparse
@@ -64,6 +66,17 @@ def main() -> None:
     print(f"python {p / a.steps * 1e3:8.2f} ms/step  (rounds: {', '.join(f'{x / a.steps * 1e3:.2f}' for x in python)})")
     print(f"python / rust: {p / r:.3f}")
     print(f"positions read ({a.agents} x 2 float32): median {statistics.median(reads) * 1e3:.3f} ms, min {min(reads) * 1e3:.3f} ms")
+    small, n = steerkit.Scenario("crossing").with_steps(10_000), 5_000
+    rust, python = [], []
+    for _ in range(a.rounds):
+        rust.append(steerkit.bench_steps(small, n, threads=a.threads))
+        sim = steerkit.Simulation(small, threads=a.threads)
+        start = time.perf_counter()
+        for _ in range(n):
+            sim.step()
+        python.append(time.perf_counter() - start)
+    r, p = statistics.median(rust) / n * 1e6, statistics.median(python) / n * 1e6
+    print(f"one step() call: crossing (32 agents) rust {r:.1f} us/step, python {p:.1f} us/step: {p - r:.1f} us per call")
 
 
 if __name__ == "__main__":
