@@ -21,7 +21,7 @@ mod ship;
 
 pub use controllers::{best_action, Naive, Reference, ReferenceSettings};
 pub use map::{Map, MapError};
-pub use plan::{Planner, TourMethod};
+pub use plan::{Leg, Planner, TourMethod};
 pub use race::{race, Controller, Notes, Outcome, RaceLimits, RaceLog, RaceView, Score, StepLog};
 pub use ship::{Action, Ship, Turn, STEP};
 

@@ -241,8 +241,8 @@ fn the_two_opt_tour_is_no_longer_than_nearest_first_and_a_permutation() {
 
 /// The reference controller against the naive one on every shipped map: it finishes each,
 /// in fewer steps than the naive one takes (which finishes only the open field). Measured:
-/// open 548 against 747 steps; rooms 1 276 (naive: 3 of 10 waypoints, timed out); maze 1 601
-/// (naive: 1 of 12); the random-order tour takes 1 115, 1 684 and 2 723.
+/// open 534 against 747 steps; rooms 823 (naive: 3 of 10 waypoints, timed out); maze 1 059
+/// (naive: 1 of 12); the random-order tour takes 973, 1 403 and 2 582.
 #[test]
 fn the_reference_controller_beats_the_naive_one_on_every_shipped_map() {
     let ship = Ship::default();
