@@ -13,6 +13,44 @@ use steerkit_ptsp::{
     Ship, TourMethod, STEP,
 };
 
+/// Races your own controller on `map` with the default ship and writes its `score.json`,
+/// `trajectory.csv`, `replay.html` and `snapshot.svg` to `dir`, under `name` (shown in the
+/// score and the replay). Returns the race and the files written.
+///
+/// ```no_run
+/// use steerkit_ptsp::{Action, Controller, RaceLimits, RaceView};
+///
+/// struct Coast;
+/// impl Controller for Coast {
+///     fn act(&mut self, _: &RaceView<'_>) -> Action {
+///         Action::COAST
+///     }
+/// }
+/// let map = steerkit_cli::ptsp::resolve_map("open").unwrap();
+/// let dir = std::path::Path::new("out/ptsp-open-coast");
+/// let (log, files) =
+///     steerkit_cli::ptsp::race_and_write(dir, &map, &mut Coast, "coast", RaceLimits::default())
+///         .unwrap();
+/// println!("{} steps, replay: {}", log.score.steps, files[2].display());
+/// ```
+///
+/// # Errors
+/// A map whose waypoints the ship cannot reach (the planner's check), or any I/O error with
+/// its path.
+pub fn race_and_write(
+    dir: &Path,
+    map: &Map,
+    controller: &mut dyn Controller,
+    name: &str,
+    limits: RaceLimits,
+) -> Result<(RaceLog, Vec<PathBuf>), String> {
+    let ship = Ship::default();
+    steerkit_ptsp::Planner::new(map, &ship).map_err(|e| e.to_string())?;
+    let log = race(map, &ship, controller, limits);
+    let files = write(dir, map, &log, name)?;
+    Ok((log, files))
+}
+
 /// The controllers `steerkit ptsp` can race.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Racer {
@@ -55,11 +93,11 @@ pub fn resolve_map(arg: &str) -> Result<Map, String> {
     Err(format!("no map file or shipped map named `{arg}` (shipped: {})", names.join(", ")))
 }
 
-/// Races `racer` on `map` with the default ship and limits.
+/// Races `racer` on `map` with the default ship and `limits`.
 ///
 /// # Errors
 /// A map whose waypoints the ship cannot reach (the planner's check).
-pub fn race_on(map: &Map, racer: Racer) -> Result<RaceLog, MapError> {
+pub fn race_on(map: &Map, racer: Racer, limits: RaceLimits) -> Result<RaceLog, MapError> {
     let ship = Ship::default();
     // the reachability check applies to every controller: a race that cannot finish is refused
     steerkit_ptsp::Planner::new(map, &ship)?;
@@ -74,14 +112,14 @@ pub fn race_on(map: &Map, racer: Racer) -> Result<RaceLog, MapError> {
         }
         Racer::Naive => Box::new(Naive::new()),
     };
-    Ok(race(map, &ship, controller.as_mut(), RaceLimits::default()))
+    Ok(race(map, &ship, controller.as_mut(), limits))
 }
 
 /// The replay of a race: the map's walls as boxes, the waypoints with their visit steps, the
 /// ship (a `ship` vehicle with its action as controls), the target and escape points, probes
 /// as rays and the tour's planned path (A* legs in visit order, from the first step's notes).
 #[must_use]
-pub fn recording(map: &Map, log: &RaceLog, racer: Racer) -> Recording {
+pub fn recording(map: &Map, log: &RaceLog, controller: &str) -> Recording {
     let ship = Ship::default();
     let mut world =
         World::bounded(Vec2::ZERO, Vec2::new(map.width() as f32, map.height() as f32), false);
@@ -105,6 +143,19 @@ pub fn recording(map: &Map, log: &RaceLog, racer: Racer) -> Recording {
                 looping: false,
             });
         }
+    }
+    // the controller's intended tour, as it first stated it: straight from the start through
+    // the waypoints in its order (the visits, filled in green, show what became of it)
+    if let Some(s) = log.steps.iter().find(|s| !s.notes.tour.is_empty()) {
+        let mut points = vec![PathPoint::from(map.start())];
+        points.extend(
+            s.notes
+                .tour
+                .iter()
+                .filter_map(|&w| map.waypoints().get(w))
+                .map(|&w| PathPoint::from(w)),
+        );
+        world.paths.insert(0, PathShape { name: "planned tour".into(), points, looping: false });
     }
     let mut group = Group::new("ship", "#0072b2", ship.radius);
     group.vehicle = Some(VehicleShape {
@@ -165,13 +216,13 @@ pub fn recording(map: &Map, log: &RaceLog, racer: Racer) -> Recording {
     let description = format!(
         "PTSP on map `{}` ({} × {} px, drawn 1 px to the metre) with the {} controller: {} of {} waypoints in {} steps \
          of 40 ms ({}), {} wall collisions. Waypoints fill green with their visit number; dashed \
-         lines are the A* paths planned to each; select the ship for its action (thrust, turn), \
+         lines are the planned tour (straight, in the controller's order) and the A* paths planned to each; select the ship for its action (thrust, turn), \
          the point it steers for and its probes (red where a probe found a wall, which makes it \
          seek an escape point instead).",
         map.name(),
         map.width(),
         map.height(),
-        racer.name(),
+        controller,
         score.visited,
         score.waypoints,
         score.steps,
@@ -195,38 +246,62 @@ pub fn recording(map: &Map, log: &RaceLog, racer: Racer) -> Recording {
     }
 }
 
-/// `score.json`: the score and the visit step of each waypoint.
+/// `score.json`: the score and the visit step of each waypoint; under time rules also the
+/// budgets, the setup and slowest step times (ms) and the over-budget steps.
 #[must_use]
-pub fn score_json(map: &Map, log: &RaceLog, racer: Racer) -> String {
+pub fn score_json(map: &Map, log: &RaceLog, controller: &str) -> String {
     let s = log.score;
     let visits: Vec<String> =
         log.visited.iter().map(|v| v.map_or("null".into(), |s| s.to_string())).collect();
+    let timing = log.timing.as_ref().map_or(String::new(), |t| {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        let over: Vec<String> = t.over_budget.iter().map(u32::to_string).collect();
+        format!(
+            ",\n  \"time_rules\": {{\"step_budget_ms\": {:.3}, \"setup_budget_ms\": {:.3}, \
+             \"strict\": {}, \"setup_ms\": {:.3}, \"setup_over_budget\": {}, \
+             \"slowest_step_ms\": {:.3}, \"over_budget_steps\": [{}]}}",
+            ms(t.rules.step),
+            ms(t.rules.setup),
+            t.rules.strict,
+            ms(t.setup),
+            t.setup_over_budget(),
+            ms(t.slowest_step),
+            over.join(", ")
+        )
+    });
     format!(
         "{{\n  \"format\": \"steerkit-ptsp-score\",\n  \"version\": 1,\n  \"map\": {},\n  \
          \"controller\": {},\n  \"outcome\": \"{}\",\n  \"steps\": {},\n  \"visited\": {},\n  \
-         \"waypoints\": {},\n  \"collisions\": {},\n  \"visit_steps\": [{}]\n}}\n",
+         \"waypoints\": {},\n  \"collisions\": {},\n  \"visit_steps\": [{}]{}\n}}\n",
         serde_json::to_string(map.name()).unwrap_or_default(),
-        serde_json::to_string(&racer.name()).unwrap_or_default(),
+        serde_json::to_string(controller).unwrap_or_default(),
         s.outcome.name(),
         s.steps,
         s.visited,
         s.waypoints,
         s.collisions,
-        visits.join(", ")
+        visits.join(", "),
+        timing
     )
 }
 
 /// Writes `score.json`, `trajectory.csv` (step, time, x, y, vx, vy, heading, action, collided),
-/// `replay.html` and `snapshot.svg` to `dir`; returns the files.
+/// `replay.html` and `snapshot.svg` to `dir` for a race of the controller named `controller`
+/// ([`Racer::name`] for the built-in ones, any name for yours); returns the files.
 ///
 /// # Errors
 /// Any I/O error, with the path.
-pub fn write(dir: &Path, map: &Map, log: &RaceLog, racer: Racer) -> Result<Vec<PathBuf>, String> {
+pub fn write(
+    dir: &Path,
+    map: &Map,
+    log: &RaceLog,
+    controller: &str,
+) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let files =
         ["score.json", "trajectory.csv", "replay.html", "snapshot.svg"].map(|f| dir.join(f));
     let io = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
-    steerkit_files::write_atomic(&files[0], score_json(map, log, racer).as_bytes())
+    steerkit_files::write_atomic(&files[0], score_json(map, log, controller).as_bytes())
         .map_err(|e| io(&files[0], e))?;
     let mut csv = String::from("step,time,x,y,vx,vy,heading,action,collided\n");
     let mut row = |step: u32, k: &steerkit::kinematic::Kinematic, action: &str, hit: bool| {
@@ -246,7 +321,7 @@ pub fn write(dir: &Path, map: &Map, log: &RaceLog, racer: Racer) -> Result<Vec<P
         row(s.step, &s.state, s.action.name(), s.collided);
     }
     steerkit_files::write_atomic(&files[1], csv.as_bytes()).map_err(|e| io(&files[1], e))?;
-    let rec = recording(map, log, racer);
+    let rec = recording(map, log, controller);
     crate::replay::write_html(&rec, &files[2]).map_err(|e| io(&files[2], e))?;
     crate::snapshot::write_svg(&rec, &files[3]).map_err(|e| io(&files[3], e))?;
     Ok(files.to_vec())
