@@ -96,10 +96,13 @@ fn corridors(rng: &mut Rng) -> Canvas {
         let mut next = Vec::new();
         for (di, dj) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
             let (a, b) = (i as i64 + di, j as i64 + dj);
-            if a >= 0 && b >= 0 && (a as usize) < nx && (b as usize) < ny {
-                if !seen[b as usize * nx + a as usize] {
-                    next.push((a as usize, b as usize));
-                }
+            if a >= 0
+                && b >= 0
+                && (a as usize) < nx
+                && (b as usize) < ny
+                && !seen[b as usize * nx + a as usize]
+            {
+                next.push((a as usize, b as usize));
             }
         }
         if next.is_empty() {
