@@ -131,32 +131,7 @@ pub fn recording(map: &Map, log: &RaceLog, controller: &str) -> Recording {
         .zip(&log.visited)
         .map(|(w, v)| WaypointShape { center: (*w).into(), radius: ship.visit_radius, visited: *v })
         .collect();
-    // the path flown to each waypoint, as planned when the ship set out for it
-    let mut current = None;
-    for s in &log.steps {
-        let Some(&last) = s.notes.path.last() else { continue };
-        if current != Some(last) && s.notes.path.len() >= 2 {
-            current = Some(last);
-            world.paths.push(PathShape {
-                name: format!("leg {}", world.paths.len() + 1),
-                points: s.notes.path.iter().map(|&p| PathPoint::from(p)).collect(),
-                looping: false,
-            });
-        }
-    }
-    // the controller's intended tour, as it first stated it: straight from the start through
-    // the waypoints in its order (the visits, filled in green, show what became of it)
-    if let Some(s) = log.steps.iter().find(|s| !s.notes.tour.is_empty()) {
-        let mut points = vec![PathPoint::from(map.start())];
-        points.extend(
-            s.notes
-                .tour
-                .iter()
-                .filter_map(|&w| map.waypoints().get(w))
-                .map(|&w| PathPoint::from(w)),
-        );
-        world.paths.insert(0, PathShape { name: "planned tour".into(), points, looping: false });
-    }
+    world.paths = planned_paths(map, log);
     let mut group = Group::new("ship", "#0072b2", ship.radius);
     group.vehicle = Some(VehicleShape {
         model: "ship".into(),
@@ -214,7 +189,7 @@ pub fn recording(map: &Map, log: &RaceLog, controller: &str) -> Recording {
     events.sort_by_key(|e| e.step);
     let score = log.score;
     let description = format!(
-        "PTSP on map `{}` ({} × {} px, drawn 1 px to the metre) with the {} controller: {} of {} waypoints in {} steps \
+        "PTSP on map `{}` ({} × {} px) with the {} controller: {} of {} waypoints in {} steps \
          of 40 ms ({}), {} wall collisions. Waypoints fill green with their visit number; dashed \
          lines are the planned tour (straight, in the controller's order) and the A* paths planned to each; select the ship for its action (thrust, turn), \
          the point it steers for and its probes (red where a probe found a wall, which makes it \
@@ -232,8 +207,12 @@ pub fn recording(map: &Map, log: &RaceLog, controller: &str) -> Recording {
     Recording {
         format: FORMAT.into(),
         version: VERSION,
-        meta: Meta { every: 1, ..Meta::new(format!("ptsp {}", map.name()), 0, STEP, score.steps) }
-            .with_description(description),
+        meta: Meta {
+            every: 1,
+            unit: "px".into(),
+            ..Meta::new(format!("ptsp {}", map.name()), 0, STEP, score.steps)
+        }
+        .with_description(description),
         world,
         groups: vec![group],
         agent_groups: vec![0],
@@ -244,6 +223,38 @@ pub fn recording(map: &Map, log: &RaceLog, controller: &str) -> Recording {
         shots: Vec::new(),
         shots_dropped: 0,
     }
+}
+
+/// The controller's intended tour, as it first stated it (straight from the start through the
+/// waypoints in its order; the visits, filled in green, show what became of it), then the
+/// path flown to each waypoint, as planned when the ship set out for it.
+fn planned_paths(map: &Map, log: &RaceLog) -> Vec<PathShape> {
+    let mut paths = Vec::new();
+    if let Some(s) = log.steps.iter().find(|s| !s.notes.tour.is_empty()) {
+        let mut points = vec![PathPoint::from(map.start())];
+        points.extend(
+            s.notes
+                .tour
+                .iter()
+                .filter_map(|&w| map.waypoints().get(w))
+                .map(|&w| PathPoint::from(w)),
+        );
+        paths.push(PathShape { name: "planned tour".into(), points, looping: false });
+    }
+    let (mut current, mut legs) = (None, 0);
+    for s in &log.steps {
+        let Some(&last) = s.notes.path.last() else { continue };
+        if current != Some(last) && s.notes.path.len() >= 2 {
+            current = Some(last);
+            legs += 1;
+            paths.push(PathShape {
+                name: format!("leg {legs}"),
+                points: s.notes.path.iter().map(|&p| PathPoint::from(p)).collect(),
+                looping: false,
+            });
+        }
+    }
+    paths
 }
 
 /// `score.json`: the score and the visit step of each waypoint; under time rules also the

@@ -4,8 +4,8 @@
 //! "mine":
 //!
 //! ```text
-//! cargo run --release --example my_controller            # the open map
-//! cargo run --release --example my_controller -- maze    # a shipped map or a map file
+//! cargo run --release --example ptsp_my_controller            # the open map
+//! cargo run --release --example ptsp_my_controller -- maze    # a shipped map or a map file
 //! ```
 //!
 //! Replace `act` with your own; `notes` is optional and shows in the replay (the point you
