@@ -92,6 +92,10 @@ struct PtspArgs {
     /// over-budget steps in score.json (scores then depend on the machine's speed).
     #[arg(long)]
     time_rules: bool,
+    /// Print two races' score.json side by side instead of racing: each waypoint's visit
+    /// step in both, in the first race's order, and the difference.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    compare: Option<Vec<PathBuf>>,
     /// With --time-rules: replace an over-budget step's action by no action (coast).
     #[arg(long, requires = "time_rules")]
     strict: bool,
@@ -231,6 +235,20 @@ fn serve_command(args: &ServeArgs) -> ExitCode {
 
 fn ptsp_command(args: &PtspArgs) -> ExitCode {
     use steerkit_cli::ptsp::{self, Racer};
+    if let Some(files) = &args.compare {
+        let mut texts = Vec::new();
+        for f in files {
+            match steerkit_files::read_limited(f, 64 * 1024 * 1024) {
+                Ok(bytes) => texts
+                    .push((f.display().to_string(), String::from_utf8_lossy(&bytes).into_owned())),
+                Err(e) => return fail(format!("{}: {e}", f.display())),
+            }
+        }
+        return match ptsp::compare((&texts[0].0, &texts[0].1), (&texts[1].0, &texts[1].1)) {
+            Ok(table) => say(&table).err().unwrap_or(ExitCode::SUCCESS),
+            Err(e) => fail(e),
+        };
+    }
     let map = match ptsp::resolve_map(&args.map) {
         Ok(m) => m,
         Err(e) => return fail(e),

@@ -337,3 +337,62 @@ pub fn write(
     crate::snapshot::write_svg(&rec, &files[3]).map_err(|e| io(&files[3], e))?;
     Ok(files.to_vec())
 }
+
+/// Two races' `score.json` side by side (`steerkit ptsp --compare A B`): for each waypoint in
+/// the order A visited it, the step each visited it at and B − A (negative: B was there
+/// first), then the totals. `a` and `b` are `(name, text)` pairs; the names appear in errors.
+///
+/// # Errors
+/// A text that is not a score (one line naming the file and the key), or scores of maps with
+/// different waypoint counts.
+pub fn compare(a: (&str, &str), b: (&str, &str)) -> Result<String, String> {
+    let read = |(name, text): (&str, &str)| -> Result<(String, Vec<Option<u64>>, u64), String> {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("{name}: not JSON: {e}"))?;
+        if v["format"] != "steerkit-ptsp-score" {
+            return Err(format!(
+                "{name}: format = {}: allowed \"steerkit-ptsp-score\"",
+                v["format"]
+            ));
+        }
+        let visits = v["visit_steps"]
+            .as_array()
+            .ok_or_else(|| format!("{name}: visit_steps: allowed a list of steps or null"))?
+            .iter()
+            .map(serde_json::Value::as_u64)
+            .collect();
+        let steps =
+            v["steps"].as_u64().ok_or_else(|| format!("{name}: steps: allowed a whole number"))?;
+        let who = v["controller"].as_str().unwrap_or("?").to_string();
+        Ok((who, visits, steps))
+    };
+    let (ca, va, sa) = read(a)?;
+    let (cb, vb, sb) = read(b)?;
+    if va.len() != vb.len() {
+        return Err(format!(
+            "{} has {} waypoints and {} has {}: compare races on the same map",
+            a.0,
+            va.len(),
+            b.0,
+            vb.len()
+        ));
+    }
+    let mut order: Vec<usize> = (0..va.len()).collect();
+    order.sort_by_key(|&w| (va[w].unwrap_or(u64::MAX), w));
+    let step = |s: Option<u64>| s.map_or("-".to_string(), |s| s.to_string());
+    let mut out = format!("waypoint  A: {ca:>12}  B: {cb:>12}  B - A\n");
+    for w in order {
+        let diff = match (va[w], vb[w]) {
+            (Some(x), Some(y)) => format!("{:+}", y as i64 - x as i64),
+            _ => "-".into(),
+        };
+        out.push_str(&format!(
+            "{:>8}  {:>15}  {:>15}  {diff:>5}\n",
+            w + 1,
+            step(va[w]),
+            step(vb[w])
+        ));
+    }
+    out.push_str(&format!("{:>8}  {sa:>15}  {sb:>15}  {:>+5}\n", "steps", sb as i64 - sa as i64));
+    Ok(out)
+}

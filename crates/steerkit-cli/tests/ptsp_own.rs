@@ -73,3 +73,31 @@ fn the_replay_draws_the_planned_tour() {
     let tour = rec.world.paths.iter().find(|p| p.name == "planned tour").unwrap();
     assert_eq!(tour.points.len(), 1 + map.waypoints().len(), "the start and every waypoint");
 }
+
+/// `--compare`: two races' visits side by side with B − A per waypoint and in all; a file that
+/// is no score is one line naming it.
+#[test]
+fn two_scores_compare_waypoint_by_waypoint() {
+    let map = steerkit_cli::ptsp::resolve_map("open").unwrap();
+    let run = |racer| steerkit_cli::ptsp::race_on(&map, racer, RaceLimits::default()).unwrap();
+    let (a, b) =
+        (run(steerkit_cli::ptsp::Racer::Reference), run(steerkit_cli::ptsp::Racer::NearestFirst));
+    let ja = steerkit_cli::ptsp::score_json(&map, &a, "reference");
+    let jb = steerkit_cli::ptsp::score_json(&map, &b, "nearest-first");
+    let table = steerkit_cli::ptsp::compare(("a.json", &ja), ("b.json", &jb)).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 1 + 10 + 1, "{table}");
+    let last = lines.last().unwrap().split_whitespace().collect::<Vec<_>>();
+    assert_eq!(last[1].parse::<u32>().unwrap(), a.score.steps);
+    assert_eq!(
+        last[3].parse::<i64>().unwrap(),
+        i64::from(b.score.steps) - i64::from(a.score.steps)
+    );
+    // the first row is A's first visit
+    let first = a.visited.iter().map(|v| v.unwrap()).min().unwrap();
+    assert_eq!(lines[1].split_whitespace().nth(1).unwrap(), first.to_string());
+    assert_eq!(
+        steerkit_cli::ptsp::compare(("a.json", "{}"), ("b.json", &jb)).unwrap_err(),
+        "a.json: format = null: allowed \"steerkit-ptsp-score\""
+    );
+}
