@@ -163,18 +163,20 @@ pub struct Reference {
 }
 
 impl Reference {
-    /// Plans the tour of `map` for `ship`.
+    /// The reference controller for `map` and `ship`: builds the planner (checking that every
+    /// waypoint can be reached); the tour is planned in [`Controller::setup`], which [`race`]
+    /// calls and times under the competition's rules (or at the first step without it).
     ///
     /// # Errors
     /// A waypoint the ship cannot reach ([`Planner::new`]).
+    ///
+    /// [`race`]: crate::race
     pub fn new(map: &Map, ship: &Ship, settings: ReferenceSettings) -> Result<Self, MapError> {
-        let mut planner = Planner::new(map, ship)?;
-        let legs = planner.legs(map);
-        let order = tour(&legs, settings.tour, settings.turn_cost);
+        let planner = Planner::new(map, ship)?;
         Ok(Reference {
             settings,
             planner,
-            order,
+            order: Vec::new(),
             path: Vec::new(),
             current: None,
             planned_at: 0,
@@ -182,10 +184,16 @@ impl Reference {
         })
     }
 
-    /// The waypoint order (0-based).
+    /// The waypoint order (0-based); empty until the tour is planned.
     #[must_use]
     pub fn order(&self) -> &[usize] {
         &self.order
+    }
+
+    /// Idea 1, the tour: A* path lengths between all waypoints, then the order.
+    fn plan_tour(&mut self, map: &Map) {
+        let legs = self.planner.legs(map);
+        self.order = tour(&legs, self.settings.tour, self.settings.turn_cost);
     }
 
     /// Idea 1, the tour: the first waypoint of the planned order not visited yet (`None` when
@@ -323,7 +331,16 @@ impl Reference {
 }
 
 impl Controller for Reference {
+    fn setup(&mut self, map: &Map, _: &Ship) {
+        if self.order.is_empty() {
+            self.plan_tour(map);
+        }
+    }
+
     fn act(&mut self, race: &RaceView<'_>) -> Action {
+        if self.order.is_empty() {
+            self.plan_tour(race.map);
+        }
         let Some(next) = self.next_waypoint(race) else { return Action::COAST };
         let aim = self.follow_path(race, next);
         let desired = self.avoid_walls(race, aim);
