@@ -101,6 +101,14 @@ pub struct ReferenceSettings {
     /// Steps between re-plans of the path (8 steps, 0.32 s): the ship drifts off a path it
     /// cannot follow exactly, and a fresh A* path starts where it is.
     pub replan: u32,
+    /// Steps without progress (the path left to the waypoint no shorter by `progress` px than
+    /// its best) after which the ship slows down: 3 s. A ship that shuttles past a narrow door
+    /// it cannot turn into at speed gets there at half the speed, then a quarter.
+    pub stall: u32,
+    /// The least shortening of the path left (px) that counts as progress.
+    pub progress: f32,
+    /// The slowest the ship is made by stalls, as a fraction of its planned speed.
+    pub min_caution: f32,
 }
 
 impl Default for ReferenceSettings {
@@ -118,6 +126,9 @@ impl Default for ReferenceSettings {
             probe_time: 0.75,
             escape: [5.0, 7.5, 10.0],
             replan: 8,
+            stall: 75,
+            progress: 5.0,
+            min_caution: 0.25,
         }
     }
 }
@@ -150,7 +161,11 @@ struct Aim {
 ///    30 px ahead along the velocity; if one is closer to a wall than the ship's radius, an
 ///    escape point 5–10 px from it in one of 8 directions, clear of walls and nearest the
 ///    path's target, is sought instead.
+
 /// 4. **Command** ([`best_action`]): the six actions tried one step ahead.
+///
+/// A stall watch slows the ship when the path left stops shortening (it keeps overshooting a
+/// turn into a narrow door, say): half the speed after 3 s, a quarter after 6 s.
 #[derive(Clone, Debug)]
 pub struct Reference {
     settings: ReferenceSettings,
@@ -159,6 +174,10 @@ pub struct Reference {
     path: Vec<Vec2>,
     current: Option<usize>,
     planned_at: u32,
+    /// The shortest path left to the current waypoint so far (px) and the step it was reached.
+    best_left: (f32, u32),
+    /// The fraction of the planned speed used, halved at each stall.
+    caution: f32,
     notes: Notes,
 }
 
@@ -180,6 +199,8 @@ impl Reference {
             path: Vec::new(),
             current: None,
             planned_at: 0,
+            best_left: (f32::INFINITY, 0),
+            caution: 1.0,
             notes: Notes::default(),
         })
     }
@@ -209,6 +230,10 @@ impl Reference {
     fn follow_path(&mut self, race: &RaceView<'_>, next: usize) -> Aim {
         let s = self.settings;
         let p = race.state.position;
+        if self.current != Some(next) {
+            self.best_left = (f32::INFINITY, race.step);
+            self.caution = 1.0;
+        }
         if self.current != Some(next)
             || race.step >= self.planned_at + s.replan
             || self.path.len() < 2
@@ -216,6 +241,7 @@ impl Reference {
             self.path = self.planner.path_to(p, next).unwrap_or_default();
             self.current = Some(next);
             self.planned_at = race.step;
+            self.watch_progress(race.step);
         }
         let waypoint = race.map.waypoints()[next];
         let Some(&first) = self.path.get(1) else {
@@ -254,7 +280,22 @@ impl Reference {
         } else {
             d + s.lookahead
         };
-        Aim { target, speed: s.cruise.min((2.0 * s.braking * room).sqrt()), unstick }
+        let speed = s.cruise.min((2.0 * s.braking * room).sqrt()) * self.caution;
+        Aim { target, speed, unstick }
+    }
+
+    /// The stall watch of idea 2: when the path left has not shortened by `progress` px for
+    /// `stall` steps, the speed is halved (down to `min_caution`), so a ship that keeps
+    /// overshooting a turn it cannot make at speed makes it slower.
+    fn watch_progress(&mut self, step: u32) {
+        let s = self.settings;
+        let left: f32 = self.path.windows(2).map(|w| w[0].distance(w[1])).sum();
+        if self.path.len() >= 2 && left < self.best_left.0 - s.progress {
+            self.best_left = (left, step);
+        } else if step >= self.best_left.1 + s.stall {
+            self.caution = (self.caution * 0.5).max(s.min_caution);
+            self.best_left = (left, step);
+        }
     }
 
     /// Idea 3, wall avoidance by pixel probes along the velocity: the desired velocity (px/s)

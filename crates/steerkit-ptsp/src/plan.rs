@@ -176,8 +176,23 @@ impl Planner {
     /// waypoint sits close to a wall; always within the ship's visit radius). When the ship is
     /// closer to a wall than the grid allows (its own cell is blocked), the path's first point
     /// after `from` is the nearest free cell within 8 px: following it steps away from the
-    /// wall. `None` when there is no way there.
+    /// wall. When the ship has gone where the grid's 1 px margin leaves no way back (through
+    /// a door narrower than its diameter plus the margin, say, at speed), the search is made
+    /// again with no margin, on every cell where the ship's disc fits. `None` when there is no
+    /// way there even then.
     pub fn path_to(&mut self, from: Vec2, goal: usize) -> Option<Vec<Vec2>> {
+        let margin = self.grid.free_from;
+        let path = self.search(from, goal).or_else(|| {
+            self.grid.free_from = self.radius;
+            let tight = self.search(from, goal);
+            self.grid.free_from = margin;
+            tight
+        });
+        path
+    }
+
+    /// [`Planner::path_to`] on the grid as its margin stands.
+    fn search(&mut self, from: Vec2, goal: usize) -> Option<Vec<Vec2>> {
         let own = self.grid.node_at(from);
         let free = own.filter(|&n| self.grid.free(n % self.grid.w, n / self.grid.w));
         let start = free.or_else(|| nearest_free(&self.grid, from, 8.0)).or(own)?;

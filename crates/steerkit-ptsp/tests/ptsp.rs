@@ -251,8 +251,8 @@ fn the_two_opt_tour_is_no_longer_than_nearest_first_and_a_permutation() {
 /// The reference controller against the naive one on every shipped map: it finishes each,
 /// in fewer steps than the naive one takes (which finishes only the open field). Measured:
 /// open 534 against 747 steps; rooms 823 (naive: 3 of 10 waypoints, timed out); maze 1 059
-/// (naive: 1 of 12); spiral 1 326 (naive: 0 of 29); doors 2 114 (naive: 9 of 32); the
-/// random-order tour takes 973, 1 403, 2 582, 1 423 and 3 956.
+/// (naive: 1 of 12); spiral 1 326 (naive: 0 of 29); doors 2 036 (naive: 9 of 32); the
+/// random-order tour takes 973, 1 403, 2 582, 1 423 and 4 006.
 #[test]
 fn the_reference_controller_beats_the_naive_one_on_every_shipped_map() {
     let ship = Ship::default();

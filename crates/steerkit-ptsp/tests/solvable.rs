@@ -266,3 +266,22 @@ fn print_generated_maps() {
         println!("{}", generate(kind, 7));
     }
 }
+
+/// Maps other proptest seeds drew that the reference once failed: two where the ship shot
+/// through a 10 px door the navigation grid's 1 px margin closes and had no path back (it
+/// pressed into a wall for the rest of the race), one where it shuttled past a narrow door it
+/// could not turn into at speed.
+#[test]
+fn maps_once_failed_are_finished() {
+    let ship = Ship::default();
+    for (kind, seed) in [
+        (2, 3_465_982_224_675_729_732),
+        (2, 17_975_669_077_555_046_125),
+        (2, 8_985_411_421_362_222_710),
+    ] {
+        let map = Map::parse(&generate(kind, seed), "random").unwrap();
+        let mut reference = Reference::new(&map, &ship, ReferenceSettings::default()).unwrap();
+        let score = race(&map, &ship, &mut reference, RaceLimits::default()).score;
+        assert!(score.finished(), "kind {kind} seed {seed}: {score:?}");
+    }
+}
