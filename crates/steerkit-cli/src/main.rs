@@ -71,7 +71,12 @@ struct ServeArgs {
 
 #[derive(clap::Args)]
 struct PtspArgs {
-    /// A map file (text: '#' wall, 'S' start, 'W' waypoints) or a shipped map: open, rooms, maze.
+    /// A map file or a shipped map: open, rooms, maze, spiral, doors.
+    ///
+    /// A map file is text, one character per square: '#' wall, '.' or ' ' free, 'S' the start
+    /// (exactly one), 'W' a waypoint (1 to 64); every row as long as the first; the top row is
+    /// the top of the map. Lines starting with ';' are comments. An optional line 'scale N'
+    /// before the grid makes each character N × N px (N from 1 to 16; at most 4096 px a side).
     #[arg(default_value = "maze")]
     map: String,
     /// The controller.
@@ -83,6 +88,17 @@ struct PtspArgs {
     /// Output directory (default: out/ptsp-<map>/).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Measure the competition's real-time budgets (40 ms a step, 1 s to set up) and flag
+    /// over-budget steps in score.json (scores then depend on the machine's speed).
+    #[arg(long)]
+    time_rules: bool,
+    /// Print two races' score.json side by side instead of racing: each waypoint's visit
+    /// step in both, in the first race's order, and the difference.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    compare: Option<Vec<PathBuf>>,
+    /// With --time-rules: replace an over-budget step's action by no action (coast).
+    #[arg(long, requires = "time_rules")]
+    strict: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -200,6 +216,20 @@ fn serve_command(args: &ServeArgs) -> ExitCode {
 
 fn ptsp_command(args: &PtspArgs) -> ExitCode {
     use steerkit_cli::ptsp::{self, Racer};
+    if let Some(files) = &args.compare {
+        let mut texts = Vec::new();
+        for f in files {
+            match steerkit_files::read_limited(f, 64 * 1024 * 1024) {
+                Ok(bytes) => texts
+                    .push((f.display().to_string(), String::from_utf8_lossy(&bytes).into_owned())),
+                Err(e) => return fail(format!("{}: {e}", f.display())),
+            }
+        }
+        return match ptsp::compare((&texts[0].0, &texts[0].1), (&texts[1].0, &texts[1].1)) {
+            Ok(table) => say(&table).err().unwrap_or(ExitCode::SUCCESS),
+            Err(e) => fail(e),
+        };
+    }
     let map = match ptsp::resolve_map(&args.map) {
         Ok(m) => m,
         Err(e) => return fail(e),
@@ -210,7 +240,14 @@ fn ptsp_command(args: &PtspArgs) -> ExitCode {
         RacerArg::RandomOrder => Racer::RandomOrder(args.seed),
         RacerArg::Naive => Racer::Naive,
     };
-    let log = match ptsp::race_on(&map, racer) {
+    let limits = steerkit_ptsp::RaceLimits {
+        time: args.time_rules.then_some(steerkit_ptsp::TimeRules {
+            strict: args.strict,
+            ..steerkit_ptsp::TimeRules::default()
+        }),
+        ..steerkit_ptsp::RaceLimits::default()
+    };
+    let log = match ptsp::race_on(&map, racer, limits) {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
@@ -218,7 +255,7 @@ fn ptsp_command(args: &PtspArgs) -> ExitCode {
         .file_stem()
         .map_or("map".into(), |s| s.to_string_lossy().into_owned());
     let dir = args.out.clone().unwrap_or_else(|| Path::new("out").join(format!("ptsp-{stem}")));
-    let files = match ptsp::write(&dir, &map, &log, racer) {
+    let files = match ptsp::write(&dir, &map, &log, &racer.name()) {
         Ok(f) => f,
         Err(e) => return fail(e),
     };

@@ -400,7 +400,7 @@ fn ptsp_races_a_map_and_writes_score_trajectory_and_replay() {
     let o = steerkit(&["ptsp", "nowhere"]);
     assert_eq!(
         text(&o.stderr),
-        "error: no map file or shipped map named `nowhere` (shipped: open, rooms, maze)\n"
+        "error: no map file or shipped map named `nowhere` (shipped: open, rooms, maze, spiral, doors)\n"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,8 @@
 //!   shipped maps ([`builtin_map`], [`map::BUILTIN`]).
 //! - [`Ship`] and [`Action`]: the dynamics, stated with their constants; the ship is a steerkit
 //!   [`Vehicle`](steerkit::motor::Vehicle).
-//! - [`race`] runs a [`Controller`] and returns its [`Score`] and every step ([`RaceLog`]).
+//! - [`race`] runs a [`Controller`] and returns a [`RaceLog`]: its [`Score`] and every step;
+//!   optionally under the competition's real-time budgets ([`TimeRules`]).
 //! - [`Reference`]: a strong controller from steerkit's parts (A* tour and path following,
 //!   pixel-probe wall avoidance, try-every-action command choice); [`Naive`]: the baseline.
 //!
@@ -21,11 +22,14 @@ mod ship;
 
 pub use controllers::{best_action, Naive, Reference, ReferenceSettings};
 pub use map::{Map, MapError};
-pub use plan::{Planner, TourMethod};
-pub use race::{race, Controller, Notes, Outcome, RaceLimits, RaceLog, RaceView, Score, StepLog};
+pub use plan::{Leg, Planner, TourMethod};
+pub use race::{
+    race, Controller, Notes, Outcome, RaceLimits, RaceLog, RaceView, Score, StepLog, TimeRules,
+    Timing,
+};
 pub use ship::{Action, Ship, Turn, STEP};
 
-/// A shipped map by name: `open`, `rooms` or `maze`.
+/// A shipped map by name: `open`, `rooms`, `maze`, `spiral` or `doors`.
 #[must_use]
 pub fn builtin_map(name: &str) -> Option<Map> {
     map::builtin(name)

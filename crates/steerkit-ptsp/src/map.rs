@@ -263,6 +263,82 @@ impl Map {
         false
     }
 
+    /// Distance (px) from `from` along the direction `dir` to the first wall pixel, or `max`
+    /// if there is none within `max` px (pixels outside the map are wall): the lectures'
+    /// "ray" for collision detection. 0 when `from` is in a wall; `max` (at most 8192 px) for a
+    /// zero or non-finite direction. Exact: the pixels the ray crosses are walked one by one.
+    #[must_use]
+    pub fn ray(&self, from: Vec2, dir: Vec2, max: f32) -> f32 {
+        let max = if max.is_finite() { max.clamp(0.0, 8192.0) } else { 0.0 };
+        let dir = dir.normalize_or_zero();
+        if !from.is_finite() || self.wall_at(from) {
+            return 0.0;
+        }
+        if dir == Vec2::ZERO {
+            return max;
+        }
+        // Amanatides & Woo: the distance along the ray to the next vertical and horizontal
+        // pixel edge, and how far apart those edges are along it
+        let (mut x, mut y) = (from.x.floor() as i64, from.y.floor() as i64);
+        let step = |d: f32| if d > 0.0 { 1i64 } else { -1 };
+        let (sx, sy) = (step(dir.x), step(dir.y));
+        let first = |p: f32, cell: i64, d: f32| {
+            if d > 0.0 {
+                (cell as f32 + 1.0 - p) / d
+            } else if d < 0.0 {
+                (p - cell as f32) / -d
+            } else {
+                f32::INFINITY
+            }
+        };
+        let (mut tx, mut ty) = (first(from.x, x, dir.x), first(from.y, y, dir.y));
+        let (dx, dy) = (1.0 / dir.x.abs(), 1.0 / dir.y.abs());
+        loop {
+            let t = tx.min(ty);
+            if t >= max {
+                return max;
+            }
+            if tx < ty {
+                x += sx;
+                tx += dx;
+            } else {
+                y += sy;
+                ty += dy;
+            }
+            if self.is_wall(x, y) {
+                return t;
+            }
+        }
+    }
+
+    /// Distance (px) from `p` to the nearest wall pixel (the square `[x, x+1) × [y, y+1)`),
+    /// or `max` if none is nearer (pixels outside the map are wall). The ship's disc of radius
+    /// `r` at `p` touches a wall exactly when this is below `r` (see [`Map::disc_hits_wall`]).
+    /// Looks at the `(2·max + 3)²` pixels around `p`, so keep `max` small (≤ 64 px); 0 for a
+    /// point that is not finite.
+    #[must_use]
+    pub fn clearance_at(&self, p: Vec2, max: f32) -> f32 {
+        let max = if max.is_finite() { max.clamp(0.0, 64.0) } else { 0.0 };
+        if !p.is_finite() {
+            return 0.0;
+        }
+        let (cx, cy) = (p.x.floor() as i64, p.y.floor() as i64);
+        let r = max.ceil() as i64 + 1;
+        let mut best = max;
+        for y in cy - r..=cy + r {
+            for x in cx - r..=cx + r {
+                if self.is_wall(x, y) {
+                    let nearest = p.clamp(
+                        Vec2::new(x as f32, y as f32),
+                        Vec2::new(x as f32 + 1.0, y as f32 + 1.0),
+                    );
+                    best = best.min(nearest.distance(p));
+                }
+            }
+        }
+        best
+    }
+
     /// The walls as rectangles `(min, max)` (px): runs of wall pixels along each row, merged
     /// with identical runs in the rows above (for drawing; every wall pixel is in one).
     #[must_use]
@@ -359,6 +435,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("open", include_str!("../maps/open.txt")),
     ("rooms", include_str!("../maps/rooms.txt")),
     ("maze", include_str!("../maps/maze.txt")),
+    ("spiral", include_str!("../maps/spiral.txt")),
+    ("doors", include_str!("../maps/doors.txt")),
 ];
 
 /// A shipped map by name.

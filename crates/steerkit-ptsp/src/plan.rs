@@ -170,22 +170,46 @@ impl Planner {
         (0..=n).all(|i| self.clearance(a.lerp(b, i as f32 / n as f32)) >= self.radius + margin)
     }
 
-    /// A least-cost path (px) from `from` to waypoint `goal` (0-based), starting at `from` and
-    /// ending at the waypoint's goal cell; `None` when the ship's cell has no way there.
+    /// A least-cost path (px) from `from` to waypoint `goal` (0-based): it starts at `from` and
+    /// ends at the centre of the waypoint's goal cell, the free 2 × 2 px cell nearest the
+    /// waypoint (so up to about 1.4 px from the waypoint's centre, or farther where the
+    /// waypoint sits close to a wall; always within the ship's visit radius). When the ship is
+    /// closer to a wall than the grid allows (its own cell is blocked), the path's first point
+    /// after `from` is the nearest free cell within 8 px: following it steps away from the
+    /// wall. When the ship has gone where the grid's 1 px margin leaves no way back (through
+    /// a door narrower than its diameter plus the margin, say, at speed), the search is made
+    /// again with no margin, on every cell where the ship's disc fits. `None` when there is no
+    /// way there even then.
     pub fn path_to(&mut self, from: Vec2, goal: usize) -> Option<Vec<Vec2>> {
-        let start = self.grid.node_at(from).or_else(|| nearest_free(&self.grid, from, 4.0))?;
+        let margin = self.grid.free_from;
+        let path = self.search(from, goal).or_else(|| {
+            self.grid.free_from = self.radius;
+            let tight = self.search(from, goal);
+            self.grid.free_from = margin;
+            tight
+        });
+        path
+    }
+
+    /// [`Planner::path_to`] on the grid as its margin stands.
+    fn search(&mut self, from: Vec2, goal: usize) -> Option<Vec<Vec2>> {
+        let own = self.grid.node_at(from);
+        let free = own.filter(|&n| self.grid.free(n % self.grid.w, n / self.grid.w));
+        let start = free.or_else(|| nearest_free(&self.grid, from, 8.0)).or(own)?;
         let nodes = self.astar.find(&self.grid, start, *self.goals.get(goal)?)?;
         let mut out: Vec<Vec2> = Vec::with_capacity(nodes.len() + 1);
         out.push(from);
-        out.extend(nodes.iter().skip(1).map(|&n| self.grid.position(n)));
+        // the ship's own cell is where it is already; a cell it escapes to is the first target
+        let skip = usize::from(Some(start) == own);
+        out.extend(nodes.iter().skip(skip).map(|&n| self.grid.position(n)));
         Some(out)
     }
 
-    /// Path lengths (px) between the start (index 0) and the waypoints (index `i + 1`), and the
-    /// unit directions in which each path leaves its first point and reaches its last
-    /// (`legs[a][b] = (length, leave, arrive)`), from A* on the navigation grid.
+    /// The [`Leg`] between every two of the start (index 0) and the waypoints (index `i + 1`):
+    /// `legs[a][b]` from A* on the navigation grid (zero for `a == b` and for `b == 0`, the
+    /// start, which no tour returns to).
     #[must_use]
-    pub fn legs(&mut self, map: &Map) -> Vec<Vec<(f32, Vec2, Vec2)>> {
+    pub fn legs(&mut self, map: &Map) -> Vec<Vec<Leg>> {
         let n = map.waypoints().len() + 1;
         let point = |i: usize| if i == 0 { map.start() } else { map.waypoints()[i - 1] };
         let mut legs = Vec::with_capacity(n);
@@ -197,7 +221,7 @@ impl Planner {
                 } else {
                     self.path_to(point(a), b - 1).unwrap_or_default()
                 };
-                row.push(leg(&path));
+                row.push(Leg::of(&path));
             }
             legs.push(row);
         }
@@ -205,16 +229,29 @@ impl Planner {
     }
 }
 
-/// A path's length (px) and the unit directions over its first and last 20 px (zero for a
-/// path of fewer than two points).
-fn leg(path: &[Vec2]) -> (f32, Vec2, Vec2) {
-    if path.len() < 2 {
-        return (0.0, Vec2::ZERO, Vec2::ZERO);
+/// One leg of a tour: the A* path between two points of the map, summarised for planning.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Leg {
+    /// Path length (px).
+    pub length: f32,
+    /// Unit direction in which the path leaves its first point (over its first 20 px).
+    pub leave: Vec2,
+    /// Unit direction in which the path reaches its last point (over its last 20 px).
+    pub arrive: Vec2,
+}
+
+impl Leg {
+    /// The leg of a path (all zero for a path of fewer than two points).
+    #[must_use]
+    pub fn of(path: &[Vec2]) -> Leg {
+        if path.len() < 2 {
+            return Leg::default();
+        }
+        let length: f32 = path.windows(2).map(|s| s[0].distance(s[1])).sum();
+        let leave = towards(path[0], path.iter().copied());
+        let arrive = -towards(path[path.len() - 1], path.iter().rev().copied());
+        Leg { length, leave, arrive }
     }
-    let length: f32 = path.windows(2).map(|s| s[0].distance(s[1])).sum();
-    let leave = towards(path[0], path.iter().copied());
-    let arrive = -towards(path[path.len() - 1], path.iter().rev().copied());
-    (length, leave, arrive)
 }
 
 /// The unit direction from `origin` to the first of `points` at least 20 px away (or the last).
@@ -283,25 +320,26 @@ pub enum TourMethod {
 /// angle between the direction the ship arrives in and the direction it leaves in): a ship
 /// with inertia pays for reversing.
 #[must_use]
-pub fn tour_cost(legs: &[Vec<(f32, Vec2, Vec2)>], order: &[usize], turn_cost: f32) -> f32 {
+pub fn tour_cost(legs: &[Vec<Leg>], order: &[usize], turn_cost: f32) -> f32 {
     let mut cost = 0.0;
     let mut at = 0;
     let mut arrive: Option<Vec2> = None;
     for &w in order {
-        let (length, leave, reach) = legs[at][w + 1];
+        let leg = legs[at][w + 1];
         if let Some(a) = arrive {
-            cost += turn_cost * a.angle_to(leave).abs();
+            cost += turn_cost * a.angle_to(leg.leave).abs();
         }
-        cost += length;
-        arrive = Some(reach);
+        cost += leg.length;
+        arrive = Some(leg.arrive);
         at = w + 1;
     }
     cost
 }
 
-/// The order of the waypoints (0-based) by `method` over `legs` (from [`Planner::legs`]).
+/// The order of the waypoints (0-based) by `method` over `legs` (from [`Planner::legs`]);
+/// `turn_cost` (px per radian, see [`tour_cost`]) is used by [`TourMethod::TwoOpt`] only.
 #[must_use]
-pub fn tour(legs: &[Vec<(f32, Vec2, Vec2)>], method: TourMethod, turn_cost: f32) -> Vec<usize> {
+pub fn tour(legs: &[Vec<Leg>], method: TourMethod, turn_cost: f32) -> Vec<usize> {
     let n = legs.len() - 1;
     if let TourMethod::Random(seed) = method {
         let mut rng = steerkit::math::Rng::new(seed);
@@ -319,7 +357,7 @@ pub fn tour(legs: &[Vec<(f32, Vec2, Vec2)>], method: TourMethod, turn_cost: f32)
         let (k, _) = left
             .iter()
             .enumerate()
-            .min_by(|a, b| legs[at][a.1 + 1].0.total_cmp(&legs[at][b.1 + 1].0))
+            .min_by(|a, b| legs[at][a.1 + 1].length.total_cmp(&legs[at][b.1 + 1].length))
             .expect("not empty");
         let w = left.remove(k);
         order.push(w);

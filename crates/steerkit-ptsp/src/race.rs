@@ -1,22 +1,68 @@
 //! A race: one ship, one map, a controller choosing an action every 40 ms, and the score.
 
 use crate::{Action, Map, Ship};
+use std::time::{Duration, Instant};
 use steerkit::kinematic::Kinematic;
 use steerkit::Vec2;
 
-/// When a race ends without visiting every waypoint.
+/// When a race ends without visiting every waypoint, and the real-time rules if any.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceLimits {
     /// Steps in all.
     pub max_steps: u32,
     /// Steps without visiting a new waypoint (the competition's time-out).
     pub timeout: u32,
+    /// The competition's real-time budgets, measured on the wall clock; `None` (the default)
+    /// measures nothing, so that a race depends only on its inputs.
+    pub time: Option<TimeRules>,
 }
 
 impl Default for RaceLimits {
-    /// 10 000 steps (400 s) in all, 1 000 steps (40 s) between waypoints.
+    /// 10 000 steps (400 s) in all, 1 000 steps (40 s) between waypoints, no time rules.
     fn default() -> Self {
-        RaceLimits { max_steps: 10_000, timeout: 1_000 }
+        RaceLimits { max_steps: 10_000, timeout: 1_000, time: None }
+    }
+}
+
+/// The competition's real-time rules: how long a controller may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeRules {
+    /// Real time allowed for one [`Controller::act`] call.
+    pub step: Duration,
+    /// Real time allowed for [`Controller::setup`].
+    pub setup: Duration,
+    /// Strict rules: an action decided over the step budget is replaced by
+    /// [`Action::COAST`] (no action), as the competition's engine did when no answer came in
+    /// time. Otherwise the step is only flagged.
+    pub strict: bool,
+}
+
+impl Default for TimeRules {
+    /// The competition's: 40 ms a step, 1 s to set up; flag, do not replace.
+    fn default() -> Self {
+        TimeRules { step: Duration::from_millis(40), setup: Duration::from_secs(1), strict: false }
+    }
+}
+
+/// What the time rules measured in a race.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    /// The rules applied.
+    pub rules: TimeRules,
+    /// Real time [`Controller::setup`] took.
+    pub setup: Duration,
+    /// The longest [`Controller::act`] call.
+    pub slowest_step: Duration,
+    /// The steps (1-based, as in [`StepLog::step`]) whose decision took longer than the step
+    /// budget.
+    pub over_budget: Vec<u32>,
+}
+
+impl Timing {
+    /// True when setup took longer than its budget.
+    #[must_use]
+    pub fn setup_over_budget(&self) -> bool {
+        self.setup > self.rules.setup
     }
 }
 
@@ -125,6 +171,12 @@ pub trait Controller {
     fn notes(&self) -> Notes {
         Notes::default()
     }
+
+    /// Called once by [`race`] before the first step: do the planning here that the
+    /// competition allowed a second for ([`TimeRules::setup`]). The default does nothing.
+    fn setup(&mut self, map: &Map, ship: &Ship) {
+        let _ = (map, ship);
+    }
 }
 
 /// One step of a race as recorded.
@@ -153,11 +205,18 @@ pub struct RaceLog {
     pub steps: Vec<StepLog>,
     /// For each waypoint, the step it was visited at.
     pub visited: Vec<Option<u32>>,
+    /// What the time rules measured (`None` without [`RaceLimits::time`]).
+    pub timing: Option<Timing>,
 }
 
-/// Runs `controller` on `map` with `ship` until every waypoint is visited or a limit is hit.
-/// The ship starts at rest at the map's start, facing +x. Deterministic: the same map, ship,
-/// controller and limits give the same log. Check a map with [`Planner::new`](crate::Planner::new)
+/// Runs `controller` on `map` with `ship` until every waypoint is visited or a limit is hit:
+/// [`Controller::setup`] once, then each step [`Controller::act`] and [`Ship::step_in`]. The
+/// ship starts at rest at the map's start, facing +x. A waypoint is visited in a step when the
+/// straight path of the ship's centre during the step passes within [`Ship::visit_radius`]
+/// (5 px) of the waypoint's centre: a fast ship cannot skip over one between two steps.
+/// Deterministic without time rules: the same map, ship, controller and limits give the same
+/// log (with [`RaceLimits::time`] the wall clock is read around each call, and under strict
+/// rules a slow step changes the race). Check a map with [`Planner::new`](crate::Planner::new)
 /// first: it refuses a start where the ship does not fit and waypoints it cannot reach (a race
 /// on such a map only times out).
 pub fn race(
@@ -173,6 +232,13 @@ pub fn race(
     let mut collisions = 0;
     let mut last_visit = 0u32;
     let mut step = 0u32;
+    let mut timing = limits.time.map(|rules| Timing { rules, ..Timing::default() });
+    let clock = || limits.time.map(|_| Instant::now());
+    let began = clock();
+    controller.setup(map, ship);
+    if let (Some(t), Some(began)) = (timing.as_mut(), began) {
+        t.setup = began.elapsed();
+    }
     let outcome = loop {
         if visited.iter().all(Option::is_some) {
             break Outcome::Finished;
@@ -184,7 +250,18 @@ pub fn race(
             break Outcome::TimedOut;
         }
         let view = RaceView { map, ship, state, visited: &visited, step };
-        let action = controller.act(&view);
+        let began = clock();
+        let mut action = controller.act(&view);
+        if let (Some(t), Some(began)) = (timing.as_mut(), began) {
+            let took = began.elapsed();
+            t.slowest_step = t.slowest_step.max(took);
+            if took > t.rules.step {
+                t.over_budget.push(step + 1);
+                if t.rules.strict {
+                    action = Action::COAST;
+                }
+            }
+        }
         let (next, collided) = ship.step_in(map, &state, action);
         step += 1;
         collisions += u32::from(collided);
@@ -206,7 +283,7 @@ pub fn race(
         waypoints: visited.len(),
         collisions,
     };
-    RaceLog { score, start, steps, visited }
+    RaceLog { score, start, steps, visited, timing }
 }
 
 /// Distance from `p` to the segment `a`–`b`: a fast ship passes a waypoint between two steps.

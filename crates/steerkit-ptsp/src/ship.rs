@@ -97,7 +97,8 @@ pub struct Ship {
     pub radius: f32,
     /// Fraction of an axis's speed kept (reversed) when it hits a wall, in [0, 1].
     pub bounce: f32,
-    /// A waypoint is visited when the ship's centre comes within this distance (px).
+    /// A waypoint is visited when the ship's centre comes within this distance (px) of its
+    /// centre, anywhere along the straight path of a step (see [`race`](crate::race)).
     pub visit_radius: f32,
 }
 

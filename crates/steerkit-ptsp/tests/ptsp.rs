@@ -149,9 +149,13 @@ fn bad_maps_get_one_line_errors_naming_what_is_wrong() {
 
 #[test]
 fn the_shipped_maps_load_with_their_stated_sizes() {
-    for (name, size, waypoints) in
-        [("open", (240, 160), 10), ("rooms", (240, 160), 10), ("maze", (240, 160), 12)]
-    {
+    for (name, size, waypoints) in [
+        ("open", (240, 160), 10),
+        ("rooms", (240, 160), 10),
+        ("maze", (240, 160), 12),
+        ("spiral", (240, 160), 29),
+        ("doors", (240, 160), 32),
+    ] {
         let map = builtin_map(name).unwrap();
         assert_eq!((map.width(), map.height()), size, "{name}");
         assert_eq!(map.waypoints().len(), waypoints, "{name}");
@@ -201,7 +205,12 @@ fn the_score_counts_visits_on_the_way_collisions_and_the_limits() {
     assert_eq!(log.score.outcome, Outcome::TimedOut);
     assert_eq!(log.score.steps, 1000);
     assert!(log.score.collisions > 500, "{}", log.score.collisions);
-    let log = race(&blocked, &ship, &mut Straight, RaceLimits { max_steps: 50, timeout: 1000 });
+    let log = race(
+        &blocked,
+        &ship,
+        &mut Straight,
+        RaceLimits { max_steps: 50, timeout: 1000, time: None },
+    );
     assert_eq!((log.score.outcome, log.score.steps), (Outcome::StepLimit, 50));
 }
 
@@ -241,8 +250,9 @@ fn the_two_opt_tour_is_no_longer_than_nearest_first_and_a_permutation() {
 
 /// The reference controller against the naive one on every shipped map: it finishes each,
 /// in fewer steps than the naive one takes (which finishes only the open field). Measured:
-/// open 548 against 747 steps; rooms 1 276 (naive: 3 of 10 waypoints, timed out); maze 1 601
-/// (naive: 1 of 12); the random-order tour takes 1 115, 1 684 and 2 723.
+/// open 534 against 747 steps; rooms 823 (naive: 3 of 10 waypoints, timed out); maze 1 059
+/// (naive: 1 of 12); spiral 1 326 (naive: 0 of 29); doors 2 036 (naive: 9 of 32); the
+/// random-order tour takes 973, 1 403, 2 582, 1 423 and 4 006.
 #[test]
 fn the_reference_controller_beats_the_naive_one_on_every_shipped_map() {
     let ship = Ship::default();
@@ -272,7 +282,21 @@ fn the_reference_controller_beats_the_naive_one_on_every_shipped_map() {
         assert!(best.finished(), "{name}: {best:?}");
         assert!(!naive.finished() || naive.steps > best.steps, "{name}: naive {naive:?}");
         assert!(random.finished() && random.steps > best.steps, "{name}: random {random:?}");
-        assert!(best.collisions < 30, "{name}: {} collisions", best.collisions);
+        // fewer than two wall contacts a waypoint (the maps with narrow doors have the most)
+        assert!(
+            best.collisions < 2 * best.waypoints as u32,
+            "{name}: {} collisions",
+            best.collisions
+        );
+        let mut nearest = Reference::new(
+            &map,
+            &ship,
+            ReferenceSettings { tour: TourMethod::NearestFirst, ..ReferenceSettings::default() },
+        )
+        .unwrap();
+        let nearest = race(&map, &ship, &mut nearest, RaceLimits::default()).score;
+        eprintln!("{name}: nearest-first {} ({})", nearest.steps, nearest.outcome.name());
+        assert!(nearest.finished(), "{name}: nearest-first {nearest:?}");
     }
 }
 
@@ -318,7 +342,7 @@ proptest::proptest! {
         }
         RACED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut script = Script(actions.iter().map(|&a| Action::ALL[a]).collect(), 0);
-        let log = race(&map, &ship, &mut script, RaceLimits { max_steps: 300, timeout: 300 });
+        let log = race(&map, &ship, &mut script, RaceLimits { max_steps: 300, timeout: 300, time: None });
         for s in &log.steps {
             proptest::prop_assert!(s.state.position.is_finite() && s.state.velocity.is_finite());
             proptest::prop_assert!(!map.disc_hits_wall(s.state.position, ship.radius), "{:?}", s.state);
@@ -332,4 +356,93 @@ fn random_maps_are_raced() {
     races_stay_finite_and_outside_walls();
     let raced = RACED.load(std::sync::atomic::Ordering::Relaxed);
     assert!(raced >= 10, "only {raced} of 96 random maps were raced");
+}
+
+/// Thinks for 60 ms in each of its first `slow` steps, then thrusts straight on.
+struct Sleepy {
+    slow: u32,
+}
+impl Controller for Sleepy {
+    fn act(&mut self, race: &RaceView<'_>) -> Action {
+        if race.step < self.slow {
+            std::thread::sleep(std::time::Duration::from_millis(60));
+        }
+        Action { thrust: true, turn: Turn::Straight }
+    }
+}
+
+/// The competition's time rules: a controller that takes 60 ms over a 40 ms budget is flagged
+/// in exactly its slow steps; under strict rules those steps coast; without rules nothing is
+/// measured.
+#[test]
+fn a_slow_controller_is_flagged_under_the_time_rules() {
+    let map = builtin_map("open").unwrap();
+    let ship = Ship::default();
+    let limits = |strict| RaceLimits {
+        max_steps: 10,
+        time: Some(steerkit_ptsp::TimeRules { strict, ..Default::default() }),
+        ..RaceLimits::default()
+    };
+    let log = race(&map, &ship, &mut Sleepy { slow: 3 }, limits(false));
+    let timing = log.timing.unwrap();
+    assert_eq!(timing.over_budget, vec![1, 2, 3]);
+    assert!(timing.slowest_step >= std::time::Duration::from_millis(60));
+    assert!(!timing.setup_over_budget(), "{:?}", timing.setup);
+    assert!(log.steps[..3].iter().all(|s| s.action.thrust), "flagged, not replaced");
+    let strict = race(&map, &ship, &mut Sleepy { slow: 3 }, limits(true));
+    assert_eq!(strict.timing.unwrap().over_budget, vec![1, 2, 3]);
+    assert!(strict.steps[..3].iter().all(|s| s.action == Action::COAST), "replaced by coasting");
+    assert!(strict.steps[3..].iter().all(|s| s.action.thrust));
+    let free = race(
+        &map,
+        &ship,
+        &mut Sleepy { slow: 0 },
+        RaceLimits { max_steps: 10, ..RaceLimits::default() },
+    );
+    assert_eq!(free.timing, None);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// `Map::ray` against a brute-force march in 1/64 px steps on the maze: the same wall pixel
+    /// to within a step (1/64 px); `clearance_at` agrees with `disc_hits_wall`.
+    #[test]
+    fn the_ray_agrees_with_a_brute_force_march(
+        x in 0.0f32..240.0, y in 0.0f32..160.0, angle in -3.2f32..3.2, r in 0.5f32..12.0,
+    ) {
+        let map = builtin_map("maze").unwrap();
+        let from = Vec2::new(x, y);
+        let dir = Vec2::from_angle(angle);
+        let got = map.ray(from, dir, 100.0);
+        let mut t = 0.0f32;
+        while t < 100.0 && !map.wall_at(from + dir * t) {
+            t += 1.0 / 64.0;
+        }
+        let t = t.min(100.0);
+        proptest::prop_assert!((got - t).abs() <= 1.0 / 64.0 + 1e-3, "ray {got} march {t}");
+        let c = map.clearance_at(from, 16.0);
+        if c < 16.0 && (c - r).abs() > 1e-3 {
+            proptest::prop_assert_eq!(map.disc_hits_wall(from, r), c < r, "clearance {} radius {}", c, r);
+        }
+    }
+}
+
+#[test]
+fn rays_and_clearance_on_a_box() {
+    // free space x 4..36 px, y 4..16 px
+    let map =
+        Map::parse("scale 4\n##########\n#S......W#\n#........#\n#........#\n##########\n", "box")
+            .unwrap();
+    let p = Vec2::new(10.0, 10.0);
+    assert_eq!(map.ray(p, Vec2::X, 100.0), 26.0);
+    assert_eq!(map.ray(p, -Vec2::Y, 100.0), 6.0);
+    assert_eq!(map.ray(p, Vec2::X, 5.0), 5.0, "capped");
+    assert!((map.ray(p, Vec2::new(1.0, 1.0), 100.0) - 6.0 * 2f32.sqrt()).abs() < 1e-4);
+    assert_eq!(map.ray(Vec2::new(1.0, 1.0), Vec2::X, 100.0), 0.0, "inside a wall");
+    assert_eq!(map.ray(p, Vec2::ZERO, 100.0), 100.0);
+    assert_eq!(map.ray(p, Vec2::X, f32::NAN), 0.0);
+    assert_eq!(map.clearance_at(p, 32.0), 6.0);
+    assert_eq!(map.clearance_at(p, 3.0), 3.0, "capped");
+    assert_eq!(map.clearance_at(Vec2::NAN, 3.0), 0.0);
 }

@@ -7,11 +7,13 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use steerkit::kinematic::Kinematic;
 use steerkit::Vec2;
 use steerkit_cli::ptsp::{self as cli, Racer};
-use steerkit_ptsp::{best_action, Action, Controller, Map, RaceLog, RaceView, Ship, STEP};
+use steerkit_ptsp::{
+    best_action, Action, Controller, Map, RaceLimits, RaceLog, RaceView, Ship, STEP,
+};
 
 /// A PTSP map: walls, the start and the waypoints, in pixels (`y` up from the bottom row).
 #[pyclass(module = "steerkit", frozen)]
@@ -228,19 +230,6 @@ fn builtin_racer(name: &str) -> Option<Racer> {
     }
 }
 
-/// A controller's name as the outputs show it, kept for the life of the process (one copy per
-/// distinct name).
-fn intern(name: &str) -> &'static str {
-    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let mut names = NAMES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(n) = names.iter().find(|n| **n == name) {
-        return n;
-    }
-    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    names.push(leaked);
-    leaked
-}
-
 /// The score and trajectory of a race as a dict.
 fn result<'py>(
     py: Python<'py>,
@@ -301,7 +290,8 @@ fn race<'py>(
                 "an object with act() or reference, nearest-first, naive",
             )
         })?;
-        (py.detach(|| cli::race_on(&map, racer)).map_err(map_error)?, racer)
+        let log = py.detach(|| cli::race_on(&map, racer, RaceLimits::default()));
+        (log.map_err(map_error)?, racer.name())
     } else {
         if !controller.hasattr("act")? {
             return Err(PyTypeError::new_err("controller: expected an object with an act(observation) method or a shipped controller's name"));
@@ -314,15 +304,17 @@ fn race<'py>(
             return Err(crate::bad("name", format!("{label:?}"), "1 to 64 printable characters"));
         }
         let mut c = PyController { object: controller.clone(), map: Arc::clone(&map), error: None };
-        let log = cli::race_with(&map, &mut c).map_err(map_error)?;
+        // the same reachability check as `steerkit ptsp`: a race that cannot finish is refused
+        steerkit_ptsp::Planner::new(&map, &Ship::default()).map_err(map_error)?;
+        let log = steerkit_ptsp::race(&map, &Ship::default(), &mut c, RaceLimits::default());
         if let Some(e) = c.error {
             return Err(e);
         }
-        (log, Racer::Named(intern(&label)))
+        (log, label)
     };
     let files = match out {
         Some(dir) => {
-            py.detach(|| cli::write(&dir, &map, &log, racer)).map_err(PyOSError::new_err)?
+            py.detach(|| cli::write(&dir, &map, &log, &racer)).map_err(PyOSError::new_err)?
         }
         None => Vec::new(),
     };

@@ -25,7 +25,8 @@
 //!   "format": "steerkit-replay", "version": 1,
 //!   "meta":   { "scenario", "description", "seed", "dt" (s per step),
 //!               "steps" (steps simulated), "every" (a frame is kept every k steps, and the
-//!               last), "dims" (2 or 3) },
+//!               last), "dims" (2 or 3), "unit" (optional length unit, e.g. "px";
+//!               absent: metres) },
 //!   "world":  { "bounds": {"min":[x,y],"max":[x,y]} | null, "wrap": bool,
 //!               "circles": [{"center":[x,y],"radius":r}], "polygons": [{"points":[[x,y],…]}],
 //!               "boxes": [{"min":[x,y],"max":[x,y]}], "walls": [{"a":[x,y],"b":[x,y]}],
@@ -199,6 +200,11 @@ pub struct Meta {
     pub every: u32,
     /// 2 or 3.
     pub dims: u8,
+    /// The length unit shown by the player (scale bar, grid, speeds) when not metres: `px` for
+    /// a PTSP race, whose player then leaves out the layers such a race cannot have. Empty
+    /// (the default, and not written): metres.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unit: String,
 }
 
 impl Meta {
@@ -213,6 +219,7 @@ impl Meta {
             steps,
             every: 1,
             dims: 2,
+            unit: String::new(),
         }
     }
 

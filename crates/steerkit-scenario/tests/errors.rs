@@ -1240,6 +1240,14 @@ fn orca_errors_name_the_key() {
     let e =
         toml_error(&with(group_b, "name = \"b\"\norca = { obstacle_time_horizon = 0 }\nagents"));
     assert_eq!(e.field(), "groups[1].orca.obstacle_time_horizon", "{e}");
+    for bad in [
+        "rest_time_horizon = 0",
+        "rest_time_horizon = nan",
+        "time_horizon = 2, rest_time_horizon = 3",
+    ] {
+        let e = toml_error(&with(group_b, &format!("name = \"b\"\norca = {{ {bad} }}\nagents")));
+        assert_eq!(e.field(), "groups[1].orca.rest_time_horizon", "{e}");
+    }
     let three = THREE_D.replace("name = \"climber\"", "name = \"climber\"\norca = {}");
     let s = Scenario::from_toml_str(&three, "three.toml").unwrap();
     assert!(s.plan::<steerkit::Vec3>().unwrap().groups[1].orca.is_some(), "ORCA in 3D");

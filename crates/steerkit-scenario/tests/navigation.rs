@@ -113,3 +113,24 @@ fn an_unbounded_world_navigates_in_the_box_round_its_agents() {
     let w = s.build().unwrap();
     assert!(w.navigation.is_some());
 }
+
+/// A wall across the whole level: both goals lie beyond it. Each agent's goal is reported
+/// unreachable once (metrics.json's `unreachable`), and each stops at the reachable point
+/// nearest its goal: against the wall, never in it.
+#[test]
+fn unreachable_goals_are_counted_once_and_their_agents_stop_at_the_wall() {
+    use steerkit_scenario::simulation::{Outputs, Simulation};
+    let src = with("max = [0.25, 3]", "max = [0.25, 5]");
+    let s = Scenario::from_toml_str(&src, "nav.toml").unwrap();
+    let outputs = Outputs { metrics: true, replay: None };
+    let mut sim = Simulation::<Vec2>::new(&s, outputs).unwrap();
+    for _ in 0..s.steps() {
+        sim.step().unwrap();
+    }
+    let m = sim.metrics(1, 0.0).unwrap();
+    assert_eq!(m.unreachable, Some(2));
+    for p in sim.crowd().positions() {
+        // the wall's face is x = −0.25; the body keeps its radius and the clearance off it
+        assert!(p.x < -0.25 - 0.39 && p.x > -0.25 - 0.8, "{p} is not against the wall");
+    }
+}

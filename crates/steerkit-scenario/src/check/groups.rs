@@ -342,7 +342,14 @@ pub(super) fn orca(op: &str, o: &crate::spec::OrcaSpec) -> Result<steerkit::stee
             .map_err(|e| lib(op, &["obstacle_time_horizon"], &e))?;
     }
     if let Some(t) = o.rest_time_horizon {
-        let t = positive(&join(op, "rest_time_horizon"), t)?;
+        let path = join(op, "rest_time_horizon");
+        let t = positive(&path, t)?;
+        if t > horizon {
+            return Err(problem(
+                &path,
+                format!("must be at most the time_horizon ({horizon} s), got {t}"),
+            ));
+        }
         orca = orca.with_rest_time_horizon(t).map_err(|e| lib(op, &["rest_time_horizon"], &e))?;
     }
     if let Some(p) = o.priority {

@@ -163,6 +163,10 @@ pub struct Metrics {
     pub home_at_end: Option<usize>,
     /// The first time (s) every agent with a goal was home at once.
     pub all_home_time: Option<f64>,
+    /// Goals the navigation found unreachable (each agent's goal counted once; the agent stops
+    /// at the reachable point nearest it). Only with a `[navigation]` table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreachable: Option<u64>,
     /// Per group, in file order.
     pub groups: Vec<GroupMetrics>,
     /// Per turret, in file order (3D scenarios with turrets).
@@ -295,6 +299,7 @@ impl<V: Dim> Simulation<V> {
             home_at_end: m.homes.as_ref().map(|h| h.group_now.iter().sum()),
             all_home_time: (m.homes.as_ref().and_then(|h| h.all))
                 .map(|s| round6(s as f64 * f64::from(settings.dt))),
+            unreachable: self.world.navigation.is_some().then_some(self.unreachable),
             groups,
             turrets: self.ballistics.metrics(),
             jumps: self.side_view.as_ref().map(SideViewRun::metrics).unwrap_or_default(),

@@ -45,6 +45,7 @@ use measure::Measures;
 use steerkit::crowd::{AgentHandle, Crowd, CrowdEvent, Recipe};
 use steerkit::steering::{ObstacleAvoidance, Stateful};
 use steerkit::Vec3;
+use steerkit_nav::NavEvent;
 
 /// What a simulation failed on.
 #[derive(Debug, thiserror::Error)]
@@ -206,7 +207,9 @@ impl<V: Dim> Simulation<V> {
         if let (Some(nav), Some(crowd)) =
             (self.world.navigation.as_mut(), V::planar_crowd(&mut self.world.crowd))
         {
-            self.unreachable += nav.update(crowd, dt).len() as u64;
+            let events = nav.update(crowd, dt);
+            let unreachable = |e: &&NavEvent| matches!(e, NavEvent::Unreachable { .. });
+            self.unreachable += events.iter().filter(unreachable).count() as u64;
         }
         let events = self.world.crowd.step(dt).map_err(|e| fail(e.to_string()))?;
         for e in events {
