@@ -161,7 +161,6 @@ struct Aim {
 ///    30 px ahead along the velocity; if one is closer to a wall than the ship's radius, an
 ///    escape point 5–10 px from it in one of 8 directions, clear of walls and nearest the
 ///    path's target, is sought instead.
-
 /// 4. **Command** ([`best_action`]): the six actions tried one step ahead.
 ///
 /// A stall watch slows the ship when the path left stops shortening (it keeps overshooting a

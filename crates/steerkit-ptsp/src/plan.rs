@@ -182,13 +182,12 @@ impl Planner {
     /// way there even then.
     pub fn path_to(&mut self, from: Vec2, goal: usize) -> Option<Vec<Vec2>> {
         let margin = self.grid.free_from;
-        let path = self.search(from, goal).or_else(|| {
+        self.search(from, goal).or_else(|| {
             self.grid.free_from = self.radius;
             let tight = self.search(from, goal);
             self.grid.free_from = margin;
             tight
-        });
-        path
+        })
     }
 
     /// [`Planner::path_to`] on the grid as its margin stands.
