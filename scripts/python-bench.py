@@ -9,7 +9,10 @@ round times S steps of `Simulation.step()` called once per step from Python, and
 same simulation stepped by `bench_steps` in Rust with no Python in the loop, alternating which
 goes first; it prints the medians, their ratio and the time to read the positions after a step
 (median of 200 reads). Last, the cost of one `step()` call itself: the 32 walkers of `crossing`
-stepped 5 000 times both ways, whose difference per step no load on the machine hides. Needs
+stepped 5 000 times both ways, whose difference per step no load on the machine hides. And the
+cost of racing a PTSP controller written in Python: a controller whose `act` only returns
+"coast" raced on the maze (1 000 steps to its time-out), the whole race timed, per step and per
+full maze game (the reference needs 1 059 steps): a bound on the overhead. Needs
 the package installed (`pip install ./crates/steerkit-py`).
 """
 
@@ -77,7 +80,21 @@ def main() -> None:
         python.append(time.perf_counter() - start)
     r, p = statistics.median(rust) / n * 1e6, statistics.median(python) / n * 1e6
     print(f"one step() call: crossing (32 agents) rust {r:.1f} us/step, python {p:.1f} us/step: {p - r:.1f} us per call")
+    class Coast:
+        def act(self, obs):
+            return "coast"
 
+    per_step = []
+    for _ in range(a.rounds):
+        start = time.perf_counter()
+        steps = steerkit.race("maze", Coast())["steps"]
+        per_step.append((time.perf_counter() - start) / steps)
+    t = statistics.median(per_step)
+    print(
+        f"PTSP: a race with a Python act() that does nothing takes {t * 1e6:.1f} us per step, "
+        f"engine and scoring included: {t * 1059 * 1e3:.1f} ms for a full maze game (1 059 steps), "
+        f"a bound on what Python adds beyond the controller's own time"
+    )
 
 if __name__ == "__main__":
     main()

@@ -212,6 +212,19 @@ class PtspMap:
         """The walls, ``(height, width)``, ``walls[y, x]`` with row 0 at the bottom."""
     def is_wall(self, x: int, y: int) -> bool:
         """True when pixel ``(x, y)`` is a wall (outside counts as wall)."""
+    def ray(
+        self, origin: tuple[float, float], direction: tuple[float, float], max: float = 256.0
+    ) -> float:
+        """Distance (px) along ``direction`` to the first wall pixel, or ``max`` (0 to 8192)."""
+    def clearance(self, point: tuple[float, float], max: float = 16.0) -> float:
+        """Distance (px) to the nearest wall pixel, or ``max`` (0 to 64); below 3 the ship
+        touches a wall."""
+    def path(
+        self, origin: tuple[float, float], waypoint: int
+    ) -> Optional[npt.NDArray[np.float32]]:
+        """The reference's A* path ``(N, 2)`` (px) from ``origin`` to waypoint ``waypoint``
+        (0-based), or None when there is no way; raises ``MapError`` for a map with a waypoint
+        the ship cannot reach."""
 
 class PtspObservation:
     """What a controller sees each step (px, s, rad)."""
@@ -252,6 +265,8 @@ def race(
     *,
     out: Optional[_Source] = None,
     name: Optional[str] = None,
+    time_rules: bool = False,
+    strict: bool = False,
 ) -> dict[str, Any]:
     """Races ``controller`` as ``steerkit ptsp`` does and returns the score.
 
@@ -259,5 +274,8 @@ def race(
     (``(T+1, 5)``: x, y, vx, vy, heading), actions (``(T,)`` uint8), files. With ``out``, writes
     score.json, trajectory.csv, replay.html and snapshot.svg there. ``controller`` may name a
     shipped one: ``reference``, ``nearest-first``, ``naive``; ``name`` labels the outputs
-    (default: the class name).
+    (default: the class name). A controller's optional ``setup(map)`` is called once before the
+    first step. ``time_rules``: the competition's budgets (40 ms a step, 1 s for setup), adding
+    the keys setup_seconds, slowest_step_seconds and over_budget (the late steps, 1-based);
+    ``strict`` (only with ``time_rules``) coasts instead of a late action.
     """

@@ -7,39 +7,51 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use steerkit::kinematic::Kinematic;
 use steerkit::Vec2;
 use steerkit_cli::ptsp::{self as cli, Racer};
 use steerkit_ptsp::{
-    best_action, Action, Controller, Map, RaceLimits, RaceLog, RaceView, Ship, STEP,
+    best_action, Action, Controller, Map, Planner, RaceLimits, RaceLog, RaceView, Ship, TimeRules,
+    STEP,
 };
 
 /// A PTSP map: walls, the start and the waypoints, in pixels (`y` up from the bottom row).
 #[pyclass(module = "steerkit", frozen)]
 pub struct PtspMap {
     map: Arc<Map>,
+    /// The reference's planner for the default ship, built at the first `path` call (its
+    /// error, a waypoint the ship cannot reach, kept as the message).
+    planner: OnceLock<Result<Mutex<Planner>, String>>,
+}
+
+impl PtspMap {
+    fn of(map: Map) -> Self {
+        Self::shared(Arc::new(map))
+    }
+
+    fn shared(map: Arc<Map>) -> Self {
+        Self { map, planner: OnceLock::new() }
+    }
 }
 
 #[pymethods]
 impl PtspMap {
-    /// A shipped map (`open`, `rooms`, `maze`) or a map file; `MapError` with the one-line
+    /// A shipped map (`open`, `rooms`, `maze`, `spiral`, `doors`) or a map file; `MapError` with the one-line
     /// message if not.
     #[new]
     fn new(source: PathBuf) -> PyResult<Self> {
         let arg = source.to_str().ok_or_else(|| {
             MapError::new_err(format!("source: {} is not valid UTF-8", source.display()))
         })?;
-        cli::resolve_map(arg).map(|m| Self { map: Arc::new(m) }).map_err(MapError::new_err)
+        cli::resolve_map(arg).map(Self::of).map_err(MapError::new_err)
     }
 
     /// A map from the text of a map file; `name` is shown in errors and replays.
     #[staticmethod]
     #[pyo3(signature = (text, name = "<text>"))]
     fn from_text(text: &str, name: &str) -> PyResult<Self> {
-        Map::parse(text, name)
-            .map(|m| Self { map: Arc::new(m) })
-            .map_err(|e| MapError::new_err(e.to_string()))
+        Map::parse(text, name).map(Self::of).map_err(|e| MapError::new_err(e.to_string()))
     }
 
     /// The map's name (a shipped name or the file's path).
@@ -85,6 +97,64 @@ impl PtspMap {
     /// True when pixel `(x, y)` is a wall (outside the map counts as wall).
     fn is_wall(&self, x: i64, y: i64) -> bool {
         self.map.is_wall(x, y)
+    }
+
+    /// Distance (px) from `origin` `(x, y)` along `direction` `(dx, dy)` to the first wall
+    /// pixel, or `max` (px, 0 to 8192) if there is none that near: the lectures' probe ray,
+    /// exact (every pixel the ray crosses is looked at). 0 from inside a wall; `max` for a zero
+    /// direction.
+    #[pyo3(signature = (origin, direction, max = 256.0))]
+    fn ray(
+        &self,
+        origin: &Bound<'_, PyAny>,
+        direction: &Bound<'_, PyAny>,
+        max: f64,
+    ) -> PyResult<f32> {
+        let o = vector("origin", origin, 2)?;
+        let d = vector("direction", direction, 2)?;
+        if !(0.0..=8192.0).contains(&max) {
+            return Err(crate::bad("max", max, "0 to 8192 px"));
+        }
+        Ok(self.map.ray(Vec2::new(o[0], o[1]), Vec2::new(d[0], d[1]), max as f32))
+    }
+
+    /// Distance (px) from `point` `(x, y)` to the nearest wall pixel, or `max` (px, 0 to 64) if
+    /// none is nearer: the ship's disc (radius 3 px) at `point` touches a wall exactly when this
+    /// is below 3.
+    #[pyo3(signature = (point, max = 16.0))]
+    fn clearance(&self, point: &Bound<'_, PyAny>, max: f64) -> PyResult<f32> {
+        let p = vector("point", point, 2)?;
+        if !(0.0..=64.0).contains(&max) {
+            return Err(crate::bad("max", max, "0 to 64 px"));
+        }
+        Ok(self.map.clearance_at(Vec2::new(p[0], p[1]), max as f32))
+    }
+
+    /// The reference controller's A* path (px) from `origin` `(x, y)` to waypoint `waypoint`
+    /// (0-based), `(N, 2)` float32, starting at `origin` and ending at the free 2 × 2 px cell
+    /// nearest the waypoint (within the ship's visit radius of it); paths keep off walls (a
+    /// cost that grows near them). `None` when there is no way there. `MapError` when the map
+    /// has a waypoint the ship cannot reach at all.
+    fn path<'py>(
+        &self,
+        py: Python<'py>,
+        origin: &Bound<'py, PyAny>,
+        waypoint: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyArrayDyn<f32>>>> {
+        let o = vector("origin", origin, 2)?;
+        let n = self.map.waypoints().len() as u64;
+        let w = crate::whole("waypoint", waypoint, 0, n - 1)? as usize;
+        let planner = self
+            .planner
+            .get_or_init(|| {
+                Planner::new(&self.map, &Ship::default()).map(Mutex::new).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|e| MapError::new_err(e.clone()))?;
+        let mut planner = planner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(path) = planner.path_to(Vec2::new(o[0], o[1]), w) else { return Ok(None) };
+        let k = path.len();
+        array(py, path.into_iter().flat_map(|p| [p.x, p.y]).collect(), &[k, 2]).map(Some)
     }
 
     fn __repr__(&self) -> String {
@@ -191,6 +261,20 @@ impl PyController<'_> {
 }
 
 impl Controller for PyController<'_> {
+    fn setup(&mut self, _: &Map, _: &Ship) {
+        let object = &self.object;
+        let called = (|| -> PyResult<()> {
+            if object.hasattr("setup")? {
+                let map = Py::new(object.py(), PtspMap::shared(Arc::clone(&self.map)))?;
+                object.call_method1("setup", (map,))?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = called {
+            self.error = Some(e);
+        }
+    }
+
     fn act(&mut self, race: &RaceView<'_>) -> Action {
         if self.error.is_some() {
             return Action::COAST;
@@ -255,22 +339,40 @@ fn result<'py>(
     let k = actions.len();
     d.set_item("actions", array(py, actions, &[k])?)?;
     d.set_item("files", files)?;
+    if let Some(t) = &log.timing {
+        d.set_item("setup_seconds", t.setup.as_secs_f64())?;
+        d.set_item("slowest_step_seconds", t.slowest_step.as_secs_f64())?;
+        d.set_item("over_budget", t.over_budget.clone())?;
+    }
     Ok(d)
 }
 
 /// Races `controller` on `map` exactly as `steerkit ptsp` does (default ship and limits) and
 /// returns the score; with `out`, also writes `score.json`, `trajectory.csv`, `replay.html`
-/// and `snapshot.svg` there. `controller`: an object with `act(observation) -> action` or a
-/// shipped controller's name (`reference`, `nearest-first`, `naive`).
+/// and `snapshot.svg` there. `controller`: an object with `act(observation) -> action` (and
+/// optionally `setup(map)`, called once before the first step) or a shipped controller's name
+/// (`reference`, `nearest-first`, `naive`). `time_rules`: the competition's real-time budgets
+/// (40 ms a step, 1 s for `setup`), over-budget steps listed in the result; `strict` also
+/// replaces a late action by coasting.
 #[pyfunction]
-#[pyo3(signature = (map, controller, *, out = None, name = None))]
+#[pyo3(signature = (map, controller, *, out = None, name = None, time_rules = false, strict = false))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
 fn race<'py>(
     py: Python<'py>,
     map: &Bound<'py, PyAny>,
     controller: &Bound<'py, PyAny>,
     out: Option<PathBuf>,
     name: Option<String>,
+    time_rules: bool,
+    strict: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if strict && !time_rules {
+        return Err(crate::bad("strict", "True", "only with time_rules=True"));
+    }
+    let limits = RaceLimits {
+        time: time_rules.then_some(TimeRules { strict, ..TimeRules::default() }),
+        ..RaceLimits::default()
+    };
     let map = match map.cast::<PtspMap>() {
         Ok(m) => Arc::clone(&m.get().map),
         Err(_) => {
@@ -290,7 +392,7 @@ fn race<'py>(
                 "an object with act() or reference, nearest-first, naive",
             )
         })?;
-        let log = py.detach(|| cli::race_on(&map, racer, RaceLimits::default()));
+        let log = py.detach(|| cli::race_on(&map, racer, limits));
         (log.map_err(map_error)?, racer.name())
     } else {
         if !controller.hasattr("act")? {
@@ -306,7 +408,7 @@ fn race<'py>(
         let mut c = PyController { object: controller.clone(), map: Arc::clone(&map), error: None };
         // the same reachability check as `steerkit ptsp`: a race that cannot finish is refused
         steerkit_ptsp::Planner::new(&map, &Ship::default()).map_err(map_error)?;
-        let log = steerkit_ptsp::race(&map, &Ship::default(), &mut c, RaceLimits::default());
+        let log = steerkit_ptsp::race(&map, &Ship::default(), &mut c, limits);
         if let Some(e) = c.error {
             return Err(e);
         }

@@ -1,6 +1,7 @@
 """PTSP: a controller written in Python, scored exactly as `steerkit ptsp` scores it."""
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -30,7 +31,7 @@ class Naive:
 
 
 def test_maps():
-    assert steerkit.PTSP_MAPS == ["open", "rooms", "maze"]
+    assert steerkit.PTSP_MAPS == ["open", "rooms", "maze", "spiral", "doors"]
     m = steerkit.PtspMap("maze")
     assert m.walls.shape == (m.height, m.width) and m.walls.dtype == np.bool_
     assert m.waypoints.shape[1] == 2 and m.waypoints.dtype == np.float32
@@ -122,3 +123,108 @@ def test_bad_controllers_and_maps_raise():
         steerkit.race("open", Naive(), name="")
     with pytest.raises(steerkit.MapError):
         steerkit.race("missing/map.txt", "naive")
+
+
+def test_ray_and_clearance_agree_with_the_walls_array():
+    m = steerkit.PtspMap("rooms")
+    walls = m.walls
+    ys, xs = np.nonzero(walls)
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        p = rng.uniform([0, 0], [m.width, m.height])
+        # brute force: distance to the nearest wall square [x, x+1) x [y, y+1)
+        dx = np.maximum(np.maximum(xs - p[0], p[0] - (xs + 1)), 0)
+        dy = np.maximum(np.maximum(ys - p[1], p[1] - (ys + 1)), 0)
+        near = float(np.min(np.hypot(dx, dy)))
+        assert m.clearance(tuple(p), 64.0) == pytest.approx(min(near, 64.0), abs=1e-3)
+        # the ray, marched in 0.01 px steps
+        a = rng.uniform(0, 2 * np.pi)
+        u = np.array([np.cos(a), np.sin(a)])
+        got = m.ray(tuple(p), tuple(u), 200.0)
+        t = 0.0
+        while t < 200.0:
+            q = p + u * t
+            if m.is_wall(int(np.floor(q[0])), int(np.floor(q[1]))):
+                break
+            t += 0.01
+        assert got == pytest.approx(min(t, 200.0), abs=0.02)
+    with pytest.raises(ValueError):
+        m.ray((1.0, 1.0), (1.0, 0.0), float("nan"))
+    with pytest.raises(ValueError):
+        m.clearance((1.0, 1.0), 65.0)
+    with pytest.raises(ValueError):
+        m.clearance((float("inf"), 1.0))
+
+
+def test_path_is_the_reference_path_clear_of_walls():
+    m = steerkit.PtspMap("maze")
+    for w in range(len(m.waypoints)):
+        path = m.path(m.start, w)
+        assert path.dtype == np.float32 and path.shape[1] == 2 and not path.flags.writeable
+        assert tuple(path[0]) == pytest.approx(m.start)
+        # ends within the visit radius (5 px) of the waypoint
+        assert np.linalg.norm(path[-1] - m.waypoints[w]) <= 5.0
+        # grid steps of at most one diagonal 2 px cell, every point clear of walls by the radius
+        steps = np.linalg.norm(np.diff(path[1:], axis=0), axis=1)
+        assert np.all(steps <= 2.0 * np.sqrt(2.0) + 1e-4)
+        assert all(m.clearance(tuple(p)) >= 3.0 for p in path[1:])
+    with pytest.raises(ValueError):
+        m.path(m.start, len(m.waypoints))
+    with pytest.raises(steerkit.MapError):
+        steerkit.PtspMap.from_text("#####\n#S#W#\n#####\n").path((1.5, 1.5), 0)
+
+
+class Planned:
+    """Plans in setup (once), then follows each waypoint's A* path."""
+
+    def __init__(self):
+        self.setups = 0
+        self.paths = {}
+
+    def setup(self, m):
+        self.setups += 1
+        self.map = m
+        self.paths = {w: m.path(m.start, w) for w in range(len(m.waypoints))}
+
+    def act(self, obs):
+        assert self.setups == 1
+        return 0
+
+
+def test_setup_is_called_once_before_the_first_step():
+    c = Planned()
+    score = steerkit.race("open", c)
+    assert c.setups == 1 and len(c.paths) == len(c.map.waypoints)
+    assert score["steps"] > 0
+
+
+class Slow:
+    """Sleeps 60 ms in steps 1 to 3, then coasts."""
+
+    def act(self, obs):
+        if obs.step < 3:
+            time.sleep(0.06)
+        return "coast"
+
+
+def test_time_rules_flag_late_steps():
+    plain = steerkit.race("open", Slow())
+    assert "over_budget" not in plain
+    timed = steerkit.race("open", Slow(), time_rules=True)
+    assert timed["over_budget"][:3] == [1, 2, 3]
+    assert timed["slowest_step_seconds"] >= 0.06
+    with pytest.raises(ValueError):
+        steerkit.race("open", Slow(), strict=True)
+
+
+def test_the_example_follower_finishes_every_shipped_map():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parent.parent / "examples" / "ptsp_controller.py"
+    spec = importlib.util.spec_from_file_location("ptsp_controller", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    for name in steerkit.PTSP_MAPS:
+        score = steerkit.race(name, example.Follower())
+        assert score["outcome"] == "finished", (name, score["visited"], score["waypoints"])
