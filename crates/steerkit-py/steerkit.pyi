@@ -253,6 +253,50 @@ class PtspObservation:
     def best_action(self, desired: Sequence[float]) -> int:
         """The action (index into ``PTSP_ACTIONS``) quickest to turn into velocity ``desired`` (px/s)."""
 
+class PtspEnv:
+    """A PTSP race stepped one action at a time, shaped like a ``gymnasium`` environment.
+
+    Observation: float32 ``[x, y, vx, vy, heading, visited_1 ... visited_W]`` (px, px/s, rad;
+    1.0 for a visited waypoint). Action: an index into ``PTSP_ACTIONS`` or its name. Reward: +1
+    for each waypoint visited in the step, -0.01 a step. ``terminated`` when every waypoint is
+    visited, ``truncated`` at the step limit or the time-out.
+    """
+
+    def __init__(
+        self,
+        map: Union[PtspMap, _Source],
+        *,
+        max_steps: Optional[int] = None,
+        timeout: Optional[int] = None,
+    ) -> None:
+        """Checked as ``steerkit ptsp`` checks a map (``MapError``); limits default to 10 000
+        steps and a 1 000-step time-out."""
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Starts again; ``(observation, info)``. The race has no randomness: ``seed`` is
+        accepted and changes nothing."""
+    def step(
+        self, action: Union[int, str]
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """One 40 ms step: ``(observation, reward, terminated, truncated, info)``; info holds
+        step, visited, collided and outcome. ``ValueError`` once the race has ended."""
+    def observe(self) -> PtspObservation:
+        """What a controller written for ``race`` sees now."""
+    def best_action(self, desired: tuple[float, float]) -> int:
+        """The action that best turns the velocity toward ``desired`` (px/s) now."""
+    @property
+    def action_count(self) -> int:
+        """6."""
+    @property
+    def observation_size(self) -> int:
+        """5 + the number of waypoints."""
+    @property
+    def map(self) -> PtspMap:
+        """The map."""
+    def write(self, out: _Source, name: str = "env") -> list[str]:
+        """Writes the race so far as ``steerkit ptsp`` does; returns the paths."""
+
 class _Controller(Protocol):
     """A PTSP controller: any object with ``act``."""
 

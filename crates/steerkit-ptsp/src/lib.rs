@@ -24,8 +24,8 @@ pub use controllers::{best_action, Naive, Reference, ReferenceSettings};
 pub use map::{Map, MapError};
 pub use plan::{Leg, Planner, TourMethod};
 pub use race::{
-    race, Controller, Notes, Outcome, RaceLimits, RaceLog, RaceView, Score, StepLog, TimeRules,
-    Timing,
+    race, Controller, Notes, Outcome, Race, RaceLimits, RaceLog, RaceView, Score, StepLog,
+    TimeRules, Timing,
 };
 pub use ship::{Action, Ship, Turn, STEP};
 

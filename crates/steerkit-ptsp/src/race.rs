@@ -1,6 +1,7 @@
 //! A race: one ship, one map, a controller choosing an action every 40 ms, and the score.
 
 use crate::{Action, Map, Ship};
+use std::borrow::Borrow;
 use std::time::{Duration, Instant};
 use steerkit::kinematic::Kinematic;
 use steerkit::Vec2;
@@ -225,13 +226,7 @@ pub fn race(
     controller: &mut dyn Controller,
     limits: RaceLimits,
 ) -> RaceLog {
-    let start = Kinematic { position: map.start(), ..Kinematic::default() };
-    let mut state = start;
-    let mut visited = vec![None; map.waypoints().len()];
-    let mut steps = Vec::new();
-    let mut collisions = 0;
-    let mut last_visit = 0u32;
-    let mut step = 0u32;
+    let mut run = Race::new(map, *ship, limits);
     let mut timing = limits.time.map(|rules| Timing { rules, ..Timing::default() });
     let clock = || limits.time.map(|_| Instant::now());
     let began = clock();
@@ -239,51 +234,151 @@ pub fn race(
     if let (Some(t), Some(began)) = (timing.as_mut(), began) {
         t.setup = began.elapsed();
     }
-    let outcome = loop {
-        if visited.iter().all(Option::is_some) {
-            break Outcome::Finished;
-        }
-        if step >= limits.max_steps {
-            break Outcome::StepLimit;
-        }
-        if step - last_visit >= limits.timeout {
-            break Outcome::TimedOut;
-        }
-        let view = RaceView { map, ship, state, visited: &visited, step };
+    while run.outcome().is_none() {
         let began = clock();
-        let mut action = controller.act(&view);
+        let mut action = controller.act(&run.view());
         if let (Some(t), Some(began)) = (timing.as_mut(), began) {
             let took = began.elapsed();
             t.slowest_step = t.slowest_step.max(took);
             if took > t.rules.step {
-                t.over_budget.push(step + 1);
+                t.over_budget.push(run.step_count() + 1);
                 if t.rules.strict {
                     action = Action::COAST;
                 }
             }
         }
-        let (next, collided) = ship.step_in(map, &state, action);
-        step += 1;
-        collisions += u32::from(collided);
-        for (w, seen) in map.waypoints().iter().zip(visited.iter_mut()) {
+        run.step(action, controller.notes());
+    }
+    let mut log = run.into_log();
+    log.timing = timing;
+    log
+}
+
+/// A race stepped by its caller: [`race`]'s loop one step at a time, for a driver that is not
+/// a [`Controller`] (a game loop, a learning environment). The map is held by anything that
+/// borrows as one (`&Map`, `Arc<Map>`). The same actions give the same race as [`race`].
+#[derive(Clone, Debug)]
+pub struct Race<M: Borrow<Map>> {
+    map: M,
+    ship: Ship,
+    limits: RaceLimits,
+    state: Kinematic,
+    visited: Vec<Option<u32>>,
+    steps: Vec<StepLog>,
+    collisions: u32,
+    last_visit: u32,
+    step: u32,
+}
+
+impl<M: Borrow<Map>> Race<M> {
+    /// A race at its start: the ship at rest at the map's start, facing +x. Only
+    /// `max_steps` and `timeout` of `limits` apply (the time rules are [`race`]'s).
+    pub fn new(map: M, ship: Ship, limits: RaceLimits) -> Self {
+        let start = Kinematic { position: map.borrow().start(), ..Kinematic::default() };
+        let visited = vec![None; map.borrow().waypoints().len()];
+        Race {
+            map,
+            ship,
+            limits,
+            state: start,
+            visited,
+            steps: Vec::new(),
+            collisions: 0,
+            last_visit: 0,
+            step: 0,
+        }
+    }
+
+    /// What a controller would see now.
+    #[must_use]
+    pub fn view(&self) -> RaceView<'_> {
+        RaceView {
+            map: self.map.borrow(),
+            ship: &self.ship,
+            state: self.state,
+            visited: &self.visited,
+            step: self.step,
+        }
+    }
+
+    /// Steps taken.
+    #[must_use]
+    pub fn step_count(&self) -> u32 {
+        self.step
+    }
+
+    /// How the race ended, or `None` while it goes on: every waypoint visited, then the step
+    /// limit, then the time-out, in that order.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.visited.iter().all(Option::is_some) {
+            Some(Outcome::Finished)
+        } else if self.step >= self.limits.max_steps {
+            Some(Outcome::StepLimit)
+        } else if self.step - self.last_visit >= self.limits.timeout {
+            Some(Outcome::TimedOut)
+        } else {
+            None
+        }
+    }
+
+    /// Takes one 40 ms step with `action` ([`Ship::step_in`]) and records it with `notes`;
+    /// returns how many waypoints it visited. A race that has ended ([`Race::outcome`]) takes
+    /// no more steps: the call does nothing and returns 0.
+    pub fn step(&mut self, action: Action, notes: Notes) -> usize {
+        if self.outcome().is_some() {
+            return 0;
+        }
+        let map = self.map.borrow();
+        let (next, collided) = self.ship.step_in(map, &self.state, action);
+        self.step += 1;
+        self.collisions += u32::from(collided);
+        let mut new = 0;
+        for (w, seen) in map.waypoints().iter().zip(self.visited.iter_mut()) {
             if seen.is_none()
-                && segment_distance(state.position, next.position, *w) <= ship.visit_radius
+                && segment_distance(self.state.position, next.position, *w)
+                    <= self.ship.visit_radius
             {
-                *seen = Some(step);
-                last_visit = step;
+                *seen = Some(self.step);
+                self.last_visit = self.step;
+                new += 1;
             }
         }
-        state = next;
-        steps.push(StepLog { step, action, state, collided, notes: controller.notes() });
-    };
-    let score = Score {
-        outcome,
-        steps: step,
-        visited: visited.iter().filter(|v| v.is_some()).count(),
-        waypoints: visited.len(),
-        collisions,
-    };
-    RaceLog { score, start, steps, visited, timing }
+        self.state = next;
+        self.steps.push(StepLog { step: self.step, action, state: next, collided, notes });
+        new
+    }
+
+    /// The last step taken, if any.
+    #[must_use]
+    pub fn last(&self) -> Option<&StepLog> {
+        self.steps.last()
+    }
+
+    /// The race so far as a log (its outcome `TimedOut` if it has not ended), no timing.
+    #[must_use]
+    pub fn log(&self) -> RaceLog {
+        RaceLog { steps: self.steps.clone(), ..self.log_without_steps() }
+    }
+
+    /// The race as a log, ending it.
+    #[must_use]
+    pub fn into_log(mut self) -> RaceLog {
+        let steps = std::mem::take(&mut self.steps);
+        RaceLog { steps, ..self.log_without_steps() }
+    }
+
+    fn log_without_steps(&self) -> RaceLog {
+        let score = Score {
+            outcome: self.outcome().unwrap_or(Outcome::TimedOut),
+            steps: self.step,
+            visited: self.visited.iter().filter(|v| v.is_some()).count(),
+            waypoints: self.visited.len(),
+            collisions: self.collisions,
+        };
+        let start = Kinematic { position: self.map.borrow().start(), ..Kinematic::default() };
+        RaceLog { score, start, steps: Vec::new(), visited: self.visited.clone(), timing: None }
+    }
 }
 
 /// Distance from `p` to the segment `a`–`b`: a fast ship passes a waypoint between two steps.

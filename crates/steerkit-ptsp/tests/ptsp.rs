@@ -446,3 +446,24 @@ fn rays_and_clearance_on_a_box() {
     assert_eq!(map.clearance_at(p, 3.0), 3.0, "capped");
     assert_eq!(map.clearance_at(Vec2::NAN, 3.0), 0.0);
 }
+
+/// A race stepped by its caller with the actions a controller chooses is the race that
+/// [`race`] runs with that controller, step for step; an ended race takes no more steps.
+#[test]
+fn a_race_stepped_from_outside_is_the_same_race() {
+    let ship = Ship::default();
+    let map = builtin_map("rooms").unwrap();
+    let mut reference = Reference::new(&map, &ship, ReferenceSettings::default()).unwrap();
+    let whole = race(&map, &ship, &mut reference, RaceLimits::default());
+    let mut reference = Reference::new(&map, &ship, ReferenceSettings::default()).unwrap();
+    reference.setup(&map, &ship);
+    let mut stepped = steerkit_ptsp::Race::new(&map, ship, RaceLimits::default());
+    let mut visits = 0;
+    while stepped.outcome().is_none() {
+        let action = reference.act(&stepped.view());
+        visits += stepped.step(action, reference.notes());
+    }
+    assert_eq!(visits, whole.score.visited);
+    assert_eq!(stepped.step(Action::ALL[3], steerkit_ptsp::Notes::default()), 0);
+    assert_eq!(stepped.into_log(), whole);
+}

@@ -18,6 +18,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 mod ptsp;
+mod ptsp_env;
 mod scenario;
 mod sim;
 

@@ -26,11 +26,16 @@ pub struct PtspMap {
 }
 
 impl PtspMap {
+    /// The map shared with the object.
+    pub(crate) fn arc(&self) -> Arc<Map> {
+        Arc::clone(&self.map)
+    }
+
     fn of(map: Map) -> Self {
         Self::shared(Arc::new(map))
     }
 
-    fn shared(map: Arc<Map>) -> Self {
+    pub(crate) fn shared(map: Arc<Map>) -> Self {
         Self { map, planner: OnceLock::new() }
     }
 }
@@ -172,14 +177,14 @@ impl PtspMap {
 /// What a controller sees each step (px, s, rad).
 #[pyclass(module = "steerkit", frozen)]
 pub struct PtspObservation {
-    map: Arc<Map>,
-    state: Kinematic,
+    pub(crate) map: Arc<Map>,
+    pub(crate) state: Kinematic,
     /// Steps taken so far.
     #[pyo3(get)]
-    step: u32,
+    pub(crate) step: u32,
     /// For each waypoint, the step it was visited at, or None.
     #[pyo3(get)]
-    visited: Vec<Option<u32>>,
+    pub(crate) visited: Vec<Option<u32>>,
 }
 
 #[pymethods]
@@ -216,7 +221,7 @@ impl PtspObservation {
 
     /// The action (an index into `PTSP_ACTIONS`) whose one-step outcome is quickest to turn into
     /// the velocity `desired` `(vx, vy)` (px/s): the choice the shipped controllers make.
-    fn best_action(&self, desired: &Bound<'_, PyAny>) -> PyResult<usize> {
+    pub(crate) fn best_action(&self, desired: &Bound<'_, PyAny>) -> PyResult<usize> {
         let d = vector("desired", desired, 2)?;
         let a = best_action(&self.map, &Ship::default(), &self.state, Vec2::new(d[0], d[1]));
         Ok(action_index(a))
@@ -231,7 +236,7 @@ impl PtspObservation {
     }
 }
 
-fn action_index(a: Action) -> usize {
+pub(crate) fn action_index(a: Action) -> usize {
     Action::ALL.iter().position(|&b| b == a).unwrap_or(0)
 }
 
@@ -290,7 +295,7 @@ impl Controller for PyController<'_> {
 }
 
 /// An action: an index into `PTSP_ACTIONS` (0 to 5) or its name.
-fn parse_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+pub(crate) fn parse_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let allowed = "an index from 0 to 5 or a name in PTSP_ACTIONS";
     if let Ok(name) = obj.cast::<PyString>() {
         let name = name.to_cow()?;
@@ -373,15 +378,7 @@ fn race<'py>(
         time: time_rules.then_some(TimeRules { strict, ..TimeRules::default() }),
         ..RaceLimits::default()
     };
-    let map = match map.cast::<PtspMap>() {
-        Ok(m) => Arc::clone(&m.get().map),
-        Err(_) => {
-            PtspMap::new(map.extract().map_err(|_| {
-                PyTypeError::new_err("map: expected a PtspMap, a shipped map name or a map file")
-            })?)?
-            .map
-        }
-    };
+    let map = any_map(map)?;
     let map_error = |e: steerkit_ptsp::MapError| MapError::new_err(e.to_string());
     let (log, racer) = if let Ok(s) = controller.cast::<PyString>() {
         let s = s.to_cow()?;
@@ -423,9 +420,21 @@ fn race<'py>(
     result(py, &log, files)
 }
 
+/// A `PtspMap`, a shipped map's name or a map file.
+pub(crate) fn any_map(map: &Bound<'_, PyAny>) -> PyResult<Arc<Map>> {
+    match map.cast::<PtspMap>() {
+        Ok(m) => Ok(m.get().arc()),
+        Err(_) => Ok(PtspMap::new(map.extract().map_err(|_| {
+            PyTypeError::new_err("map: expected a PtspMap, a shipped map name or a map file")
+        })?)?
+        .map),
+    }
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PtspMap>()?;
     m.add_class::<PtspObservation>()?;
+    m.add_class::<crate::ptsp_env::PtspEnv>()?;
     m.add_function(wrap_pyfunction!(race, m)?)?;
     let names: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
     m.add("PTSP_ACTIONS", names)?;

@@ -228,3 +228,50 @@ def test_the_example_follower_finishes_every_shipped_map():
     for name in steerkit.PTSP_MAPS:
         score = steerkit.race(name, example.Follower())
         assert score["outcome"] == "finished", (name, score["visited"], score["waypoints"])
+
+
+def test_the_environment_steps_the_same_race(tmp_path):
+    env = steerkit.PtspEnv("open")
+    obs, info = env.reset(seed=3)
+    assert obs.dtype == np.float32 and obs.shape == (env.observation_size,)
+    assert not obs.flags.writeable
+    assert env.action_count == 6 and env.observation_size == 5 + len(env.map.waypoints)
+    assert tuple(obs[:2]) == pytest.approx(env.map.start) and info["step"] == 0
+    controller, total, steps = Naive(), 0.0, 0
+    terminated = truncated = False
+    while not (terminated or truncated):
+        obs, reward, terminated, truncated, info = env.step(controller.act(env.observe()))
+        total += reward
+        steps += 1
+    rust = steerkit.race("open", "naive", out=tmp_path / "cli")
+    assert terminated and not truncated and info["outcome"] == "finished"
+    assert steps == rust["steps"] and info["visited"] == rust["visit_steps"]
+    assert np.array_equal(obs[:5], rust["trajectory"][-1])
+    assert np.all(obs[5:] == 1.0)
+    assert total == pytest.approx(rust["waypoints"] - 0.01 * steps)
+    files = env.write(tmp_path / "env", name="naive")
+    assert (tmp_path / "env" / "trajectory.csv").read_bytes() == (
+        tmp_path / "cli" / "trajectory.csv"
+    ).read_bytes()
+    assert len(files) == 4
+    with pytest.raises(ValueError):
+        env.step(0)
+    obs, info = env.reset()
+    assert info["step"] == 0 and np.all(obs[5:] == 0.0)
+    with pytest.raises(ValueError):
+        env.step(6)
+    with pytest.raises(ValueError):
+        env.step("warp")
+
+
+def test_the_environment_truncates_at_the_time_out():
+    env = steerkit.PtspEnv("maze", timeout=50)
+    env.reset()
+    for k in range(50):
+        _, reward, terminated, truncated, info = env.step("coast")
+        assert reward == pytest.approx(-0.01) and not terminated
+    assert truncated and info["outcome"] == "timed_out"
+    with pytest.raises(ValueError):
+        steerkit.PtspEnv("maze", max_steps=0)
+    with pytest.raises(steerkit.MapError):
+        steerkit.PtspEnv("no_such_map")
