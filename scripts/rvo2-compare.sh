@@ -20,9 +20,9 @@
 # its steps and its CPU per agent-update in the sparse phase, the dense phase (from the first
 # step whose mean count of other agents within 15 m is at least 10 to the last) and overall;
 # the summary gives min / median and steerkit's advantage (RVO2's CPU ÷ steerkit's).
-# WHOLE_ONLY=1 runs only the whole runs. STEERKIT_BASE=PATH (another build of the steerkit
-# command, e.g. of the previous commit) adds it to the whole runs' alternation as `base`, so a
-# change is measured side by side with the code before it and with RVO2 in one run.
+# WHOLE_ONLY=1 runs only the whole runs. STEERKIT_BASE=PATH, another build of the steerkit
+# command (e.g. STEERKIT_BASE=$(scripts/build-rev.sh REV)), joins the whole runs' alternation
+# as `base`, so a change is measured beside the code before it and RVO2 in one run.
 set -euo pipefail
 src=${1:?usage: scripts/rvo2-compare.sh RVO2_CHECKOUT [ROUNDS] [STEPS_10000]}
 rounds=${2:-3}
