@@ -20,7 +20,9 @@
 # its steps and its CPU per agent-update in the sparse phase, the dense phase (from the first
 # step whose mean count of other agents within 15 m is at least 10 to the last) and overall;
 # the summary gives min / median and steerkit's advantage (RVO2's CPU ÷ steerkit's).
-# WHOLE_ONLY=1 runs only the whole runs.
+# WHOLE_ONLY=1 runs only the whole runs. STEERKIT_BASE=PATH, another build of the steerkit
+# command (e.g. STEERKIT_BASE=$(scripts/build-rev.sh REV)), joins the whole runs' alternation
+# as `base`, so a change is measured beside the code before it and RVO2 in one run.
 set -euo pipefail
 src=${1:?usage: scripts/rvo2-compare.sh RVO2_CHECKOUT [ROUNDS] [STEPS_10000]}
 rounds=${2:-3}
@@ -80,14 +82,22 @@ echo "# whole runs, one thread, alternated $rounds times (cpu_ns = process CPU p
 sed -e 's/^name = .*/name = "orca_circle_10000"/' -e 's/count = 1000/count = 10000/' \
     -e 's/radius = 800.0/radius = 8000.0/' -e 's/830.0/8030.0/g' -e 's/^duration = .*/duration = 100000.0/' \
     "$root/scenarios/orca_circle_1000.toml" >"$whole/orca_circle_10000.toml"
+base=${STEERKIT_BASE:-}
+# this build's whole run, then the base build's (its lines say `whole base`)
+steerkits() {
+    "$sk" bench --threads 1 "$@"
+    if [ -n "$base" ]; then
+        "$base" bench --threads 1 "$@" | sed 's/^whole steerkit /whole base /'
+    fi
+}
 for _ in $(seq "$rounds"); do
     "$bin" whole circle 1000 2
-    "$sk" bench --scenario orca_circle_1000 --threads 1
+    steerkits --scenario orca_circle_1000
     "$bin" whole blocks-own 2
-    "$sk" bench --scenario orca_blocks --threads 1
+    steerkits --scenario orca_blocks
     if [ "$steps_10000" -gt 0 ]; then
         "$bin" whole circle 10000 2 "$steps_10000"
-        "$sk" bench --scenario "$whole/orca_circle_10000.toml" --threads 1 --max-steps "$steps_10000"
+        steerkits --scenario "$whole/orca_circle_10000.toml" --max-steps "$steps_10000"
     fi
 done | tee "$whole/runs"
 python3 - "$whole/runs" <<'PY'
@@ -107,7 +117,7 @@ for line in open(sys.argv[1]):
         runs.setdefault((name, who, phase), []).append(float(v))
 print("# whole runs: cpu_ns_per_update min / median; steerkit's advantage = RVO2 / steerkit")
 for name in ("Circle-1000", "Blocks", "Circle-10000"):
-    for who in ("RVO2", "steerkit"):
+    for who in ("RVO2", "steerkit", "base"):
         if (name, who) in steps:
             print("%-12s %-8s %s" % (name, who, steps[(name, who)]))
     for phase in ("sparse", "dense", "all"):
@@ -116,4 +126,9 @@ for name in ("Circle-1000", "Blocks", "Circle-10000"):
             print("%-12s %-6s RVO2 %.0f / %.0f  steerkit %.0f / %.0f  advantage %.2fx / %.2fx"
                   % (name, phase, min(r), statistics.median(r), min(s), statistics.median(s),
                      min(r) / min(s), statistics.median(r) / statistics.median(s)))
+        b = runs.get((name, "base", phase))
+        if b and s and min(s) > 0 and statistics.median(s) > 0:
+            print("%-12s %-6s base %.0f / %.0f  speed-up over base %.2fx / %.2fx"
+                  % (name, phase, min(b), statistics.median(b),
+                     min(b) / min(s), statistics.median(b) / statistics.median(s)))
 PY
