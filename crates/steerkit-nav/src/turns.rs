@@ -158,6 +158,9 @@ impl Signals {
         for (s, g) in self.signals.iter_mut().zip(&self.passages) {
             let len = g.length();
             s.time += dt;
+            if std::env::var_os("TURNS_DEBUG").is_some() {
+                eprintln!("DBG {:?} {:?} {} {:.1} q{:?} in{:?}", g.a, s.green, s.closing, s.time, s.queue, s.inside);
+            }
             let Some(d) = s.green else {
                 if s.queue[0] + s.queue[1] > 0 {
                     s.green = Some(u8::from(s.queue[1] > s.queue[0]));
@@ -184,13 +187,11 @@ impl Signals {
     }
 
     /// Whether a walker crossing as `c` may go on: it is inside, or its direction has the
-    /// passage, or it is within a metre of its mouth, or it is beyond the queue.
+    /// passage, or its direction's turn is closing and it is within a metre of its mouth.
+    /// Everyone else within [`QUEUE_RANGE`] waits where it is (held back from the mouth).
     pub fn goes(&self, c: &Crossing) -> bool {
         let s = &self.signals[c.passage as usize];
-        c.inside
-            || c.dist < COMMIT
-            || c.dist > self.hold_distance(c) + 1.0
-            || (s.green == Some(c.dir) && !s.closing)
+        c.inside || (s.green == Some(c.dir) && (!s.closing || c.dist < COMMIT))
     }
 
     /// How far (m) from its mouth a waiting walker holds: the gap's width, at least 3 m.
