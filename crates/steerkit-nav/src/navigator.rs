@@ -237,7 +237,6 @@ impl Navigator {
             signals.clear_counts();
         }
         for e in &mut self.entries {
-            let was = e.crossing;
             e.crossing = None;
             let (Some(k), Some(route)) = (crowd.kinematic(e.agent), e.route.as_mut()) else {
                 continue;
@@ -254,9 +253,6 @@ impl Navigator {
                 );
                 if let Some(c) = &e.crossing {
                     signals.count(c);
-                    if std::env::var_os("TURNS_DEBUG").is_some() && c.inside && was.is_some_and(|w| !w.inside) {
-                        eprintln!("AGIN {} {:?} was {:?} now {:?} goes_was={}", e.agent.index, k.position, was, c, signals.goes(&was.unwrap()));
-                    }
                 }
             }
         }
@@ -273,9 +269,6 @@ impl Navigator {
             let mut w = route.waypoint(k.position, lookahead, s.clearance);
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
-                if std::env::var_os("TURNS_DEBUG").is_some() && e.agent.index == 1 {
-                    eprintln!("AG1 {:?} {:?} goes={} w={:?}", k.position, c, signals.goes(c), w.point);
-                }
                 if !signals.goes(c) {
                     w = Waypoint { point: signals.hold(c, k.position), remaining: 0.0 };
                     let _ = crowd.reset_stall(e.agent);

@@ -158,9 +158,6 @@ impl Signals {
         for (s, g) in self.signals.iter_mut().zip(&self.passages) {
             let len = g.length();
             s.time += dt;
-            if std::env::var_os("TURNS_DEBUG").is_some() {
-                eprintln!("DBG {:?} {:?} {} {:.1} q{:?} in{:?}", g.a, s.green, s.closing, s.time, s.queue, s.inside);
-            }
             let Some(d) = s.green else {
                 if s.queue[0] + s.queue[1] > 0 {
                     s.green = Some(u8::from(s.queue[1] > s.queue[0]));
@@ -194,14 +191,16 @@ impl Signals {
         c.inside || (s.green == Some(c.dir) && (!s.closing || c.dist < COMMIT))
     }
 
-    /// How far (m) from its mouth a waiting walker holds: the gap's width, at least 3 m.
+    /// How far (m) from its mouth a waiting walker holds: twice the gap's width, at least
+    /// 4 m, so that the other direction has room to come out before it meets the queue.
     fn hold_distance(&self, c: &Crossing) -> f32 {
-        (self.passages[c.passage as usize].width + 2.0 * self.margin).max(3.0)
+        (2.0 * (self.passages[c.passage as usize].width + 2.0 * self.margin)).max(4.0)
     }
 
     /// Where a walker at `p` waiting to cross as `c` stands: where it is, moved back to the
-    /// holding distance from its mouth and, within twice that, to its right of the
-    /// passage's middle line, so that the other direction leaves by the other half.
+    /// holding distance from its mouth and to its right of the passage's middle line (a
+    /// quarter of the width beyond it), so that the other direction comes out and spreads by
+    /// the other half.
     pub fn hold(&self, c: &Crossing, p: Vec2) -> Vec2 {
         let g = &self.passages[c.passage as usize];
         let (mouth, inward) = if c.dir == 0 { (g.a, g.axis()) } else { (g.b, -g.axis()) };
@@ -210,7 +209,7 @@ impl Signals {
         let (out, side) = (-q.dot(inward), q.dot(right));
         let hold = self.hold_distance(c);
         let out2 = out.max(hold);
-        let side2 = if out2 < 2.0 * hold { side.max(g.width * 0.25 + self.margin) } else { side };
+        let side2 = side.max(g.width * 0.25 + self.margin);
         let at = mouth - inward * out2 + right * side2;
         if at.distance_squared(p) < 1e-6 {
             // a waypoint on the body reads as none: a millimetre outward
