@@ -69,7 +69,7 @@ impl NavMesh {
     #[must_use]
     pub fn passages(&self, max_gap: f32) -> Vec<Passage> {
         let limit = max_gap - 2.0 * self.inflation();
-        if !(limit > 0.0) {
+        if limit.is_nan() || limit <= 0.0 {
             return Vec::new();
         }
         let mut spans: Vec<(f32, usize)> = self
@@ -127,7 +127,7 @@ impl NavMesh {
         // corner does not
         let open = |c: Vec2, d: Vec2| self.free_distance(c, d, 1.0) >= 0.1;
         let along = first.2.perp();
-        if !(first.0 < limit) || !open(first.1, along) || !open(first.1, -along) {
+        if first.0 >= limit || !open(first.1, along) || !open(first.1, -along) {
             return None;
         }
         // the narrowest cross-section within 2 m along the passage
@@ -142,7 +142,7 @@ impl NavMesh {
             }
         }
         let n = across.perp();
-        if !(width < limit) || !self.contains(centre) || !open(centre, n) || !open(centre, -n) {
+        if width >= limit || !self.contains(centre) || !open(centre, n) || !open(centre, -n) {
             return None;
         }
         let reach = |dir: Vec2| {
