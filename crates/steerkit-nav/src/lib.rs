@@ -24,9 +24,12 @@
 mod level;
 mod mesh;
 mod navigator;
+mod passage;
 mod route;
+mod turns;
 
 pub use level::{Level, NavError};
 pub use mesh::{NavMesh, Path};
 pub use navigator::{NavEvent, NavSettings, Navigator};
+pub use passage::Passage;
 pub use route::Route;

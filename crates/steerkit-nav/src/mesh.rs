@@ -54,6 +54,9 @@ pub struct NavMesh {
     /// The connected part each polygon belongs to.
     component: Vec<u32>,
     boundary: Vec<Edge>,
+    /// The interior edges shared by two polygons whose both ends lie on the boundary: where
+    /// the walkable area may pinch (see [`NavMesh::passages`]).
+    pub(crate) spans: Vec<(Vec2, Vec2)>,
 }
 
 impl std::fmt::Debug for NavMesh {
@@ -104,8 +107,8 @@ impl NavMesh {
         if polygons.is_empty() || polygons.iter().all(|p| signed_area2(p).abs() < 1e-9) {
             return Err(NavError::Empty { radius: inflation });
         }
-        let (component, boundary) = topology(&polygons);
-        Ok(NavMesh { mesh, inflation, polygons, component, boundary })
+        let (component, boundary, spans) = topology(&polygons);
+        Ok(NavMesh { mesh, inflation, polygons, component, boundary, spans })
     }
 
     /// How far (m) the walkable area was moved in from every obstacle: radius + clearance.
@@ -248,8 +251,9 @@ fn inside_polygon(poly: &[Vec2], p: Vec2) -> bool {
 /// A point's coordinates as bits: mesh vertices shared by two polygons are the same floats.
 type PointKey = (u32, u32);
 
-/// Connected parts of the polygons (over shared edges) and the boundary edges (used once).
-fn topology(polygons: &[Vec<Vec2>]) -> (Vec<u32>, Vec<Edge>) {
+/// Connected parts of the polygons (over shared edges), the boundary edges (used once) and the
+/// shared edges between two boundary vertices, in polygon order.
+fn topology(polygons: &[Vec<Vec2>]) -> (Vec<u32>, Vec<Edge>, Vec<(Vec2, Vec2)>) {
     let key = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
     let mut edges: HashMap<(PointKey, PointKey), Vec<usize>> = HashMap::new();
     for (pi, poly) in polygons.iter().enumerate() {
@@ -285,7 +289,25 @@ fn topology(polygons: &[Vec<Vec2>]) -> (Vec<u32>, Vec<Edge>) {
             }
         }
     }
-    (component, boundary)
+    let on_boundary: std::collections::HashSet<PointKey> =
+        boundary.iter().flat_map(|e| [key(e.a), key(e.b)]).collect();
+    let mut spans = Vec::new();
+    for (pi, poly) in polygons.iter().enumerate() {
+        for i in 0..poly.len() {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+            let (ka, kb) = (key(a), key(b));
+            let users = &edges[&if ka < kb { (ka, kb) } else { (kb, ka) }];
+            // each shared edge once: from its first polygon
+            if users.len() > 1
+                && users[0] == pi
+                && on_boundary.contains(&ka)
+                && on_boundary.contains(&kb)
+            {
+                spans.push((a, b));
+            }
+        }
+    }
+    (component, boundary, spans)
 }
 
 fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> Vec2 {

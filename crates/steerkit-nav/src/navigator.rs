@@ -4,8 +4,9 @@
 use crate::level::{check_radius, Level, NavError};
 use crate::mesh::NavMesh;
 use crate::route::Route;
+use crate::turns::{crossing, Crossing, Signals, QUEUE_RANGE};
 use std::collections::HashMap;
-use steerkit::crowd::{AgentHandle, Crowd};
+use steerkit::crowd::{AgentHandle, Crowd, Waypoint};
 use steerkit::Vec2;
 
 /// How a [`Navigator`] plans and follows routes.
@@ -29,11 +30,17 @@ pub struct NavSettings {
     /// free room there, so that two streams meeting in a doorway pass on their right instead
     /// of both hugging the same jamb. 0 turns it off: every corner is rounded tight.
     pub keep_right: f32,
+    /// Turn-taking at narrow passages, in body diameters: a door, gap or corridor narrower
+    /// than this many diameters (obstacle to obstacle) is a passage ([`NavMesh::passages`]),
+    /// crossed by one direction at a time while the other waits clear of its mouth (see
+    /// [`Navigator`]). 0 turns it off.
+    pub passage_width: f32,
 }
 
 impl Default for NavSettings {
     /// Clearance 0.1 m, re-planning every 2 s or 1 m off the route, 256 plans per step, a
-    /// 0.5 s look-ahead, left turns taken up to 2 m wide.
+    /// 0.5 s look-ahead, left turns taken up to 2 m wide, turns taken at passages narrower than
+    /// 8 body diameters.
     fn default() -> Self {
         NavSettings {
             clearance: 0.1,
@@ -42,6 +49,7 @@ impl Default for NavSettings {
             max_plans_per_step: 256,
             anticipation: 0.5,
             keep_right: 2.0,
+            passage_width: 8.0,
         }
     }
 }
@@ -73,12 +81,27 @@ struct Entry {
     /// Seconds since the route was planned.
     age: f32,
     unreachable: bool,
+    /// The passage its route crosses next, this step.
+    crossing: Option<Crossing>,
 }
 
 /// The routes of a crowd's navigating agents (see the [crate docs](crate)). Call
 /// [`update`](Navigator::update) before each [`Crowd::step`]: it plans what needs planning
 /// within the step's budget, trims every route to where its agent is, and sets each agent's
 /// [`Waypoint`](steerkit::crowd::Waypoint) for the crowd's `navigate` leaf.
+///
+/// **Turn-taking.** Two streams meeting head on in a narrow place jam: each body's avoidance
+/// waits for the other. So each passage of a mesh ([`NavMesh::passages`], narrower than
+/// [`NavSettings::passage_width`] diameters) is crossed by one direction at a time. A walker
+/// whose route enters a passage within 15 m of route distance queues for its direction; while
+/// the other direction has the passage it holds clear of its mouth (back to the gap's width,
+/// at least 3 m, and to its right of the middle line, so that the stream coming out leaves by
+/// the other half), its stuck clock stopped ([`Crowd::reset_stall`]). The turn passes when
+/// the flowing direction's queue is empty, or after 30 s + 3 s per metre of passage, but only
+/// while the other side waits, and once the last walkers of the closed turn have left the
+/// passage (or 10 s + 2 s/m later). With no turn, the longer queue gets it. Counts are
+/// integers over every agent each step, so the turn does not depend on the order; O(agents ×
+/// passages near each) per step.
 ///
 /// Deterministic: the routes planned in a step are chosen in a fixed order and each is a pure
 /// function of the mesh, the agent's position and its goal, so the thread count never changes
@@ -89,6 +112,8 @@ pub struct Navigator {
     settings: NavSettings,
     /// One mesh per body radius, with that radius.
     meshes: Vec<(f32, NavMesh)>,
+    /// Each mesh's passages and their turns.
+    signals: Vec<Signals>,
     entries: Vec<Entry>,
     index: HashMap<AgentHandle, usize>,
     events: Vec<NavEvent>,
@@ -107,6 +132,7 @@ impl Navigator {
             ("off_route", settings.off_route),
             ("anticipation", settings.anticipation),
             ("keep_right", settings.keep_right),
+            ("passage_width", settings.passage_width),
         ] {
             check_radius(name, v)?;
         }
@@ -114,6 +140,7 @@ impl Navigator {
             level,
             settings,
             meshes: Vec::new(),
+            signals: Vec::new(),
             entries: Vec::new(),
             index: HashMap::new(),
             events: Vec::new(),
@@ -140,8 +167,20 @@ impl Navigator {
             return Ok(i);
         }
         let mesh = NavMesh::build(&self.level, radius, self.settings.clearance)?;
+        let passages = mesh.passages(self.settings.passage_width * 2.0 * radius);
+        self.signals.push(Signals::new(passages, mesh.inflation()));
         self.meshes.push((radius, mesh));
         Ok(self.meshes.len() - 1)
+    }
+
+    /// The passages where turns are taken on the mesh for bodies of `radius` (m), once it is
+    /// built (empty with turn-taking off).
+    #[must_use]
+    pub fn passages(&self, radius: f32) -> &[crate::Passage] {
+        self.meshes
+            .iter()
+            .position(|(r, _)| *r == radius)
+            .map_or(&[], |i| &self.signals[i].passages)
     }
 
     /// The meshes built so far, with their body radius.
@@ -165,6 +204,7 @@ impl Navigator {
             planned_for: None,
             age: 0.0,
             unreachable: false,
+            crossing: None,
         };
         match self.index.get(&agent) {
             Some(&i) => self.entries[i] = entry,
@@ -193,15 +233,47 @@ impl Navigator {
         }
         self.plan(crowd);
         let s = self.settings;
+        for signals in &mut self.signals {
+            signals.clear_counts();
+        }
         for e in &mut self.entries {
+            e.crossing = None;
             let (Some(k), Some(route)) = (crowd.kinematic(e.agent), e.route.as_mut()) else {
+                continue;
+            };
+            route.advance(k.position, e.radius.max(0.2));
+            let signals = &mut self.signals[e.mesh];
+            if !signals.passages.is_empty() {
+                e.crossing = crossing(
+                    &signals.passages,
+                    k.position,
+                    route.ahead(),
+                    QUEUE_RANGE,
+                    signals.margin,
+                );
+                if let Some(c) = &e.crossing {
+                    signals.count(c);
+                }
+            }
+        }
+        for signals in &mut self.signals {
+            signals.switch(dt.max(0.0));
+        }
+        for e in &mut self.entries {
+            let (Some(k), Some(route)) = (crowd.kinematic(e.agent), e.route.as_ref()) else {
                 // no goal: nothing to navigate to
                 let _ = crowd.set_waypoint(e.agent, None);
                 continue;
             };
-            route.advance(k.position, e.radius.max(0.2));
             let lookahead = k.velocity.length() * s.anticipation;
-            let w = route.waypoint(k.position, lookahead, s.clearance);
+            let mut w = route.waypoint(k.position, lookahead, s.clearance);
+            if let Some(c) = &e.crossing {
+                let signals = &self.signals[e.mesh];
+                if !signals.goes(c) {
+                    w = Waypoint { point: signals.hold(c, k.position), remaining: 0.0 };
+                    let _ = crowd.reset_stall(e.agent);
+                }
+            }
             // the route only ever holds finite points, so the crowd accepts it
             let _ = crowd.set_waypoint(e.agent, Some(w));
             e.age += dt.max(0.0);

@@ -150,6 +150,9 @@ fn settings(spec: &ScenarioSpec) -> Result<NavSettings> {
         keep_right: n
             .keep_right
             .map_or(Ok(d.keep_right), |v| non_negative("navigation.keep_right", v))?,
+        passage_width: n
+            .passage_width
+            .map_or(Ok(d.passage_width), |v| non_negative("navigation.passage_width", v))?,
     })
 }
 

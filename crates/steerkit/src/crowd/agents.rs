@@ -244,6 +244,20 @@ impl<V: CrowdVector> Crowd<V> {
         Ok(())
     }
 
+    /// Restarts an agent's stuck clock ([`Group::stuck`](crate::crowd::Group::stuck)): a
+    /// navigation layer that holds an agent on purpose (waiting for its turn at a narrow
+    /// passage) calls it each step it holds it, so the wait is not counted as being stuck.
+    ///
+    /// # Errors
+    /// [`CrowdError::StaleHandle`].
+    pub fn reset_stall(&mut self, h: AgentHandle) -> Result<(), CrowdError> {
+        let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        if let Some(m) = self.agents.memory.get_mut(i) {
+            m.state.stalled = 0.0;
+        }
+        Ok(())
+    }
+
     /// Sets or clears where a navigating agent heads next on the way to its goal (read by
     /// [`Recipe::Navigate`]; a navigation layer sets it each step from the agent's route).
     /// Cleared by [`set_goal`](Self::set_goal). Without a goal it is kept but not used.
