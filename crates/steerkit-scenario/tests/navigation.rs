@@ -85,6 +85,10 @@ fn bad_settings_name_their_key() {
     assert_eq!(e.field(), "navigation.max_plans_per_step");
     let e = refused(&format!("{BASE}[navigation]\nreplan_interval = nan\n"));
     assert_eq!(e.field(), "navigation.replan_interval");
+    for bad in ["-1", "inf", "nan"] {
+        let e = refused(&format!("{BASE}[navigation]\npassage_width = {bad}\n"));
+        assert_eq!(e.field(), "navigation.passage_width", "{bad}");
+    }
 }
 
 #[test]
