@@ -94,14 +94,14 @@ struct Entry {
 /// waits for the other. So each passage of a mesh ([`NavMesh::passages`], narrower than
 /// [`NavSettings::passage_width`] diameters) is crossed by one direction at a time. A walker
 /// whose route enters a passage within 15 m of route distance queues for its direction; while
-/// the other direction has the passage it holds clear of its mouth (back to the gap's width,
-/// at least 3 m, and to its right of the middle line, so that the stream coming out leaves by
+/// the other direction has the passage it holds clear of its mouth (back to twice the gap's
+/// width, at least 4 m, and to its right of the middle line, so that the stream coming out leaves by
 /// the other half), its stuck clock stopped ([`Crowd::reset_stall`]). The turn passes when
 /// the flowing direction's queue is empty, or after 30 s + 3 s per metre of passage, but only
 /// while the other side waits, and once the last walkers of the closed turn have left the
 /// passage (or 10 s + 2 s/m later). With no turn, the longer queue gets it. Counts are
 /// integers over every agent each step, so the turn does not depend on the order; O(agents ×
-/// passages near each) per step.
+/// passages) per step (a distance test skips the far passages before any route is walked).
 ///
 /// Deterministic: the routes planned in a step are chosen in a fixed order and each is a pure
 /// function of the mesh, the agent's position and its goal, so the thread count never changes
