@@ -232,8 +232,8 @@ pub(crate) const KINDS: &[Kind] = &[
         ],
         build: |x| {
             let path = x.path()?;
-            x.req("offset", x.n.offset.is_some())?;
-            let mut follow = x.lib(FollowPath::new(x.n.offset.unwrap_or_default()))?;
+            // the rabbit 2 m ahead unless the node says; a vehicle's path tracker ignores it
+            let mut follow = x.lib(FollowPath::new(x.n.offset.unwrap_or(2.0)))?;
             if let Some(t) = x.n.predict_time {
                 follow = x.lib(follow.predictive(t))?;
             }
