@@ -57,13 +57,14 @@
     speed.appendChild(o);
   });
   var toolMove = el("button", { id: "tool-move", class: "on", title: "Drag goals, targets, obstacles and wall ends; click an agent to select it; Shift+click to send the selected agent's goal there" }, "Move");
+  var toolSelect = el("button", { id: "tool-select", title: "Drag a box round agents (or click one) to select them; click anywhere else to send them there, each to its own spot; Esc clears" }, "Select");
   var toolAdd = el("button", { id: "tool-add", title: "Click to add an agent to the chosen group" }, "Add");
   var addGroup = el("select", { id: "live-add-group", "aria-label": "Group to add to" });
   var toolRemove = el("button", { id: "tool-remove", title: "Click an agent to remove it" }, "Remove");
   var saveBtn = el("button", { id: "live-save", title: "Download the current state as a scenario file that steerkit run plays" }, "Save");
   var status = el("span", { id: "live-status" }, "connecting…");
   function sep() { return el("span", { class: "sep" }); }
-  [pick, uploadBtn, upload, sep(), playBtn, stepBtn, resetBtn, speed, sep(), toolMove, toolAdd, addGroup, toolRemove, sep(), saveBtn, status]
+  [pick, uploadBtn, upload, sep(), playBtn, stepBtn, resetBtn, speed, sep(), toolMove, toolSelect, toolAdd, addGroup, toolRemove, sep(), saveBtn, status]
     .forEach(function (e) { bar.appendChild(e); });
 
   var errorBox = el("div", { id: "live-error", class: "floating", role: "alert" });
@@ -90,7 +91,7 @@
   var live = {
     connected: false, name: null, paused: false, step: 0, time: 0, frames: 0,
     handles: [], params: [], groups: [], lastError: null, lastSaved: null, lastFrame: null, errors: 0,
-    scenarios: [], turrets: null, shots: null
+    scenarios: [], turrets: null, shots: null, picked: []
   };
   window.steerkitLive = live;
   var tool = "move";
@@ -239,6 +240,10 @@
       else showError("Shift+click moves the selected agent's goal: click an agent first");
       return true;
     }
+    if (tool === "select") {
+      box = { x0: px, y0: py, x1: px, y1: py };
+      return true;
+    }
     if (tool === "add") {
       var at = worldAt(px, py, pickHeight());
       if (at) send(withPoint({ type: "add_agent", group: addGroup.value }, at));
@@ -255,6 +260,7 @@
     return true;
   };
   R.hooks.move = function (px, py) {
+    if (box) { box.x1 = px; box.y1 = py; return; }
     if (!drag) return;
     var w = worldAt(px, py, drag.handle.y);
     if (!w) return;
@@ -263,12 +269,37 @@
     if (is3d()) drag.handle.z = w.z;
     if (!dragTimer) dragTimer = setTimeout(sendDrag, Math.max(0, SEND_EVERY_MS - (Date.now() - lastSent)));
   };
-  R.hooks.up = function () {
+  R.hooks.up = function (px, py) {
+    if (box) { finishBox(px, py); return; }
     if (!drag) return;
     if (dragTimer) { clearTimeout(dragTimer); dragTimer = null; }
     send(moveMessage(drag.handle, drag.at));
     drag = null;
   };
+  // The Select tool: a box picks the agents drawn inside it, a click on an agent picks it, a
+  // click elsewhere sends the picked agents there (the server gives each its own spot).
+  var box = null;
+  function finishBox(px, py) {
+    var b = box;
+    box = null;
+    var x0 = Math.min(b.x0, px), x1 = Math.max(b.x0, px), y0 = Math.min(b.y0, py), y1 = Math.max(b.y0, py);
+    if (x1 - x0 > 4 || y1 - y0 > 4) {
+      live.picked = [];
+      for (var k = 0; k < R.agentCount; k++) {
+        var s = R.screenPosition(k);
+        if (s && s.x >= x0 && s.x <= x1 && s.y >= y0 && s.y <= y1) live.picked.push(k);
+      }
+      return;
+    }
+    var k = agentAt(px, py);
+    if (k >= 0) { live.picked = [k]; return; }
+    if (!live.picked.length) { showError("Select agents first: drag a box round them or click one"); return; }
+    var w = worldAt(px, py, pickHeight());
+    if (w) send(withPoint({ type: "move_goals", agents: live.picked.slice() }, w));
+  }
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && live.picked.length) live.picked = [];
+  });
   R.hooks.pick = function (k) { send({ type: "select", id: k >= 0 ? k : null }); };
 
   var COLOURS = { goal: "#e8590c", target: "#14a098", obstacle: "#5b6475", wall_end: "#3b4350", turret: "#3b4350" };
@@ -280,6 +311,20 @@
     var g = overlay.getContext("2d");
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, r.width, r.height);
+    if (live.picked.length) {
+      g.strokeStyle = "#111827"; g.lineWidth = 1.5; g.setLineDash([]);
+      g.beginPath();
+      live.picked.forEach(function (k) {
+        var s = k < R.agentCount ? R.screenPosition(k) : null;
+        if (s) { g.moveTo(s.x + 11, s.y); g.arc(s.x, s.y, 11, 0, Math.PI * 2); }
+      });
+      g.stroke();
+    }
+    if (box) {
+      g.strokeStyle = "#2563eb"; g.fillStyle = "rgba(37,99,235,.08)"; g.lineWidth = 1; g.setLineDash([4, 3]);
+      g.beginPath(); g.rect(Math.min(box.x0, box.x1), Math.min(box.y0, box.y1), Math.abs(box.x1 - box.x0), Math.abs(box.y1 - box.y0));
+      g.fill(); g.stroke(); g.setLineDash([]);
+    }
     live.handles.forEach(function (h) {
       var s = screenOf(h);
       if (!s) return;
@@ -326,10 +371,12 @@
   function setTool(t) {
     tool = t;
     toolMove.classList.toggle("on", t === "move");
+    toolSelect.classList.toggle("on", t === "select");
     toolAdd.classList.toggle("on", t === "add");
     toolRemove.classList.toggle("on", t === "remove");
   }
   toolMove.addEventListener("click", function () { setTool("move"); });
+  toolSelect.addEventListener("click", function () { setTool("select"); });
   toolAdd.addEventListener("click", function () { setTool("add"); });
   toolRemove.addEventListener("click", function () { setTool("remove"); });
   playBtn.addEventListener("click", function () { send({ type: live.paused ? "play" : "pause" }); setPaused(!live.paused); });
@@ -392,7 +439,7 @@
           live.meta = m.recording.meta;
           live.turretShapes = (m.recording.world && m.recording.world.turrets) || [];
           R.load(m.recording, same);
-          if (!same) errorBox.style.display = "none";
+          if (!same) { errorBox.style.display = "none"; live.picked = []; }
           if (same) updateParams(m.params); else buildParams(m.params);
           var chosen = addGroup.value;
           addGroup.textContent = "";

@@ -505,6 +505,21 @@ try {
   check(before.hash !== after.hash, "switching a layer off redraws the canvas");
   await page.click("#layer-velocity");
 
+  // a navigation replay: the routes layer is offered and drawn (switching it off changes the
+  // canvas at the current frame, which has routes)
+  const routed = await page.evaluate(() => {
+    const r = JSON.parse(document.getElementById("recording").textContent);
+    return r.frames[steerkitReplay.frame].overlays?.routes?.agent?.length || 0;
+  });
+  if (routed > 0) {
+    check((await state()).layers.routes === true, `the routes layer is on (${routed} routes in this frame)`);
+    const on = await canvasState();
+    await page.click("#layer-routes");
+    await sleep(100);
+    check(on.hash !== (await canvasState()).hash, "switching the routes off redraws the canvas");
+    await page.click("#layer-routes");
+  }
+
   await checkMoments();
 
   const box = await page.locator("#view").boundingBox();

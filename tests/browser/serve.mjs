@@ -6,7 +6,10 @@
 // the server. Then opens flock3d: the page is in the 3D view, the picture changes as the birds
 // fly, a sphere dragged in perspective moves on its horizontal plane (x, z; its height kept),
 // a second screenshot is saved next to the first as serve3d.png, and the saved 3D state plays
-// with `steerkit run`. Then the side view `platforms` runs. Last, turret_lead: its turrets are
+// with `steerkit run`. Then the side view `platforms` runs. Then the navigation demo: every
+// walker's route is in the frame, a box picks the west room's walkers, a click sends them to
+// their own spots round it (their routes end there), a crate dragged into a door makes every
+// route go through the other door. Last, turret_lead: its turrets are
 // handles, the leading gun's shells hit (counted in the side panel as `steerkit run` counts them),
 // a shell in the air is drawn where the frame puts it, and serve-turrets.png is saved.
 //
@@ -86,7 +89,7 @@ try {
   await page.goto(url, { waitUntil: "load" });
   await page.waitForFunction(() => window.steerkitLive && steerkitLive.name === "seek" && steerkitLive.frames > 5, null, { timeout: 15000 });
   const listed = await page.evaluate(() => steerkitLive.scenarios.filter((s) => s.kind === "demo").map((s) => s.name));
-  check(listed.length === 14 && listed.includes("flocking") && listed.includes("formation"), `the page lists the 14 demos (${listed.join(", ")})`);
+  check(listed.length === 15 && listed.includes("formation") && listed.includes("navigation"), `the page lists the 15 demos (${listed.join(", ")})`);
 
   const agent = () => page.evaluate(() => {
     const f = steerkitLive.lastFrame;
@@ -273,6 +276,56 @@ try {
   await sleep(1500);
   const side = await page.evaluate(() => ({ x: steerkitLive.lastFrame.position[0], view: steerkitReplay.view, t: steerkitLive.time }));
   check(side.view === "2d" && side.x > s0.x + 1 && side.t > s0.t + 1, `platforms runs live: the first athlete ran from x = ${s0.x.toFixed(2)} m (t = ${s0.t.toFixed(2)} s) to ${side.x.toFixed(2)} m (t = ${side.t.toFixed(2)} s)`);
+
+  // ---- navigation: walkers picked with a box and sent somewhere, a door blocked ----
+  await page.selectOption("#live-scenario", "navigation");
+  await page.waitForFunction(() => steerkitLive.name === "navigation" && steerkitLive.frames > 0 && steerkitLive.time < 1, null, { timeout: 5000 });
+  await page.waitForFunction(() => ((steerkitLive.lastFrame.overlays || {}).routes || { agent: [] }).agent.length === 32, null, { timeout: 5000 });
+  check(true, "every walker's route ahead is in the live frame (32)");
+  await page.click("#tool-select");
+  const nwA = await toPage(-19.5, 11.5), nwB = await toPage(-0.6, -11.5);
+  await page.mouse.move(nwA.x, nwA.y);
+  await page.mouse.down();
+  await page.mouse.move(nwB.x, nwB.y, { steps: 6 });
+  await page.mouse.up();
+  const picked = await page.evaluate(() => steerkitLive.picked.slice());
+  check(picked.length === 16 && picked.every((k) => k < 16), `a box round the west room picks its 16 walkers (${picked.join(",")})`);
+  const dest = await toPage(-10, 8);
+  await page.mouse.click(dest.x, dest.y);
+  await page.waitForFunction(() => {
+    const g = steerkitLive.handles.filter((h) => h.kind === "goal" && h.agent < 16);
+    return g.length === 16 && g.every((h) => Math.hypot(h.x + 10, h.y - 8) < 4);
+  }, null, { timeout: 5000 });
+  const goals = await page.evaluate(() => steerkitLive.handles.filter((h) => h.kind === "goal" && h.agent < 16));
+  let closest = Infinity;
+  goals.forEach((a, i) => goals.slice(i + 1).forEach((b) => { closest = Math.min(closest, Math.hypot(a.x - b.x, a.y - b.y)); }));
+  check(closest >= 1.0, `a click sends them to (-10, 8), each to its own spot (goals within 4 m, at least ${closest.toFixed(2)} m apart)`);
+  await page.waitForFunction(() => {
+    const r = steerkitLive.lastFrame.overlays.routes, goals = steerkitLive.handles.filter((h) => h.kind === "goal" && h.agent < 16);
+    let at = 0, ok = 0;
+    for (let i = 0; i < r.agent.length; i++) {
+      const g = goals.find((h) => h.agent === r.agent[i]), end = at + r.count[i] - 1;
+      if (g && Math.hypot(r.point[2 * end] - g.x, r.point[2 * end + 1] - g.y) < 0.01) ok++;
+      at += r.count[i];
+    }
+    return ok === 16;
+  }, null, { timeout: 5000 });
+  check(true, "each picked walker's route now ends at its new goal");
+  await page.click("#tool-move");
+  const crate = await page.evaluate(() => steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 3));
+  const cFrom = await toPage(crate.x, crate.y), cTo = await toPage(0, -5.75);
+  await page.mouse.move(cFrom.x, cFrom.y);
+  await page.mouse.down();
+  await page.mouse.move(cTo.x, cTo.y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction(() => {
+    const h = steerkitLive.handles.find((h) => h.kind === "obstacle" && h.id === 3);
+    const r = (steerkitLive.lastFrame.overlays || {}).routes;
+    if (!h || Math.hypot(h.x, h.y + 5.75) > 0.3 || !r || r.agent.length < 16) return false;
+    for (let i = 0; i < r.point.length; i += 2) if (Math.abs(r.point[i]) < 1.5 && r.point[i + 1] < -3) return false;
+    return true;
+  }, null, { timeout: 8000 });
+  check(true, "a crate dragged into the south door: every route re-plans through the north door");
 
   // ---- turrets: turret_lead fires, its shells fly and hit (steerkit run's own turret code) ----
   await page.selectOption("#live-scenario", "turret_lead");

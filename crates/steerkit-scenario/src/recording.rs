@@ -65,6 +65,8 @@
 //!         "neighbour_radius": {"agent":[…], "radius":[…]}
 //!         "slots":    {"agent":[…], "point":[…]}         formation slot assigned, dims each
 //!         "controls": {"agent":[…], "value":[…]}         a vehicle's controls this step, 3 each
+//!         "routes":   {"agent":[…], "count":[…], "point":[…]}  a navigating agent's route ahead:
+//!                     count[k] points (dims each) from its next corner to its goal
 //!                     in [−1, 1]: car/motorbike (throttle, steer, 0), tank (left, right, 0),
 //!                     human (forward, strafe, turn), discrete_car (pedal, turn, 0),
 //!                     ship (thrust 0 or 1, turn −1/0/+1, 0)
@@ -100,7 +102,7 @@ mod validate;
 mod world;
 
 pub use frame::{
-    BoxLayer, ControlLayer, Event, Frame, MetricSeries, Overlays, PointLayer, RayLayer,
+    BoxLayer, ControlLayer, Event, Frame, MetricSeries, Overlays, PointLayer, RayLayer, RouteLayer,
     ScalarLayer, VectorLayer, WanderLayer,
 };
 pub use groups::{Group, VehicleShape, PALETTE};

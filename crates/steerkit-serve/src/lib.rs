@@ -28,7 +28,7 @@ const LIVE: &str = include_str!("../../../web/live.js");
 /// Where the replay template takes its recording.
 const PLACEHOLDER: &str = "__STEERKIT_RECORDING__";
 
-/// The demos: Buckland's set of steering demos and a formation, one scenario file each
+/// The demos: Buckland's set of steering demos, a formation and navigation, one scenario file each
 /// (`scenarios/demos/`).
 pub const DEMOS: &[(&str, &str)] = &[
     ("seek", include_str!("../../../scenarios/demos/seek.toml")),
@@ -45,6 +45,7 @@ pub const DEMOS: &[(&str, &str)] = &[
     ("offset_pursuit", include_str!("../../../scenarios/demos/offset_pursuit.toml")),
     ("flocking", include_str!("../../../scenarios/demos/flocking.toml")),
     ("formation", include_str!("../../../scenarios/demos/formation.toml")),
+    ("navigation", include_str!("../../../scenarios/demos/navigation.toml")),
 ];
 
 /// The demos as catalogue entries, followed by `gallery` (name, TOML) as gallery entries

@@ -77,6 +77,18 @@ pub enum ClientMessage {
         /// m (3D scenarios only, where it is required; y is up)
         z: Option<f64>,
     },
+    /// Send several agents to one place: their goals spread round it, a body apart
+    /// ([`Sim::move_goals`](crate::session::Sim::move_goals)).
+    MoveGoals {
+        /// The agents' numbers (at most [`MAX_AGENTS`](crate::session::MAX_AGENTS)).
+        agents: Vec<u64>,
+        /// m
+        x: f64,
+        /// m
+        y: f64,
+        /// m (3D scenarios only, where it is required; y is up)
+        z: Option<f64>,
+    },
     /// Move a behaviour's or a formation anchor's target point.
     MoveTarget {
         /// The handle's document path.
@@ -156,7 +168,8 @@ pub enum ClientMessage {
 }
 
 /// The message types, for error messages.
-pub const TYPES: &str = "load, pause, play, step, reset, speed, move_goal, move_target, \
+pub const TYPES: &str =
+    "load, pause, play, step, reset, speed, move_goal, move_goals, move_target, \
                          move_obstacle, move_wall_end, move_turret, add_agent, remove_agent, \
                          select, set_param, save";
 
@@ -365,6 +378,11 @@ impl Live {
             ClientMessage::MoveGoal { agent, group, x, y, z } => {
                 let p = at(&kind, s.dims(), x, y, z)?;
                 s.move_goal(agent, group.as_deref(), p).map_err(fail)?;
+                frame
+            }
+            ClientMessage::MoveGoals { agents, x, y, z } => {
+                let p = at(&kind, s.dims(), x, y, z)?;
+                s.move_goals(&agents, p).map_err(fail)?;
                 frame
             }
             ClientMessage::MoveTarget { path, x, y, z } => {

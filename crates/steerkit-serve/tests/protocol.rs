@@ -21,7 +21,7 @@ async fn round_trips() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), 14);
+    assert_eq!(names.len(), 15);
     assert!(names.contains(&"formation") && names.contains(&"wall_avoidance"));
     let sc = next_of(&mut ws, "scenario", 5).await;
     assert_eq!(sc["name"], "seek");

@@ -23,7 +23,7 @@ fn xy(v: &Value, key: &str, k: usize) -> (f64, f64) {
 /// Every demo loads, runs 2 s and carries positions for every agent.
 #[test]
 fn every_demo_loads_and_runs() {
-    assert_eq!(DEMOS.len(), 14);
+    assert_eq!(DEMOS.len(), 15);
     for (name, _) in DEMOS {
         let mut s = demo(name);
         for _ in 0..100 {

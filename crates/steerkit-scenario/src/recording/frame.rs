@@ -118,6 +118,21 @@ pub struct ControlLayer {
     pub value: Vec<f32>,
 }
 
+/// Navigation routes: entry `k` is agent `agent[k]`'s route ahead, `count[k]` points of `dims`
+/// values each, in order from its next corner to its goal, stored one entry after another in
+/// `point`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteLayer {
+    /// Agent of each entry.
+    pub agent: Vec<u32>,
+    /// Points of each entry.
+    pub count: Vec<u32>,
+    /// `dims` values per point (m).
+    #[serde(with = "mm")]
+    pub point: Vec<f32>,
+}
+
 /// The debug overlays of one frame; see the module's schema.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,6 +161,9 @@ pub struct Overlays {
     /// Vehicle controls.
     #[serde(default, skip_serializing_if = "ControlLayer::is_empty")]
     pub controls: ControlLayer,
+    /// Navigation routes.
+    #[serde(default, skip_serializing_if = "RouteLayer::is_empty")]
+    pub routes: RouteLayer,
 }
 
 macro_rules! layer_is_empty {
@@ -166,7 +184,8 @@ layer_is_empty!(
     RayLayer,
     BoxLayer,
     ScalarLayer,
-    ControlLayer
+    ControlLayer,
+    RouteLayer
 );
 
 impl Overlays {
@@ -181,6 +200,7 @@ impl Overlays {
             && self.neighbour_radius.is_empty()
             && self.slots.is_empty()
             && self.controls.is_empty()
+            && self.routes.is_empty()
     }
 }
 

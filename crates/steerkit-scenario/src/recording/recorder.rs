@@ -423,6 +423,20 @@ impl<V: Vector> FrameWriter<'_, V> {
         }
     }
 
+    /// `agent`'s navigation route ahead, from its next corner to its goal.
+    pub fn route(&mut self, agent: u32, points: impl IntoIterator<Item = V>) {
+        if self.keeps(agent) {
+            let l = &mut self.frame.overlays.routes;
+            let before = l.point.len();
+            for p in points {
+                push(p, &mut l.point);
+            }
+            let count = (l.point.len() - before) / V::DIM.max(1);
+            l.agent.push(agent);
+            l.count.push(u32::try_from(count).unwrap_or(u32::MAX));
+        }
+    }
+
     /// The formation slot assigned to `agent`.
     pub fn slot(&mut self, agent: u32, point: V) {
         if self.keeps(agent) {

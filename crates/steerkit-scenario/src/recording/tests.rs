@@ -282,3 +282,29 @@ fn for_size_keeps_about_the_budget() {
     assert_eq!(o.overlays, OverlayCapture::Only((0..50).collect()));
     assert_eq!(RecordOptions::for_size(30, 600, 300_000).every, 1);
 }
+
+/// A navigation route is kept whole (its points in order, their count), round-trips through
+/// JSON, and counts that disagree with the points are refused naming the layer.
+#[test]
+fn routes_round_trip_and_bad_counts_are_named() {
+    let mut rec = two_agents();
+    let route = [Vec2::new(1.0, 2.0), Vec2::new(3.0, 4.0), Vec2::new(5.0, 6.0)];
+    {
+        let mut f = rec.push_frame(0, [(Vec2::ZERO, Vec2::ZERO, 0.0); 2]).unwrap();
+        f.route(1, route);
+        f.route(0, [Vec2::new(-1.0, 0.5)]);
+    }
+    let r = rec.finish();
+    let l = &r.frames[0].overlays.routes;
+    assert_eq!((l.agent.as_slice(), l.count.as_slice()), ([1, 0].as_slice(), [3, 1].as_slice()));
+    assert_eq!(l.point, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -1.0, 0.5]);
+    let json = r.to_json();
+    assert_eq!(Recording::from_json(&json).unwrap().frames[0].overlays.routes, *l);
+    let bad = json.replace("\"count\":[3,1]", "\"count\":[3,2]");
+    match Recording::from_json(&bad) {
+        Err(RecordingError::Invalid { field, .. }) => {
+            assert_eq!(field, "frames[0].overlays.routes")
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -118,7 +118,9 @@ impl Recording {
                 ("slots", &o.slots.agent, &[("point", o.slots.point.len(), d)]),
                 ("controls", &o.controls.agent, &[("value", o.controls.value.len(), 3)]),
             ];
-            for (layer, agents, arrays) in layers {
+            check_routes(&o.routes, d).map_err(|e| invalid(field("overlays.routes"), e))?;
+            let routes: Layer<'_> = ("routes", &o.routes.agent, &[]);
+            for (layer, agents, arrays) in layers.into_iter().chain([routes]) {
                 if let Some(&a) = agents.iter().find(|&&a| a as usize >= n) {
                     return Err(invalid(
                         field(&format!("overlays.{layer}.agent")),
@@ -163,6 +165,22 @@ impl Recording {
         }
         Ok(())
     }
+}
+
+/// A routes layer's counts and points agree: one count per entry, `dims` values per point.
+fn check_routes(r: &super::RouteLayer, d: usize) -> Result<(), String> {
+    let points: usize = r.count.iter().map(|&c| c as usize).sum();
+    if r.count.len() != r.agent.len() || r.point.len() != points * d {
+        return Err(format!(
+            "has {} counts and {} values for {} entries, expected one count per entry and {} \
+             values",
+            r.count.len(),
+            r.point.len(),
+            r.agent.len(),
+            points * d
+        ));
+    }
+    Ok(())
 }
 
 /// A layer's name, its agent list, and its arrays as (name, length, values per entry).

@@ -124,6 +124,7 @@ impl<V: Dim> Simulation<V> {
         let debug = crowd.debug_info();
         let neighbour_radius = crowd.config().neighbour_radius;
         let agent_groups = self.numbering.agent_groups();
+        let navigation = self.world.navigation.as_ref();
         let mut speed = 0.0f64;
         for (a, &i) in order.iter().enumerate() {
             if i == usize::MAX {
@@ -145,6 +146,10 @@ impl<V: Dim> Simulation<V> {
             }
             if let Some(c) = crowd.controls(h) {
                 frame.controls(a32, c.values());
+            }
+            // navigation is planar: a route's corners are 2D points on the ground
+            if let Some(route) = navigation.and_then(|n| n.route(h)).filter(|_| frame.keeps(a32)) {
+                frame.route(a32, route.ahead().iter().map(|c| V::lower(c.extend(0.0))));
             }
             if replay.ray_agents.get(a).copied().unwrap_or(false) && frame.keeps(a32) {
                 let g = agent_groups[a] as usize;

@@ -112,6 +112,13 @@ impl AnySession {
     ) -> Result<(), String> {
         each!(self, s => s.move_goal(agent, group, p))
     }
+    /// As [`Sim::move_goals`].
+    ///
+    /// # Errors
+    /// As [`Sim::move_goals`].
+    pub fn move_goals(&mut self, agents: &[u64], p: Point) -> Result<(), String> {
+        each!(self, s => s.move_goals(agents, p))
+    }
     /// As [`Sim::move_target`].
     ///
     /// # Errors

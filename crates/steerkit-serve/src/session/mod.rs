@@ -65,6 +65,7 @@ pub const SHOT_SAMPLES: usize = 100;
 
 mod any;
 mod edit;
+mod goals;
 mod params;
 mod view;
 

@@ -152,7 +152,7 @@ impl<V: Space> Sim<V> {
     }
 
     /// The current frame in the recording's per-frame shape (positions, velocities, headings,
-    /// and overlays: steering, targets, slots for up to [`OVERLAY_AGENTS`] agents, feelers
+    /// and overlays: steering, targets, slots and navigation routes for up to [`OVERLAY_AGENTS`] agents, feelers
     /// for [`RAY_AGENTS`] and the selected agent, the selected agent's neighbour radius).
     /// Numbers are rounded to 1 mm (as recordings are); a missing agent is `null`.
     #[must_use]
@@ -167,6 +167,8 @@ impl<V: Space> Sim<V> {
         let mut steer = Layer::<V>::default();
         let mut target = Layer::<V>::default();
         let mut slots = Layer::<V>::default();
+        let mut routes = Routes::default();
+        let navigation = self.world().navigation.as_ref();
         let (mut ray_agent, mut ray_from, mut ray_to, mut ray_hit) =
             (String::new(), String::new(), String::new(), String::new());
         let debug = crowd.debug_info();
@@ -200,6 +202,9 @@ impl<V: Space> Sim<V> {
                             }
                             if let Some(s) = V::slot(crowd, h) {
                                 slots.push(id, s);
+                            }
+                            if let Some(r) = navigation.and_then(|n| n.route(h)) {
+                                routes.push(id, r.ahead());
                             }
                         }
                         let wants_rays = chosen || rays_left > 0;
@@ -252,6 +257,10 @@ impl<V: Space> Sim<V> {
             let (a, v) = (&slots.agent, &slots.values);
             layers.push(format!(r#""slots":{{"agent":[{a}],"point":[{v}]}}"#));
         }
+        if !routes.agent.is_empty() {
+            let (a, c, p) = (&routes.agent, &routes.count, &routes.point);
+            layers.push(format!(r#""routes":{{"agent":[{a}],"count":[{c}],"point":[{p}]}}"#));
+        }
         if !ray_agent.is_empty() {
             layers.push(format!(
                 r#""rays":{{"agent":[{ray_agent}],"from":[{ray_from}],"to":[{ray_to}],"hit":[{ray_hit}]}}"#
@@ -265,6 +274,27 @@ impl<V: Space> Sim<V> {
         out.push_str(&layers.join(","));
         out.push_str("}}");
         out
+    }
+}
+
+/// The navigation routes ahead of a frame, as the recording's `routes` layer: agents, their
+/// point counts, the points (navigation is planar: two values each).
+#[derive(Default)]
+struct Routes {
+    agent: String,
+    count: String,
+    point: String,
+}
+
+impl Routes {
+    fn push(&mut self, id: usize, ahead: &[steerkit::Vec2]) {
+        let s = if self.agent.is_empty() { "" } else { "," };
+        let _ = write!(self.agent, "{s}{id}");
+        let _ = write!(self.count, "{s}{}", ahead.len());
+        for c in ahead {
+            let s = if self.point.is_empty() { "" } else { "," };
+            let _ = write!(self.point, "{s}{},{}", Num(c.x), Num(c.y));
+        }
     }
 }
 
