@@ -91,7 +91,7 @@
   var live = {
     connected: false, name: null, paused: false, step: 0, time: 0, frames: 0,
     handles: [], params: [], groups: [], lastError: null, lastSaved: null, lastFrame: null, errors: 0,
-    scenarios: [], turrets: null, shots: null, picked: []
+    scenarios: [], turrets: null, shots: null, picked: [], sinceLoad: 0
   };
   window.steerkitLive = live;
   var tool = "move";
@@ -435,6 +435,7 @@
         case "scenario":
           var same = live.name === m.name;
           live.name = m.name;
+          live.sinceLoad = 0;
           live.groups = m.groups;
           live.meta = m.recording.meta;
           live.turretShapes = (m.recording.world && m.recording.world.turrets) || [];
@@ -449,7 +450,7 @@
           setPaused(m.paused);
           break;
         case "frame":
-          live.step = m.step; live.time = m.time; live.frames++;
+          live.step = m.step; live.time = m.time; live.frames++; live.sinceLoad++;
           live.lastFrame = m.frame;
           if (!drag) live.handles = m.handles;
           setPaused(m.paused);

@@ -279,7 +279,7 @@ try {
 
   // ---- navigation: walkers picked with a box and sent somewhere, a door blocked ----
   await page.selectOption("#live-scenario", "navigation");
-  await page.waitForFunction(() => steerkitLive.name === "navigation" && steerkitLive.frames > 0 && steerkitLive.time < 1, null, { timeout: 5000 });
+  await page.waitForFunction(() => steerkitLive.name === "navigation" && steerkitLive.sinceLoad > 0, null, { timeout: 5000 });
   await page.waitForFunction(() => ((steerkitLive.lastFrame.overlays || {}).routes || { agent: [] }).agent.length === 32, null, { timeout: 5000 });
   check(true, "every walker's route ahead is in the live frame (32)");
   await page.click("#tool-select");
@@ -329,7 +329,8 @@ try {
 
   // ---- turrets: turret_lead fires, its shells fly and hit (steerkit run's own turret code) ----
   await page.selectOption("#live-scenario", "turret_lead");
-  await page.waitForFunction(() => steerkitLive.name === "turret_lead" && steerkitLive.frames > 0 && steerkitLive.time < 1, null, { timeout: 5000 });
+  // a frame of turret_lead itself (frames since its scenario message)
+  await page.waitForFunction(() => steerkitLive.name === "turret_lead" && steerkitLive.sinceLoad > 0, null, { timeout: 5000 });
   const guns = await page.evaluate(() => steerkitLive.handles.filter((h) => h.kind === "turret").length);
   check(guns === 2, `turret_lead's two turrets are handles (${guns})`);
   await page.waitForFunction(() => steerkitLive.turrets && steerkitLive.turrets[1].target_hits >= 1, null, { timeout: 15000 });
