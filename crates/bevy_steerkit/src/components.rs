@@ -173,6 +173,9 @@ pub enum SteerMessage {
     /// point where it can stop from its speed at its acceleration limit, so it slows to a halt
     /// there instead of coasting.
     GoalLost(Entity),
+    /// Its goal cannot be reached on the navigation mesh (once per goal): it stops at the
+    /// reachable point nearest the goal (feature `navigation`).
+    GoalUnreachable(Entity),
     /// A component the crowd could not take, reported once per problem: an agent refused (a
     /// negative radius, a non-finite position: left out until its `SteerAgent` or `Transform`
     /// changes), a behaviour refused, an obstacle that cannot be placed (the others still

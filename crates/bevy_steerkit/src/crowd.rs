@@ -85,6 +85,9 @@ pub struct SteerCrowd<V: Space> {
     pub(crate) bad_obstacles: EntityHashMap<String>,
     /// Messages met while syncing, sent with the step's.
     pub(crate) pending: Vec<SteerMessage>,
+    /// How many times the obstacle entities made a new static world (navigation rebuilds its
+    /// mesh when this changes).
+    pub(crate) obstacles_generation: u64,
 }
 
 /// A handle no agent ever has: an entity reference that is not an agent resolves to it, so
@@ -115,6 +118,7 @@ impl<V: Space> SteerCrowd<V> {
             rejected: EntityHashSet::default(),
             bad_obstacles: EntityHashMap::default(),
             pending: Vec::new(),
+            obstacles_generation: 0,
         }
     }
 

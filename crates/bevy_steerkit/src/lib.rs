@@ -41,6 +41,10 @@
 //!   that went (the agent stops) and components the crowd refused (once per problem).
 //! - [`SteerObstacle`] entities are the crowd's static world (placed by their `Transform`);
 //!   [`SteerFormation`] runs a formation of entities (2D).
+//! - With the feature `navigation` (on by default), a `navigation::SteerNavigation` resource
+//!   (the walkable area) sends every agent whose behaviour has a navigate leaf to its
+//!   [`SteerGoal`] by a route on the navigation mesh of the area minus the obstacle entities
+//!   (2D), re-planned when an obstacle moves.
 //! - Paths and the game's own behaviours (`CustomBehaviour`) go straight to the crowd:
 //!   [`SteerCrowd::crowd_mut`].
 //! - [`debug::draw_crowd`] draws the crowd's debug layers with any pen; with the feature `debug`,
@@ -54,6 +58,8 @@ mod crowd;
 pub mod debug;
 mod formation;
 mod groups;
+#[cfg(feature = "navigation")]
+pub mod navigation;
 mod obstacles;
 #[cfg(feature = "scenario")]
 pub mod scenario;

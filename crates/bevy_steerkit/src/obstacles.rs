@@ -44,7 +44,10 @@ pub(crate) fn sync_obstacles<V: Space>(
         }
     }
     match V::world(shapes) {
-        Ok(world) => steer.crowd.set_obstacles(world),
+        Ok(world) => {
+            steer.crowd.set_obstacles(world);
+            steer.obstacles_generation += 1;
+        }
         Err(err) => steer.error(format!("obstacles: {err}")),
     }
 }

@@ -102,6 +102,19 @@ impl Space for Vec2 {
 
     fn add_space_systems(app: &mut App, schedule: InternedScheduleLabel) {
         crate::formation::add_systems(app, schedule);
+        #[cfg(feature = "navigation")]
+        {
+            use crate::navigation::{navigate, SteerNavigation};
+            use bevy_ecs::schedule::{common_conditions::resource_exists, IntoScheduleConfigs};
+            app.add_systems(
+                schedule,
+                navigate
+                    .run_if(resource_exists::<SteerNavigation>)
+                    .after(crate::sync::teleports::<Vec2>)
+                    .before(crate::sync::step::<Vec2>)
+                    .in_set(crate::SteerSystems::Step),
+            );
+        }
     }
 }
 

@@ -62,6 +62,7 @@ fn names(m: &SteerMessage, e: Entity) -> bool {
         | SteerMessage::WallContact(x)
         | SteerMessage::Quarantined(x)
         | SteerMessage::GoalLost(x)
+        | SteerMessage::GoalUnreachable(x)
         | SteerMessage::Rejected { entity: x, .. } => *x == e,
         SteerMessage::Collision(a, b) => *a == e || *b == e,
     }
