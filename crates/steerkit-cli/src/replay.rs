@@ -1,7 +1,7 @@
 //! `replay.html`: one self-contained file that plays a [`Recording`] in a browser.
 //!
-//! The page is `web/replay.html` (plain HTML, CSS and JavaScript: no build step, no network, no
-//! external fonts), compiled in with `include_str!`. The recording's JSON is placed in a
+//! The page is the player of `web/replay/` (plain HTML, CSS and JavaScript: no build step, no
+//! network, no external fonts), compiled in ([`steerkit_scenario::recording::PLAYER`]). The recording's JSON is placed in a
 //! `<script type="application/json">` element, escaped so that no data can end the element or
 //! be read as markup: `<`, `>`, `&`, U+2028 and U+2029 are written as `\uXXXX` escapes (they
 //! can only occur inside JSON strings, where the escape means the same character). The file opens
@@ -11,7 +11,7 @@ use crate::recording::Recording;
 use std::path::Path;
 
 /// The player page; `__STEERKIT_RECORDING__` marks where the data goes.
-pub const TEMPLATE: &str = include_str!("../../../web/replay.html");
+pub const TEMPLATE: &str = steerkit_scenario::recording::PLAYER;
 
 const PLACEHOLDER: &str = "__STEERKIT_RECORDING__";
 
@@ -36,7 +36,7 @@ pub fn escape_json_for_script(json: &str) -> String {
 #[must_use]
 pub fn render_html(recording: &Recording) -> String {
     let (head, tail) =
-        TEMPLATE.split_once(PLACEHOLDER).expect("web/replay.html has the data placeholder");
+        TEMPLATE.split_once(PLACEHOLDER).expect("the player has the data placeholder");
     let data = escape_json_for_script(&recording.to_json());
     let mut html = String::with_capacity(head.len() + data.len() + tail.len());
     html.push_str(head);

@@ -101,6 +101,22 @@ mod recorder;
 mod validate;
 mod world;
 
+/// The replay player: one self-contained HTML page (styles, markup and the player's script,
+/// `web/replay/`: the head, the script's seven parts in order, the tail) that plays the
+/// recording JSON put in place of `__STEERKIT_RECORDING__`. `steerkit run` writes it as
+/// `replay.html`; the playground serves it with its own script added.
+pub const PLAYER: &str = concat!(
+    include_str!("../../../web/replay/head.html"),
+    include_str!("../../../web/replay/1-core.js"),
+    include_str!("../../../web/replay/2-scene.js"),
+    include_str!("../../../web/replay/3-shots.js"),
+    include_str!("../../../web/replay/4-view3d.js"),
+    include_str!("../../../web/replay/5-draw3d.js"),
+    include_str!("../../../web/replay/6-panels.js"),
+    include_str!("../../../web/replay/7-input.js"),
+    include_str!("../../../web/replay/tail.html"),
+);
+
 pub use frame::{
     BoxLayer, ControlLayer, Event, Frame, MetricSeries, Overlays, PointLayer, RayLayer, RouteLayer,
     ScalarLayer, VectorLayer, WanderLayer,

@@ -10,7 +10,7 @@
 //! - [`protocol`]: the JSON messages and their handling (no I/O);
 //! - [`server`]: HTTP, WebSocket, the session cap and the real-time loop.
 //!
-//! The page is `web/replay.html`, the replay player itself, with `web/live.js` added: the same
+//! The page is the replay player itself (`web/replay/`), with `web/live.js` added: the same
 //! renderer draws recorded and live frames.
 #![warn(missing_docs)]
 
@@ -22,7 +22,7 @@ pub use protocol::Entry;
 pub use server::{serve, App};
 
 /// The replay player (the shared renderer).
-const REPLAY: &str = include_str!("../../../web/replay.html");
+const REPLAY: &str = steerkit_scenario::recording::PLAYER;
 /// The playground's controls, added to the player.
 const LIVE: &str = include_str!("../../../web/live.js");
 /// Where the replay template takes its recording.

@@ -286,7 +286,7 @@ fn a_saved_state_reproduces_the_run() {
 /// other, the recording placeholder filled, nothing loaded from the network.
 #[test]
 fn the_page_is_the_replay_player_with_the_live_script() {
-    const REPLAY: &str = include_str!("../../../web/replay.html");
+    const REPLAY: &str = steerkit_scenario::recording::PLAYER;
     const LIVE: &str = include_str!("../../../web/live.js");
     assert!(!LIVE.to_ascii_lowercase().contains("</script"), "live.js must not end its element");
     let page = steerkit_serve::page();
