@@ -264,9 +264,12 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         let own = block.runs.iter().position(|&(a, b, _)| (a as usize..b as usize).contains(&i));
         let runs = own.into_iter().chain((0..block.runs.len()).filter(|&r| Some(r) != own));
         for r in runs {
-            // a band of rows farther than the farthest kept (or the radius) holds none of them
+            // a band of rows farther than the farthest kept (or the radius) holds none of them;
+            // only a bounded list is sorted, so only its last is the farthest kept
             let limit = match best.last() {
-                Some(&(worst, _)) if best.len() == k => f32::from_bits((worst >> 32) as u32),
+                Some(&(worst, _)) if bounded && best.len() == k => {
+                    f32::from_bits((worst >> 32) as u32)
+                }
                 _ => r2,
             };
             let [y_lo, y_hi, z_lo, z_hi] = block.bands[r];
