@@ -95,13 +95,14 @@ struct Entry {
 /// [`NavSettings::passage_width`] diameters) is crossed by one direction at a time. A walker
 /// whose route enters a passage within 15 m of route distance queues for its direction; while
 /// the other direction has the passage it holds clear of its mouth (back to twice the gap's
-/// width, at least 4 m, and to its right of the middle line, so that the stream coming out leaves by
-/// the other half), its stuck clock stopped ([`Crowd::reset_stall`]). The turn passes when
-/// the flowing direction's queue is empty, or after 30 s + 3 s per metre of passage, but only
-/// while the other side waits, and once the last walkers of the closed turn have left the
-/// passage (or 10 s + 2 s/m later). With no turn, the longer queue gets it. Counts are
-/// integers over every agent each step, so the turn does not depend on the order; O(agents ×
-/// passages) per step (a distance test skips the far passages before any route is walked).
+/// width, at least 4 m, and to its right of the middle line, so that the stream coming out
+/// leaves by the other half; that point put on the mesh), its stuck clock stopped
+/// ([`Crowd::reset_stall`]). The turn passes when the flowing direction's queue is empty, or
+/// after 30 s + 3 s per metre of passage, but only while the other side waits, and once the
+/// last walkers of the closed turn have left the passage (or 10 s + 2 s/m later). With no
+/// turn, the longer queue gets it. Counts are integers over every agent each step, so the
+/// turn does not depend on the order; O(agents × passages) per step (a distance test skips
+/// the far passages before any route is walked).
 ///
 /// Deterministic: the routes planned in a step are chosen in a fixed order and each is a pure
 /// function of the mesh, the agent's position and its goal, so the thread count never changes
@@ -270,7 +271,9 @@ impl Navigator {
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
                 if !signals.goes(c) {
-                    w = Waypoint { point: signals.hold(c, k.position), remaining: 0.0 };
+                    // on the mesh: a hold moved back or aside from a mouth may lie in a wall
+                    let at = self.meshes[e.mesh].1.nearest(signals.hold(c, k.position));
+                    w = Waypoint { point: at, remaining: 0.0 };
                     let _ = crowd.reset_stall(e.agent);
                 }
             }

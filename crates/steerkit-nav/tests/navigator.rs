@@ -123,3 +123,32 @@ fn the_thread_count_never_changes_a_run() {
     };
     assert_eq!(run(1), run(2));
 }
+
+/// A walker waiting for its turn at a door with a wall 3 m behind it: its hold point, 4 m back
+/// from the door's mouth, lies in that wall, and the waypoint it is given is put on the mesh
+/// instead (a waypoint in a wall has it press into the wall while it waits).
+#[test]
+fn a_waiting_walker_holds_at_a_point_on_the_mesh() {
+    let wall = Obstacle::Box(Aabb::new(Vec2::new(-0.25, -5.0), Vec2::new(0.25, 3.0)));
+    let mut level = Level::rectangle(Vec2::new(-3.0, -5.0), Vec2::new(10.0, 5.0));
+    level.add_obstacles(std::slice::from_ref(&wall));
+    // two bound west through the door, so west has the first turn; one bound east waits
+    let s = [
+        (Vec2::new(1.5, 4.5), Vec2::new(-2.0, -4.0)),
+        (Vec2::new(2.5, 3.5), Vec2::new(-2.0, -2.0)),
+        (Vec2::new(-2.0, 4.0), Vec2::new(8.0, 4.0)),
+    ];
+    let mut c = crowd(vec![wall], &s);
+    // 4 diameters (2.4 m): the door is a passage, the 2.75 m room behind it is not
+    let settings = NavSettings { passage_width: 4.0, ..NavSettings::default() };
+    let mut nav = Navigator::new(level, settings).unwrap();
+    let handles: Vec<_> = c.handles().collect();
+    for &h in &handles {
+        nav.add_agent(h, 0.3).unwrap();
+    }
+    assert_eq!(nav.mesh_for(0.3).unwrap().passages(4.0 * 0.6).len(), 1, "the door is a passage");
+    nav.update(&mut c, 0.05);
+    let w = c.waypoint(handles[2]).unwrap().point;
+    assert!(w.x < -1.0, "the eastbound walker waits west of the door: {w}");
+    assert!(nav.mesh_for(0.3).unwrap().contains(w), "{w} is off the mesh");
+}
