@@ -137,3 +137,50 @@ fn the_avx2_scan_and_the_portable_one_agree_bit_for_bit() {
     same_bits::<Vec2>(1000, 7.0);
     same_bits::<Vec3>(1000, 3.2);
 }
+
+/// ORCA's neighbour list ([`super::nearest_list`]) is the brute-force `k` nearest within the
+/// radius, nearest first by squared distance then storage index, both for a bounded list
+/// (`k ≤ 32`, kept sorted as it fills) and a collected one (`k > 32`, whose rows are never
+/// skipped on its unsorted last entry).
+#[test]
+fn the_neighbour_list_is_the_brute_force_k_nearest() {
+    use super::{nearest_list, Block, Storage};
+    let mut rng = Rng::new(21);
+    let bounds = WorldBounds::Bounded { min: Vec2::ZERO, max: Vec2::new(12.0, 8.0) };
+    let mut crowd = Crowd::new(CrowdConfig::new(1.0).with_bounds(bounds)).unwrap();
+    let g = crowd.add_group(Group::new(Recipe::Blend(Vec::new()))).unwrap();
+    let limits = Limits::new(1.0, 1.0, 1.0, 1.0).unwrap();
+    for _ in 0..2500 {
+        // denser toward the low corner: some agents have more than 40 neighbours, some few
+        let p = Vec2::new(rng.uniform().powi(2) * 11.9, rng.uniform().powi(2) * 7.9);
+        crowd.spawn(AgentSpec::new(p, 0.05, limits, g)).unwrap();
+    }
+    crowd.step(0.0).unwrap();
+    let s = Storage {
+        grid: &crowd.order.grid,
+        bounds: &crowd.config.bounds,
+        position: &crowd.agents.position,
+        velocity: &crowd.agents.velocity,
+        radius: &crowd.agents.radius,
+        soa: &crowd.agents.soa,
+        avx2: crowd.order.avx2,
+    };
+    let p = &crowd.agents.position;
+    let mut block = Block::default();
+    let mut list = Vec::new();
+    for k in [7, 40, 64] {
+        for i in 0..p.len() {
+            let mut near: Vec<(f32, usize)> = (0..p.len())
+                .filter(|&j| j != i)
+                .map(|j| ((p[j] - p[i]).length_squared(), j))
+                .filter(|x| x.0 <= 1.0)
+                .collect();
+            near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            near.truncate(k);
+            nearest_list(&s, &mut block, i, p[i], 1.0, k, &mut list);
+            let got: Vec<usize> = list.iter().map(|n| n.index).collect();
+            let want: Vec<usize> = near.iter().map(|x| x.1).collect();
+            assert_eq!(got, want, "agent {i}, k = {k}");
+        }
+    }
+}
