@@ -39,6 +39,9 @@ pub struct SteerDebug {
     pub slots: bool,
     /// The crowd's static obstacles and walls, dark grey.
     pub obstacles: bool,
+    /// Navigation routes (2D, feature `navigation`): from each navigating agent through its
+    /// corners to its goal, its next corner ringed, green.
+    pub routes: bool,
 }
 
 impl Default for SteerDebug {
@@ -54,6 +57,7 @@ impl Default for SteerDebug {
             paths: true,
             slots: true,
             obstacles: true,
+            routes: true,
         }
     }
 }
@@ -79,6 +83,8 @@ pub mod colours {
     pub const SLOT: Color = Color::srgb(0.9, 0.62, 0.0);
     /// Obstacles and walls.
     pub const OBSTACLE: Color = Color::srgb(0.3, 0.3, 0.3);
+    /// Navigation routes.
+    pub const ROUTE: Color = Color::srgb(0.18, 0.49, 0.2);
 }
 
 /// Something that draws lines and circles (spheres in 3D) in a space.

@@ -115,6 +115,42 @@ impl SteerNavigation {
     }
 }
 
+/// Draws every navigating agent's route ahead with `pen`: from the body through its corners to
+/// its goal, the next corner ringed ([`SteerDebug::routes`](crate::debug::SteerDebug)); with
+/// the feature `debug`, `SteerkitDebugPlugin` draws it every frame with gizmos.
+pub fn draw_routes(
+    nav: &SteerNavigation,
+    steer: &SteerCrowd<Vec2>,
+    layers: &crate::debug::SteerDebug,
+    pen: &mut dyn crate::debug::Pen<Vec2>,
+) {
+    let Some(navigator) = nav.navigator.as_ref().filter(|_| layers.routes) else { return };
+    let crowd = steer.crowd();
+    for &h in &nav.added {
+        let (Some(route), Some(k)) = (navigator.route(h), crowd.kinematic(h)) else { continue };
+        let colour = crate::debug::colours::ROUTE;
+        let mut from = k.position;
+        for &c in route.ahead() {
+            pen.line(from, c, colour);
+            from = c;
+        }
+        if let Some(&next) = route.ahead().first() {
+            pen.ring(next, 0.15, colour);
+        }
+    }
+}
+
+/// [`draw_routes`] with Bevy's gizmos, each frame (with `SteerkitDebugPlugin`).
+#[cfg(feature = "debug")]
+pub(crate) fn draw_routes_with_gizmos(
+    nav: Res<SteerNavigation>,
+    steer: Res<SteerCrowd<Vec2>>,
+    layers: Res<crate::debug::SteerDebug>,
+    mut gizmos: bevy_gizmos::gizmos::Gizmos,
+) {
+    draw_routes(&nav, &steer, &layers, &mut gizmos);
+}
+
 /// True when the recipe has a navigate leaf.
 fn navigates<V: steerkit::math::Vector, A, P>(recipe: &Recipe<V, A, P>) -> bool {
     let mut any = false;

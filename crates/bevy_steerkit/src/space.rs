@@ -114,6 +114,15 @@ impl Space for Vec2 {
                     .before(crate::sync::step::<Vec2>)
                     .in_set(crate::SteerSystems::Step),
             );
+            #[cfg(feature = "debug")]
+            app.add_systems(
+                bevy_app::PostUpdate,
+                crate::navigation::draw_routes_with_gizmos
+                    .run_if(resource_exists::<SteerNavigation>)
+                    .run_if(resource_exists::<crate::debug::SteerDebug>)
+                    // gizmos exist: SteerDebug alone may serve a pen of the game's
+                    .run_if(resource_exists::<bevy_gizmos::config::GizmoConfigStore>),
+            );
         }
     }
 }

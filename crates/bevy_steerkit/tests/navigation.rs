@@ -127,3 +127,39 @@ fn an_unreachable_goal_is_said_once_and_the_walker_stops_at_the_wall() {
     let p = position(&app, e);
     assert!(p.x <= -0.8 + 0.02 && p.x > -1.8, "stopped at {p}, not at the wall's face x = -0.5");
 }
+
+/// The routes layer: a line from the walker through each corner to its goal, the next corner
+/// ringed, in the route colour; nothing with the layer off.
+#[test]
+fn routes_are_drawn_from_the_body_through_the_corners() {
+    use bevy_steerkit::debug::{colours, Pen, SteerDebug};
+    use bevy_steerkit::navigation::draw_routes;
+    #[derive(Default)]
+    struct Lines(Vec<(Vec2, Vec2)>, Vec<Vec2>);
+    impl Pen<Vec2> for Lines {
+        fn line(&mut self, a: Vec2, b: Vec2, colour: bevy_color::Color) {
+            assert_eq!(colour, colours::ROUTE);
+            self.0.push((a, b));
+        }
+        fn ring(&mut self, c: Vec2, _: f32, _: bevy_color::Color) {
+            self.1.push(c);
+        }
+    }
+    let (mut app, _) = app_with_wall();
+    let e = walker(&mut app, Vec2::new(-6.0, 5.0), Vec2::new(6.0, 5.0));
+    for _ in 0..3 {
+        app.update();
+    }
+    let (nav, steer) =
+        (app.world().resource::<SteerNavigation>(), app.world().resource::<SteerCrowd<Vec2>>());
+    let corners = nav.route(steer, e).unwrap().ahead().to_vec();
+    let mut pen = Lines::default();
+    draw_routes(nav, steer, &SteerDebug::default(), &mut pen);
+    assert_eq!(pen.0.len(), corners.len());
+    assert_eq!(pen.0[0].0, position(&app, e));
+    assert_eq!(pen.0.last().unwrap().1, *corners.last().unwrap());
+    assert_eq!(pen.1, [corners[0]]);
+    let mut quiet = Lines::default();
+    draw_routes(nav, steer, &SteerDebug { routes: false, ..SteerDebug::default() }, &mut quiet);
+    assert!(quiet.0.is_empty() && quiet.1.is_empty());
+}
