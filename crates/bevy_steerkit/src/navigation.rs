@@ -85,7 +85,9 @@ impl SteerNavigation {
     }
 
     /// The navigator, once the first step built it (`None` while the level is refused: the
-    /// reason is in [`SteerCrowd::errors`]).
+    /// reason is in [`SteerCrowd::errors`], once per change of the obstacles or of this
+    /// resource, and navigating agents arrive straight for their goals, as a navigate leaf
+    /// without a route does).
     #[must_use]
     pub fn navigator(&self) -> Option<&Navigator> {
         self.navigator.as_ref()

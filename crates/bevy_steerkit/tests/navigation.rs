@@ -163,3 +163,23 @@ fn routes_are_drawn_from_the_body_through_the_corners() {
     draw_routes(nav, steer, &SteerDebug { routes: false, ..SteerDebug::default() }, &mut quiet);
     assert!(quiet.0.is_empty() && quiet.1.is_empty());
 }
+
+/// A walkable outline of two points is refused once, in one line naming it; the walker then
+/// arrives straight for its goal (a navigate leaf without a route) instead of hanging.
+#[test]
+fn a_degenerate_outline_is_reported_once_and_walkers_still_steer() {
+    let (mut app, wall) = app_with_wall();
+    app.world_mut().despawn(wall);
+    app.insert_resource(SteerNavigation::outline(vec![Vec2::ZERO, Vec2::X]));
+    let e = walker(&mut app, Vec2::new(-6.0, 0.0), Vec2::new(-2.0, 0.0));
+    for _ in 0..(6 * 64) {
+        app.update();
+    }
+    let errors = app.world().resource::<SteerCrowd<Vec2>>().errors().to_vec();
+    let about: Vec<_> = errors.iter().filter(|e| e.starts_with("navigation: outline")).collect();
+    assert_eq!(about.len(), 1, "{errors:?}");
+    assert!(about[0].contains("2 points"), "{}", about[0]);
+    assert!(app.world().resource::<SteerNavigation>().navigator().is_none());
+    let p = position(&app, e);
+    assert!(p.distance(Vec2::new(-2.0, 0.0)) < 0.1, "stands at {p}");
+}

@@ -251,3 +251,16 @@ fn every_library_kind_has_a_scenario_kind_or_a_documented_reason() {
         );
     }
 }
+
+/// `follow_path`'s `offset` is optional: left out, the rabbit runs 2 m ahead, the same recipe
+/// as `offset = 2`; another value makes another recipe.
+#[test]
+fn follow_paths_offset_defaults_to_two_metres() {
+    let recipe = |node: &str| {
+        let w = Scenario::from_toml_str(&scenario(node), "kinds.toml").unwrap().build().unwrap();
+        w.crowd.group(w.groups[1].id).unwrap().recipe.clone()
+    };
+    let default = recipe(r#"{ kind = "follow_path", path = "line" }"#);
+    assert_eq!(default, recipe(r#"{ kind = "follow_path", path = "line", offset = 2 }"#));
+    assert_ne!(default, recipe(r#"{ kind = "follow_path", path = "line", offset = 1 }"#));
+}
