@@ -131,7 +131,11 @@
     }
   }
 
-  function drawTrails(inView, visible) {
+  // Each visible group's trails over the last TRAIL_SECONDS, in three bands fading with age
+  // (`trace(k, from, to, stride)` draws agent k's; a vehicle's is coloured by speed instead),
+  // thinned to about TRAIL_POINTS points in all; `look` is [line width, join, first band's
+  // alpha, alpha step]. The top view's and the 3D view's trails.
+  function bandedTrails(inView, visible, trace, look) {
     var span = Math.max(2, Math.round(TRAIL_SECONDS / (dt * (meta.every || 1))));
     var end = state.frame, start = Math.max(0, end - span);
     if (end - start < 1) return;
@@ -141,8 +145,8 @@
     var bands = 3, cut = [start];
     for (var b = 1; b < bands; b++) cut.push(start + Math.round((end - start) * b / bands));
     cut.push(end);
-    ctx.lineWidth = 1.25;
-    ctx.lineJoin = "round";
+    ctx.lineWidth = look[0];
+    ctx.lineJoin = look[1];
     for (var gi = 0; gi < groups.length; gi++) {
       if (!groupVisible[gi]) continue;
       var members = groupAgents[gi];
@@ -155,17 +159,20 @@
       }
       ctx.strokeStyle = groupFill[gi];
       for (b = 0; b < bands; b++) {
-        ctx.globalAlpha = 0.12 + 0.16 * b;
+        ctx.globalAlpha = look[2] + look[3] * b;
         ctx.beginPath();
         for (var m = 0; m < members.length; m++) {
           var k = members[m];
           if (!inView[k] && k !== state.selected) continue;
-          traceTrail(k, cut[b], cut[b + 1], stride);
+          trace(k, cut[b], cut[b + 1], stride);
         }
         ctx.stroke();
       }
     }
     ctx.globalAlpha = 1;
+  }
+  function drawTrails(inView, visible) {
+    bandedTrails(inView, visible, traceTrail, [1.25, "round", 0.12, 0.16]);
   }
 
   // Agent k's trail from frame `from` to `to`, each step coloured by its speed from dark blue

@@ -394,38 +394,7 @@
     }
   }
   function drawTrails3(visible) {
-    var span = Math.max(2, Math.round(TRAIL_SECONDS / (dt * (meta.every || 1))));
-    var end = state.frame, start = Math.max(0, end - span);
-    if (end - start < 1) return;
-    var stride = Math.max(1, Math.ceil(visible * (end - start) / TRAIL_POINTS));
-    var bands = 3, cut = [start];
-    for (var b = 1; b < bands; b++) cut.push(start + Math.round((end - start) * b / bands));
-    cut.push(end);
-    ctx.lineWidth = 1;
-    ctx.lineJoin = "bevel";
-    for (var gi = 0; gi < groups.length; gi++) {
-      if (!groupVisible[gi]) continue;
-      var members = groupAgents[gi];
-      if (groups[gi].vehicle) {
-        // vehicles: the trail coloured by speed, so braking points show
-        for (var v = 0; v < members.length; v++) {
-          if (inView[members[v]] || members[v] === state.selected) speedTrail(members[v], start, end);
-        }
-        continue;
-      }
-      ctx.strokeStyle = groupFill[gi];
-      for (b = 0; b < bands; b++) {
-        ctx.globalAlpha = 0.14 + 0.18 * b;
-        ctx.beginPath();
-        for (var m = 0; m < members.length; m++) {
-          var k = members[m];
-          if (!inView[k] && k !== state.selected) continue;
-          traceTrail3(k, cut[b], cut[b + 1], stride);
-        }
-        ctx.stroke();
-      }
-    }
-    ctx.globalAlpha = 1;
+    bandedTrails(inView, visible, traceTrail3, [1, "bevel", 0.14, 0.18]);
   }
   function drawSelectedTrail3() {
     var k = state.selected;
