@@ -157,7 +157,13 @@ impl NavMesh {
             s
         };
         let (back, ahead) = (reach(-n), reach(n));
-        Some(Passage { a: centre - n * back, b: centre + n * ahead, width })
+        // each mouth on the middle of its own cross-section: the axis found 1° off would
+        // leave a long corridor's far mouth by a wall, and bodies along that wall outside
+        // its strip
+        let mouth =
+            |p: Vec2, inward: Vec2| self.chord(p + inward * MARCH.min(back + ahead), across).1;
+        let (a, b) = (centre - n * back, centre + n * ahead);
+        Some(Passage { a: mouth(a, n), b: mouth(b, -n), width })
     }
 }
 

@@ -53,8 +53,10 @@ fn a_corridor_40_m_by_6_m_is_one_passage_from_end_to_end() {
     assert!((p.width - 5.0).abs() < 0.01, "{p:?}");
     // the ends at ±20 m and the jambs' rounding (0.5 m) beyond them
     assert!((40.0..42.0).contains(&p.length()), "{p:?}");
+    // both mouths on the middle line: an axis a degree off put the far one 0.7 m toward a
+    // wall, and bodies entering along the other wall were not seen entering
     for end in [p.a, p.b] {
-        assert!((end.x.abs() - 20.25).abs() < 0.3 && end.y.abs() < 1.0, "{p:?}");
+        assert!((end.x.abs() - 20.25).abs() < 0.3 && end.y.abs() < 0.1, "{p:?}");
     }
 }
 

@@ -143,7 +143,7 @@ fn unreachable_goals_are_counted_once_and_their_agents_stop_at_the_wall() {
 /// same file): 50 walkers at each end of a 40 × 6 m corridor, each bound for the mirror of its
 /// start across it, on navigation-mesh routes with ORCA, every navigation setting the default.
 /// The corridor is narrower than 8 diameters, so its two streams take turns: everyone is home
-/// (within 1 m) at once within 240 s (measured 182 s; without turns nobody arrives in 300 s).
+/// (within 1 m) at once within 240 s (measured 133 s; without turns nobody arrives in 300 s).
 #[test]
 fn a_corridor_swap_of_100_takes_turns_and_everyone_gets_home() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/detour/levels/corridor.json");

@@ -1668,3 +1668,52 @@ fn the_k_nearest_in_a_dense_crowd_are_the_brute_force_k_nearest() {
         }
     }
 }
+
+/// An arrived agent makes room for one whose way leads past it: 24 agents stand on a 5 × 5
+/// lattice of goals 1.5 m apart (0.7 m between their 0.8 m bodies) whose middle spot is free,
+/// and a walker comes from outside to that spot, through the lattice. `Arrived` is raised
+/// within 4 m, so the walker counts as arrived from the start, as one pushed off its spot
+/// does (arrival is never taken back): the standing agents yield to it because its goal is
+/// farther than they are. Each backs away until 20 % of the combined radius lies between them beyond contact,
+/// so each gap opens as it presses; the walker gets home (plain ORCA leaves it wedged in the
+/// first gap), the others stand within Arrive's target radius (0.2 m) of their goals
+/// afterwards, no body ever more than 1 % of the radius into another.
+#[test]
+fn arrived_agents_make_way_for_a_walker_bound_past_them() {
+    for non_penetration in [false, true] {
+        let mut crowd = Crowd2::new(CrowdConfig::new(4.0)).unwrap();
+        let mut group = orca_group::<Vec2>(2.0);
+        group.arrive_radius = 4.0;
+        group.non_penetration = non_penetration;
+        let g = crowd.add_group(group).unwrap();
+        let l = Limits::new(1.5, 45.0, 4.0, 20.0).unwrap();
+        let goal = Vec2::new(3.0, 3.0);
+        let mut standing = Vec::new();
+        for k in 0..25 {
+            let p = Vec2::new((k % 5) as f32, (k / 5) as f32) * 1.5;
+            if p != goal {
+                let spec = AgentSpec { goal: Some(p), ..AgentSpec::new(p, 0.4, l, g) };
+                standing.push((crowd.spawn(spec).unwrap(), p));
+            }
+        }
+        let start = Vec2::new(-0.9, 3.0);
+        let spec = AgentSpec { goal: Some(goal), ..AgentSpec::new(start, 0.4, l, g) };
+        let walker = crowd.spawn(spec).unwrap();
+        let mut worst = 0.0f32;
+        for _ in 0..900 {
+            crowd.step(1.0 / 30.0).unwrap();
+            let (p, n) = (crowd.positions(), crowd.positions().len());
+            for i in 0..n {
+                for j in i + 1..n {
+                    worst = worst.max(0.8 - p[i].distance(p[j]));
+                }
+            }
+        }
+        let at = |h| crowd.kinematic(h).unwrap().position;
+        assert!(at(walker).distance(goal) < 0.25, "the walker is at {}", at(walker));
+        for (h, p) in &standing {
+            assert!(at(*h).distance(*p) <= 0.2, "{} is off its spot {p}", at(*h));
+        }
+        assert!(worst < 0.004, "deepest overlap {worst} m");
+    }
+}

@@ -74,6 +74,7 @@ impl<V: CrowdVector> Crowd<V> {
                     mask: o.mask(),
                     priority: o.priority() * if arrived { o.arrived_priority() } else { 1.0 },
                     resting: arrived && velocity[i].length_squared() < slow * slow,
+                    arrived,
                     goal_sq: f32::INFINITY,
                 }
             };
@@ -83,7 +84,7 @@ impl<V: CrowdVector> Crowd<V> {
             agents.orca_tags.extend((0..cold.len()).map(tag));
             // the distance to the goal only decides pairs with a standing agent: read the
             // goals (a separate array) only once someone stands
-            if agents.orca_tags.iter().any(|t| t.resting) {
+            if agents.orca_tags.iter().any(|t| t.arrived) {
                 let goal_sq = |(i, t): (usize, &mut OrcaTag)| {
                     if let Some(m) = memory.get(i).filter(|_| cold[i].flags & HAS_GOAL != 0) {
                         t.goal_sq = bounds.offset(position[i], m.goal).length_squared();

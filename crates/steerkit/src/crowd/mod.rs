@@ -276,6 +276,8 @@ pub(crate) struct OrcaTag {
     priority: f32,
     /// It has arrived at its goal and stands there (and runs ORCA).
     resting: bool,
+    /// It has arrived at its goal (and runs ORCA).
+    arrived: bool,
     /// The squared distance to its goal (m²), infinite without one.
     goal_sq: f32,
 }
@@ -287,6 +289,7 @@ impl OrcaTag {
         mask: 0,
         priority: 1.0,
         resting: false,
+        arrived: false,
         goal_sq: f32::INFINITY,
     };
 
@@ -295,20 +298,27 @@ impl OrcaTag {
     /// when one of two reciprocal avoiders has arrived and stands, and the other's goal is no
     /// farther than the standing one: it is walking up to its spot beside it, not through it
     /// (an agent whose way leads past a standing one keeps the constraint about the current
-    /// velocities, which has the standing one step aside). Both agents of a pair read the same
-    /// tags and distance, so they agree.
+    /// velocities, which has the standing one step aside). An arrived agent also keeps
+    /// [room](crate::steering::Pair::room) from one whose goal is farther than both
+    /// their distance and its own goal (one under way, or one pushed farther off its spot),
+    /// which opens a gap too narrow to pass. Both agents of a pair read the same tags and
+    /// distance, so they agree.
     #[inline]
     pub(crate) fn pair(self, other: OrcaTag, d_sq: f32) -> Option<crate::steering::Pair> {
         use crate::steering::Pair;
         if self.mask & other.layers == 0 {
             None
         } else if other.mask & self.layers == 0 {
-            Some(Pair { share: 1.0, rest: false })
+            Some(Pair { share: 1.0, rest: false, room: 1.0 })
         } else {
             let share = other.priority / (self.priority + other.priority);
             let rest =
                 (self.resting && other.goal_sq <= d_sq) || (other.resting && self.goal_sq <= d_sq);
-            Some(Pair { share, rest })
+            // an arrived agent makes room for one whose way leads past it: one under way, or
+            // one pushed off its spot farther than this one (arrival is never taken back)
+            let passing = self.arrived && other.goal_sq > d_sq.max(self.goal_sq);
+            let room = if passing { crate::steering::YIELD_ROOM } else { 1.0 };
+            Some(Pair { share, rest, room })
         }
     }
 }

@@ -82,7 +82,7 @@ pub(crate) use group::{LawVisitor, PushLaw, SeparationSum};
 pub use hide::Hide;
 pub use kinematic_movement::{KinematicArrive, KinematicFlee, KinematicSeek, KinematicWander};
 pub use orca::{Orca, OrcaLine, OrcaPlane, OrcaScratch, REST_TIME_HORIZON};
-pub(crate) use orca::{Pair, Reach};
+pub(crate) use orca::{Pair, Reach, YIELD_ROOM};
 pub use path_techniques::{DogOnAString, GrapplingHooks, Reprojection};
 pub use pursue::{Chase, Estimate, Evade, Interpose, OffsetPursuit, Prediction, Pursue};
 pub use seek::{Approach, Arrive, Deceleration, Flee, Seek, SeekMode, Stop, VelocityMatch};

@@ -476,7 +476,7 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> Vec2 {
-        let pair = |n: &Neighbour| share(n).map(|share| Pair { share, rest: false });
+        let pair = |n: &Neighbour| share(n).map(|share| Pair { share, rest: false, room: 1.0 });
         self.velocity_pairs(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
 
@@ -529,6 +529,9 @@ impl Orca {
             if let Some(p) = pair(other) {
                 if let Some(c) = constraint(me, radius, other, p, [inv_tau, inv_rest, inv_dt]) {
                     buffers.constraints.push(c);
+                }
+                if p.room > 1.0 {
+                    buffers.constraints.extend(make_way::<V>(radius, other, p.room, inv_rest));
                 }
             }
         }
@@ -670,9 +673,33 @@ impl Orca {
         dt: f32,
         scratch: &mut OrcaScratch,
     ) -> Vec3 {
-        let pair = |n: &Neighbour<Vec3>| share(n).map(|share| Pair { share, rest: false });
+        let pair =
+            |n: &Neighbour<Vec3>| share(n).map(|share| Pair { share, rest: false, room: 1.0 });
         self.velocity_pairs(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
+}
+
+/// An arrived agent's way out of the path of a neighbour passing it: while the two are
+/// nearer than `room` times their combined radius `r`, it moves away at least at the rate
+/// `v·(−p̂) ≥ (room·r − |p|)/τ_rest` (`p` the neighbour's offset, m; τ_rest the rest horizon,
+/// s), over and above the pair's own constraint, which stays reciprocal. `None` beyond that
+/// distance or on the agent's centre.
+#[inline(always)]
+fn make_way<V: Reciprocal>(
+    radius: f32,
+    other: &Neighbour<V>,
+    room: f32,
+    inv_rest: f32,
+) -> Option<V::Constraint> {
+    let reach = (radius + other.radius) * room;
+    let d_sq = other.offset.length_squared();
+    if d_sq >= reach * reach || d_sq == 0.0 {
+        return None;
+    }
+    let d = d_sq.sqrt();
+    let away = other.offset * (-1.0 / d);
+    let c = V::constraint(away * ((reach - d) * inv_rest), away);
+    V::admissible(&c).then_some(c)
 }
 
 /// How an agent avoids one neighbour.
@@ -688,7 +715,19 @@ pub struct Pair {
     /// the constraint does not depend on which way it happened to be moving. Both agents of
     /// the pair take it so, so the reciprocal guarantee holds.
     pub rest: bool,
+    /// The factor (≥ 1) on the combined radius within which this agent also moves out of the
+    /// other's way (see `make_way`): above 1 for an arrived agent beside one still passing it
+    /// ([`YIELD_ROOM`]), 1 otherwise.
+    pub room: f32,
 }
+
+/// The room an arrived agent makes for one passing it (whose goal lies beyond it), as a
+/// factor on their combined radius: it backs away (at most 20 % of that distance a rest
+/// horizon) until 20 % of it lies between them beyond contact, so a walker pressed into the
+/// gap between two standing agents (goals 1.5 m apart leave 0.7 m for a body 0.8 m wide)
+/// opens it as it presses and gets through instead of standing wedged there for good. Only
+/// the standing side yields; it walks back once the other has passed.
+pub(crate) const YIELD_ROOM: f32 = 1.2;
 
 /// The part of `u` an agent with the share `share` of a pair's avoidance takes: `share` on a
 /// collision course (`u·n = along ≥ 0`: the change it must make); when clear (`along < 0`:

@@ -36,6 +36,7 @@ impl<V: crate::math::Vector> Reach<V> {
     #[inline(always)]
     pub(crate) fn clear(&self, offset: V, velocity: V, r: f32, pair: Pair) -> bool {
         let d = offset.length_squared().sqrt();
+        let r = r * pair.room;
         let slack = part(pair.share, -1.0);
         if pair.rest {
             let lead = slack * (d - r) * self.inv_rest * d - self.x.dot(offset);

@@ -571,7 +571,9 @@ fn the_shortcut_for_clear_agents_changes_no_answer() {
                 let share = [Some(0.5), Some(1.0 / 3.0), Some(1.0), None][(case + k) % 4];
                 // every third pair at rest (one of the two arrived and standing)
                 let rest = (case / 4 + k) % 3 == 0;
-                (dir(&mut rng) * d, v - w, share.map(|share| Pair { share, rest }))
+                // every fifth an arrived agent making room for one passing it
+                let room = if (case + k) % 5 == 0 { YIELD_ROOM } else { 1.0 };
+                (dir(&mut rng) * d, v - w, share.map(|share| Pair { share, rest, room }))
             })
             .collect();
         let pair = |i: usize| others[i - 1].2;
