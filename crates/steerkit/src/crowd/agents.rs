@@ -260,7 +260,10 @@ impl<V: CrowdVector> Crowd<V> {
 
     /// Sets or clears where a navigating agent heads next on the way to its goal (read by
     /// [`Recipe::Navigate`]; a navigation layer sets it each step from the agent's route).
-    /// Cleared by [`set_goal`](Self::set_goal). Without a goal it is kept but not used.
+    /// Cleared by [`set_goal`](Self::set_goal). Without a goal it is kept but not used. A
+    /// waypoint with `remaining` 0 farther than the group's `arrive_radius` from the goal is a
+    /// stop (the agent waits there): under ORCA such an agent yields as an arrived one does,
+    /// at half priority and backing away from a walker pressing past it.
     ///
     /// # Errors
     /// [`CrowdError::StaleHandle`]; [`CrowdError::Param`] for a non-finite point or a negative or
@@ -278,6 +281,7 @@ impl<V: CrowdVector> Crowd<V> {
             crate::error::non_negative("waypoint remaining", w.remaining)?;
         }
         self.remember();
+        self.agents.waypoints_on |= waypoint.is_some();
         if let Some(m) = self.agents.memory.get_mut(i) {
             m.waypoint = waypoint;
         }

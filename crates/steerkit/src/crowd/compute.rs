@@ -75,6 +75,7 @@ impl<V: CrowdVector> Crowd<V> {
                     priority: o.priority() * if arrived { o.arrived_priority() } else { 1.0 },
                     resting: arrived && velocity[i].length_squared() < slow * slow,
                     arrived,
+                    waiting: false,
                     goal_sq: f32::INFINITY,
                 }
             };
@@ -82,12 +83,27 @@ impl<V: CrowdVector> Crowd<V> {
             agents.orca_tags.par_extend((0..cold.len()).into_par_iter().map(tag));
             #[cfg(not(feature = "parallel"))]
             agents.orca_tags.extend((0..cold.len()).map(tag));
-            // the distance to the goal only decides pairs with a standing agent: read the
-            // goals (a separate array) only once someone stands
-            if agents.orca_tags.iter().any(|t| t.arrived) {
+            // the distance to the goal only decides pairs with an arrived or waiting agent:
+            // read the goals (a separate array) only once someone has arrived or a navigation
+            // layer sets stops
+            if agents.waypoints_on || agents.orca_tags.iter().any(|t| t.arrived) {
                 let goal_sq = |(i, t): (usize, &mut OrcaTag)| {
-                    if let Some(m) = memory.get(i).filter(|_| cold[i].flags & HAS_GOAL != 0) {
-                        t.goal_sq = bounds.offset(position[i], m.goal).length_squared();
+                    let c = &cold[i];
+                    let Some(m) = memory.get(i).filter(|_| c.flags & HAS_GOAL != 0) else {
+                        return;
+                    };
+                    t.goal_sq = bounds.offset(position[i], m.goal).length_squared();
+                    // a stop short of the goal: it waits there, and yields as if arrived
+                    let far = groups[c.group as usize].spec.arrive_radius;
+                    let stop = |w: &crate::crowd::Waypoint<V>| {
+                        w.remaining == 0.0
+                            && bounds.offset(w.point, m.goal).length_squared() > far * far
+                    };
+                    if !t.arrived && t.mask != 0 && m.waypoint.as_ref().is_some_and(stop) {
+                        t.waiting = true;
+                        if let Some(o) = &groups[c.group as usize].spec.orca {
+                            t.priority *= o.arrived_priority();
+                        }
                     }
                 };
                 #[cfg(feature = "parallel")]

@@ -278,6 +278,10 @@ pub(crate) struct OrcaTag {
     resting: bool,
     /// It has arrived at its goal (and runs ORCA).
     arrived: bool,
+    /// It has not arrived and stands by a stop short of its goal (a waypoint with nothing
+    /// left after it, farther than the arrival radius from the goal): a navigation layer
+    /// holds it there, waiting for its turn at a passage, or its goal is out of reach.
+    waiting: bool,
     /// The squared distance to its goal (m²), infinite without one.
     goal_sq: f32,
 }
@@ -290,6 +294,7 @@ impl OrcaTag {
         priority: 1.0,
         resting: false,
         arrived: false,
+        waiting: false,
         goal_sq: f32::INFINITY,
     };
 
@@ -301,7 +306,8 @@ impl OrcaTag {
     /// velocities, which has the standing one step aside). An arrived agent also keeps
     /// [room](crate::steering::Pair::room) from one whose goal is farther than both
     /// their distance and its own goal (one under way, or one pushed farther off its spot),
-    /// which opens a gap too narrow to pass. Both agents of a pair read the same tags and
+    /// which opens a gap too narrow to pass; so does an agent waiting at a stop for one under
+    /// way whose goal is farther than their distance. Both agents of a pair read the same tags and
     /// distance, so they agree.
     #[inline]
     pub(crate) fn pair(self, other: OrcaTag, d_sq: f32) -> Option<crate::steering::Pair> {
@@ -315,8 +321,10 @@ impl OrcaTag {
             let rest =
                 (self.resting && other.goal_sq <= d_sq) || (other.resting && self.goal_sq <= d_sq);
             // an arrived agent makes room for one whose way leads past it: one under way, or
-            // one pushed off its spot farther than this one (arrival is never taken back)
-            let passing = self.arrived && other.goal_sq > d_sq.max(self.goal_sq);
+            // one pushed off its spot farther than this one (arrival is never taken back); a
+            // waiting agent for one under way
+            let passing = (self.arrived && other.goal_sq > d_sq.max(self.goal_sq))
+                || (self.waiting && !other.waiting && !other.arrived && other.goal_sq > d_sq);
             let room = if passing { crate::steering::YIELD_ROOM } else { 1.0 };
             Some(Pair { share, rest, room })
         }
@@ -448,6 +456,9 @@ struct Agents<V: CrowdVector> {
     drive_on: bool,
     /// Each agent's avoidance role this step, in storage order, while some group runs ORCA.
     orca_tags: Vec<OrcaTag>,
+    /// Some agent was given a waypoint ([`Crowd::set_waypoint`]): ORCA's tags then read who
+    /// waits at a stop short of its goal.
+    waypoints_on: bool,
     /// Kinematics were written from outside since the last step (checked for non-finite
     /// values at the next).
     unchecked_writes: bool,
