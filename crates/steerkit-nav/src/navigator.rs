@@ -98,7 +98,7 @@ struct Entry {
 /// width, at least 4 m, and to its right of the middle line, so that the stream coming out
 /// leaves by the other half; that point put on the mesh), its stuck clock stopped
 /// ([`Crowd::reset_stall`]). The turn passes when the flowing direction's queue is empty, or
-/// after 30 s + 3 s per metre of passage, but only while the other side waits, and once the
+/// after 15 s + 1 s per metre of passage, but only while the other side waits, and once the
 /// last walkers of the closed turn have left the passage (or 10 s + 2 s/m later). With no
 /// turn, the longer queue gets it. Counts are integers over every agent each step, so the
 /// turn does not depend on the order; O(agents × passages) per step (a distance test skips

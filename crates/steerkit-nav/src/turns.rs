@@ -12,9 +12,9 @@ pub const QUEUE_RANGE: f32 = 15.0;
 const COMMIT: f32 = 1.0;
 /// The longest turn (s) of a direction while the other waits: this plus [`GREEN_PER_METRE`]
 /// for each metre of the passage.
-pub const GREEN_BASE: f32 = 30.0;
+pub const GREEN_BASE: f32 = 15.0;
 /// Seconds of turn per metre of passage (s/m).
-pub const GREEN_PER_METRE: f32 = 3.0;
+pub const GREEN_PER_METRE: f32 = 1.0;
 /// The longest wait (s) for the last walkers of a closed turn to leave the passage: this plus
 /// 2 s per metre of passage (0.5 m/s), after which the other side goes anyway.
 const CLEAR_BASE: f32 = 10.0;
