@@ -187,6 +187,9 @@ impl<V: CrowdVector> Steer<'_, V> {
         let mut held = Held::<V>::default();
         // agents before `next` had their sums taken in a run (`summarise_run`)
         let mut next = 0;
+        scratch.near.clear();
+        scratch.near_span.clear();
+        scratch.near_span.resize(cold.len(), (0, 0, 0.0));
         for k in 0..cold.len() {
             if k < next {
                 continue;
@@ -431,14 +434,20 @@ impl<V: CrowdVector> Steer<'_, V> {
             (self.orca_tags, self.radius, self.obstacles, self.dt);
         let (storage, nr) = (&self.storage, self.nr);
         let pair = |j: usize, d_sq: f32| orca_tags[i].pair(orca_tags[j], d_sq);
+        // the nearest neighbour's squared distance when the shortcut saw every neighbour
+        let mut seen = None;
         // an agent clear of every neighbour needs neither the nearest list
         // nor a constraint
         let clear = |reach: &Reach<V>| {
-            scan::all_within(storage, &mut scratch.block, i, me.position, nr, |j, o| {
+            let mut nearest = nr * nr;
+            let all = scan::all_within(storage, &mut scratch.block, i, me.position, nr, |j, o| {
                 let r = radius[i] + radius[j];
-                pair(j, o.length_squared())
-                    .is_none_or(|p| reach.clear(o, self.view.velocity[j], r, p))
-            })
+                let d_sq = o.length_squared();
+                nearest = nearest.min(d_sq);
+                pair(j, d_sq).is_none_or(|p| reach.clear(o, self.view.velocity[j], r, p))
+            });
+            seen = all.then_some(nearest);
+            all
         };
         // retried in turns (by slot), so no one step takes every retry
         let turn = (self.steps + u64::from(c.slot)) % RETRY == 0;
@@ -451,23 +460,40 @@ impl<V: CrowdVector> Steer<'_, V> {
         } else {
             None
         };
-        quick.unwrap_or_else(|| {
-            let k = orca.max_neighbours() as usize;
-            let list = &mut scratch.orca_neighbours;
-            scan::nearest_list(storage, &mut scratch.block, i, me.position, nr, k, list);
-            V::orca(
-                orca,
-                me,
-                radius[i],
-                steering,
-                &c.limits,
-                &scratch.orca_neighbours,
-                |n| pair(n.index, n.distance_squared),
-                obstacles,
-                dt,
-                &mut scratch.orca,
-            )
-        })
+        let at = scratch.near.len() as u32;
+        if let Some(quick) = quick {
+            // no neighbour within the nearest's distance
+            if let Some(d_sq) = seen {
+                scratch.near_span[i % CHUNK] = (at, at, d_sq);
+            }
+            return quick;
+        }
+        let k = orca.max_neighbours() as usize;
+        let list = &mut scratch.orca_neighbours;
+        scan::nearest_list(storage, &mut scratch.block, i, me.position, nr, k, list);
+        // the k nearest: no other agent is nearer than the last of them (all within the
+        // radius when fewer)
+        let beyond = match list.last() {
+            Some(n) if list.len() == k => n.distance_squared,
+            _ if list.len() < k => nr * nr,
+            _ => 0.0,
+        };
+        let first = scratch.near.len();
+        scratch.near.extend(list.iter().map(|n| n.index as u32));
+        scratch.near[first..].sort_unstable();
+        scratch.near_span[i % CHUNK] = (at, scratch.near.len() as u32, beyond);
+        V::orca(
+            orca,
+            me,
+            radius[i],
+            steering,
+            &c.limits,
+            &scratch.orca_neighbours,
+            |n| pair(n.index, n.distance_squared),
+            obstacles,
+            dt,
+            &mut scratch.orca,
+        )
     }
 }
 

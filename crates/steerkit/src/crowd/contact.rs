@@ -8,6 +8,30 @@ use super::*;
 /// until some agent has been pushed half of it.
 const CONTACT_MARGIN: f32 = 0.5;
 
+/// Every agent that may lie within `reach` (m) of agent `i`'s position `p` in a pass that
+/// takes the candidates from where agents stood at the start of the step, no agent having moved
+/// more than `max_move` (m) since, in storage order (the grid's order off a torus, so the
+/// pushes add up in the same order either way). `near` is ORCA's view of the agent then: its
+/// neighbours, and the squared distance within which they were all the agents there. They hold
+/// every candidate when that reaches `reach + max_move` from where the agent stood, with room
+/// for the rounding of the positions; otherwise the grid's cells around `p` give them.
+#[inline(always)]
+fn candidates<V: CrowdVector>(
+    grid: &super::grid::Grid,
+    near: Option<(&[u32], f32)>,
+    i: usize,
+    p: V,
+    reach: f32,
+    max_move: f32,
+    mut f: impl FnMut(usize),
+) {
+    let from = reach + max_move + 1e-3 + 1e-5 * p.length();
+    match near {
+        Some((near, d_sq)) if from * from < d_sq => near.iter().for_each(|&j| f(j as usize)),
+        _ => grid.for_each_run(p, reach, |run, _, _| run.filter(|&j| j != i).for_each(&mut f)),
+    }
+}
+
 /// Where a non-penetration pass takes each agent's candidates.
 #[derive(Clone, Copy)]
 enum Listed {
@@ -44,6 +68,7 @@ impl<V: CrowdVector> Crowd<V> {
         }
         let n = agents.len();
         work.push.resize(n, (V::ZERO, V::ZERO));
+        work.dirty.resize(n, false);
         let mut max_move = work
             .chunks
             .iter()
@@ -70,6 +95,9 @@ impl<V: CrowdVector> Crowd<V> {
             };
             Self::pushes(config, agents, world, order, work, report, push_passes, max_move, list);
             let (pass_move, moved) = Self::apply_pushes(config, agents, world, work);
+            if !matches!(list, Listed::No) {
+                Self::mark_dirty(work);
+            }
             drift += moved;
             max_move += pass_move;
             taken = pass + 1;
@@ -100,9 +128,12 @@ impl<V: CrowdVector> Crowd<V> {
         list: Listed,
     ) {
         let (grid, bounds, groups) = (&order.grid, &config.bounds, &world.groups);
+        // ORCA's neighbours carry no torus image
+        let near_ok = !matches!(bounds, WorldBounds::Toroidal { .. });
         let (position, velocity, radius) = (&agents.position, &agents.velocity, &agents.radius);
         let (status, cold, slots) = (&agents.status, &agents.cold, &agents.slots);
         let max_radius = order.max_radius;
+        let dirty = &work.dirty;
         chunks!(work.push).zip(each!(work.chunks)).enumerate().for_each(|(ci, (push, scratch))| {
             let base = ci * CHUNK;
             let (contacts, contact_at) = (&mut scratch.contacts, &mut scratch.contact_at);
@@ -116,7 +147,9 @@ impl<V: CrowdVector> Crowd<V> {
                     contact_at.push(contacts.len() as u32);
                 }
                 let i = base + k;
-                if status[i] & QUARANTINED != 0 {
+                // a read pass: an agent that neither moved nor has a candidate that moved in
+                // the last pass has the same inputs, so again no push (`mark_dirty`)
+                if status[i] & QUARANTINED != 0 || (matches!(list, Listed::Read) && !dirty[i]) {
                     continue;
                 }
                 let enforce =
@@ -178,20 +211,19 @@ impl<V: CrowdVector> Crowd<V> {
                         // move, and by the margin of the list kept
                         let extra = if let Listed::Keep(m) = list { m } else { 0.0 };
                         let reach = ri + max_radius + max_move + extra;
-                        grid.for_each_run(p, reach, |run, _, _| {
-                            for j in run {
-                                if j == i {
-                                    continue;
+                        let near = scratch
+                            .near_span
+                            .get(k)
+                            .filter(|_| near_ok)
+                            .map(|&(a, b, d_sq)| (&scratch.near[a as usize..b as usize], d_sq));
+                        candidates(grid, near, i, p, reach, max_move, |j| {
+                            if let Listed::Keep(m) = list {
+                                let near = ri + radius[j] + m;
+                                if bounds.offset(position[j], p).length_squared() < near * near {
+                                    contacts.push(j as u32);
                                 }
-                                if let Listed::Keep(m) = list {
-                                    let near = ri + radius[j] + m;
-                                    if bounds.offset(position[j], p).length_squared() < near * near
-                                    {
-                                        contacts.push(j as u32);
-                                    }
-                                }
-                                touching(j);
                             }
+                            touching(j);
                         });
                     }
                 }
@@ -201,6 +233,25 @@ impl<V: CrowdVector> Crowd<V> {
                 contact_at.push(contacts.len() as u32);
             }
         });
+    }
+
+    /// Marks the agents whose push the next pass, reading the same lists, must work out again:
+    /// those the pass moved (or changed the velocity of) and the candidates in their lists,
+    /// which are symmetric (each pair is kept by the same distance test from both sides).
+    /// Every other agent had no push and has the same inputs, so it has none again.
+    fn mark_dirty(work: &mut Work<V>) {
+        let Work { push, dirty, chunks, .. } = work;
+        dirty.fill(false);
+        for (i, (dp, dv)) in push.iter().enumerate() {
+            if *dp != V::ZERO || *dv != V::ZERO {
+                dirty[i] = true;
+                let (c, k) = (&chunks[i / CHUNK], i % CHUNK);
+                let (a, b) = (c.contact_at[k] as usize, c.contact_at[k + 1] as usize);
+                for &j in &c.contacts[a..b] {
+                    dirty[j as usize] = true;
+                }
+            }
+        }
     }
 
     /// Applies the pass's pushes (kept out of the static world and inside the world) and

@@ -346,6 +346,11 @@ struct ChunkScratch<V: CrowdVector> {
     /// `contacts[contact_at[k]..contact_at[k + 1]]`.
     contacts: Vec<u32>,
     contact_at: Vec<u32>,
+    /// ORCA's view of the chunk's agents at the start of the step, for the non-penetration
+    /// passes: agent `k`'s neighbours `near[a..b]` (storage order) for `near_span[k] =
+    /// (a, b, d²)`, every other agent being at least `√d²` (m) away.
+    near: Vec<u32>,
+    near_span: Vec<(u32, u32, f32)>,
 }
 
 /// Read-only view of every agent's kinematic, for behaviours that name another agent.
@@ -551,6 +556,8 @@ struct Work<V: CrowdVector> {
     scratch: Scratch<V>,
     chunks: Vec<ChunkScratch<V>>,
     push: Vec<(V, V)>,
+    /// Agents whose push the next non-penetration pass works out again.
+    dirty: Vec<bool>,
     /// Non-penetration passes of the last step.
     passes: usize,
     steps: u64,

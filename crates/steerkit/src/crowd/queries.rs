@@ -227,11 +227,13 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.agents.controls)
             + cap(&s.controls)
             + cap(&self.work.push)
+            + cap(&self.work.dirty)
             + cap(&self.agents.smooth_ring)
             + cap(&self.agents.smoothed)
             + cap(&self.work.events);
         for c in &self.work.chunks {
             total += cap(&c.neighbours) + cap(&c.events) + c.block.bytes();
+            total += cap(&c.contacts) + cap(&c.contact_at) + cap(&c.near) + cap(&c.near_span);
         }
         total as f64 / self.len().max(1) as f64
     }
