@@ -530,9 +530,7 @@ impl Orca {
                 if let Some(c) = constraint(me, radius, other, p, [inv_tau, inv_rest, inv_dt]) {
                     buffers.constraints.push(c);
                 }
-                if p.room > 1.0 {
-                    buffers.constraints.extend(make_way::<V>(radius, other, p.room, inv_rest));
-                }
+                buffers.constraints.extend(make_way::<V>(radius, other, p.room, inv_rest));
             }
         }
         let (max_speed, preferred) = inputs(max_speed, preferred, me.velocity);
@@ -682,8 +680,8 @@ impl Orca {
 /// An arrived agent's way out of the path of a neighbour passing it: while the two are
 /// nearer than `room` times their combined radius `r`, it moves away at least at the rate
 /// `v·(−p̂) ≥ (room·r − |p|)/τ_rest` (`p` the neighbour's offset, m; τ_rest the rest horizon,
-/// s), over and above the pair's own constraint, which stays reciprocal. `None` beyond that
-/// distance or on the agent's centre.
+/// s), over and above the pair's own constraint, which stays reciprocal. `None` for a `room`
+/// of 1 (no yielding), beyond that distance or on the agent's centre.
 #[inline(always)]
 fn make_way<V: Reciprocal>(
     radius: f32,
@@ -693,7 +691,7 @@ fn make_way<V: Reciprocal>(
 ) -> Option<V::Constraint> {
     let reach = (radius + other.radius) * room;
     let d_sq = other.offset.length_squared();
-    if d_sq >= reach * reach || d_sq == 0.0 {
+    if room <= 1.0 || d_sq >= reach * reach || d_sq == 0.0 {
         return None;
     }
     let d = d_sq.sqrt();
