@@ -689,9 +689,11 @@ fn make_way<V: Reciprocal>(
     room: f32,
     inv_rest: f32,
 ) -> Option<V::Constraint> {
-    let reach = (radius + other.radius) * room;
-    let d_sq = other.offset.length_squared();
-    if room <= 1.0 || d_sq >= reach * reach || d_sq == 0.0 {
+    if room <= 1.0 {
+        return None;
+    }
+    let (reach, d_sq) = ((radius + other.radius) * room, other.distance_squared);
+    if d_sq >= reach * reach || d_sq == 0.0 {
         return None;
     }
     let d = d_sq.sqrt();
