@@ -163,6 +163,11 @@ pub(crate) trait Reciprocal: crate::math::Vector {
     );
     /// The preference turned right, for an agent held up.
     fn sidestep(preferred: Self) -> Self;
+    /// The preference turned along the boundary of the static obstacle it violates most, at
+    /// its speed: the way the agent already moves along it (`velocity`), else the way the
+    /// preference leans; `None` when it violates none, or meets it square on and the agent
+    /// is not moving along it (no side to prefer).
+    fn along_wall(walls: &[Self::Constraint], preferred: Self, velocity: Self) -> Option<Self>;
     /// glam's clamp (the rounding the results were recorded with).
     fn clamp(self, max: f32) -> Self;
 }
@@ -201,6 +206,17 @@ impl Reciprocal for Vec2 {
     fn sidestep(preferred: Vec2) -> Vec2 {
         Vec2::new(preferred.y, -preferred.x)
     }
+    fn along_wall(walls: &[OrcaLine], preferred: Vec2, velocity: Vec2) -> Option<Vec2> {
+        // violation: how far the preference lies on the forbidden (right) side
+        let violation = |c: &&OrcaLine| c.direction.perp_dot(c.point - preferred);
+        let wall = walls.iter().filter(|c| violation(c) > 0.0).max_by(|a, b| {
+            violation(a).total_cmp(&violation(b))
+        })?;
+        let speed = preferred.length();
+        let (moving, leaning) = (wall.direction.dot(velocity), wall.direction.dot(preferred));
+        let along = if moving.abs() > SQUARE_ON * speed { moving } else { leaning };
+        (along.abs() > LEANING * speed).then(|| wall.direction * speed.copysign(along))
+    }
     #[inline]
     fn clamp(self, max: f32) -> Vec2 {
         self.clamp_length_max(max)
@@ -238,6 +254,17 @@ impl Reciprocal for Vec3 {
     ) {
         linear_program4_3d(cs, fixed, fail, max_speed, projected, result);
     }
+    fn along_wall(walls: &[OrcaPlane], preferred: Vec3, velocity: Vec3) -> Option<Vec3> {
+        let violation = |c: &&OrcaPlane| c.normal.dot(c.point - preferred);
+        let wall = walls.iter().filter(|c| violation(c) > 0.0).max_by(|a, b| {
+            violation(a).total_cmp(&violation(b))
+        })?;
+        let flat = |v: Vec3| v - wall.normal * wall.normal.dot(v);
+        let speed = preferred.length();
+        let (moving, leaning) = (flat(velocity), flat(preferred));
+        let along = if moving.length() > SQUARE_ON * speed { moving } else { leaning };
+        (along.length() > LEANING * speed).then(|| along.normalize() * speed)
+    }
     fn sidestep(preferred: Vec3) -> Vec3 {
         let right = preferred.cross(Vec3::Y);
         if right.length_squared() > EPS {
@@ -251,6 +278,14 @@ impl Reciprocal for Vec3 {
         self.clamp_length_max(max)
     }
 }
+
+/// A held-up agent moving along a wall faster than this share of its preferred speed goes on
+/// that way (its velocity is the memory of the side it chose, so it does not turn back where
+/// the goal passes square behind the wall).
+const SQUARE_ON: f32 = 0.25;
+/// Otherwise it slides the way its preference leans by more than this share of its speed
+/// (about 3°); nearer square on it keeps right.
+const LEANING: f32 = 0.05;
 
 /// ORCA's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -595,7 +630,17 @@ impl Orca {
         let mut result = solve(preferred, buffers);
         let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
         if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
-            result = solve(V::sidestep(preferred), buffers);
+            // along a wall toward the side the goal lies; square on it, or among agents, right
+            // (taken only where the other agents let it slide: a file sliding one way along a
+            // face meeting one sliding the other would lock; keeping right passes)
+            let walls = &buffers.constraints[..obstacles];
+            let slide = V::along_wall(walls, preferred, me.velocity)
+                .map(|side| (side, solve(side, buffers)))
+                .filter(|(side, v)| v.dot(*side) >= 0.1 * pref_sq);
+            result = match slide {
+                Some((_, v)) => v,
+                None => solve(V::sidestep(preferred), buffers),
+            };
         }
         if result.is_finite() {
             result.clamp(max_speed)
