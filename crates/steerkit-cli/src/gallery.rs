@@ -21,6 +21,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("orca_circle_250", include_str!("../../../scenarios/orca_circle_250.toml")),
     ("orca_circle_1000", include_str!("../../../scenarios/orca_circle_1000.toml")),
     ("orca_blocks", include_str!("../../../scenarios/orca_blocks.toml")),
+    ("orca_blocks_mixed", include_str!("../../../scenarios/orca_blocks_mixed.toml")),
     ("rooms", include_str!("../../../scenarios/rooms.toml")),
     ("evacuation", include_str!("../../../scenarios/evacuation.toml")),
     ("pillars", include_str!("../../../scenarios/pillars.toml")),

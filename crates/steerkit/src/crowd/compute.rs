@@ -259,6 +259,10 @@ impl<V: CrowdVector> Steer<'_, V> {
                 }
             };
             let steering = match &g.spec.orca {
+                // an agent on a route does not slide along walls
+                Some(orca) if memory.waypoint.is_some() => {
+                    self.orca(&orca.routed(), i, &me, c, steering, scratch)
+                }
                 Some(orca) => self.orca(orca, i, &me, c, steering, scratch),
                 None => steering,
             };

@@ -209,9 +209,10 @@ impl Reciprocal for Vec2 {
     fn along_wall(walls: &[OrcaLine], preferred: Vec2, velocity: Vec2) -> Option<Vec2> {
         // violation: how far the preference lies on the forbidden (right) side
         let violation = |c: &&OrcaLine| c.direction.perp_dot(c.point - preferred);
-        let wall = walls.iter().filter(|c| violation(c) > 0.0).max_by(|a, b| {
-            violation(a).total_cmp(&violation(b))
-        })?;
+        let wall = walls
+            .iter()
+            .filter(|c| violation(c) > 0.0)
+            .max_by(|a, b| violation(a).total_cmp(&violation(b)))?;
         let speed = preferred.length();
         let (moving, leaning) = (wall.direction.dot(velocity), wall.direction.dot(preferred));
         let along = if moving.abs() > SQUARE_ON * speed { moving } else { leaning };
@@ -256,9 +257,10 @@ impl Reciprocal for Vec3 {
     }
     fn along_wall(walls: &[OrcaPlane], preferred: Vec3, velocity: Vec3) -> Option<Vec3> {
         let violation = |c: &&OrcaPlane| c.normal.dot(c.point - preferred);
-        let wall = walls.iter().filter(|c| violation(c) > 0.0).max_by(|a, b| {
-            violation(a).total_cmp(&violation(b))
-        })?;
+        let wall = walls
+            .iter()
+            .filter(|c| violation(c) > 0.0)
+            .max_by(|a, b| violation(a).total_cmp(&violation(b)))?;
         let flat = |v: Vec3| v - wall.normal * wall.normal.dot(v);
         let speed = preferred.length();
         let (moving, leaning) = (flat(velocity), flat(preferred));
@@ -300,6 +302,10 @@ pub struct Orca {
     layers: u32,
     mask: u32,
     escape: bool,
+    /// The agent follows a route round the obstacles (the crowd's navigation): held up at a
+    /// wall it keeps right, as among agents, instead of sliding along it.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    routed: bool,
 }
 
 impl Orca {
@@ -325,6 +331,7 @@ impl Orca {
             layers: 1,
             mask: u32::MAX,
             escape: true,
+            routed: false,
         })
     }
 
@@ -340,10 +347,25 @@ impl Orca {
     /// keeping right the jam turns like a roundabout and an agent follows a wall to its end.
     /// The choice is deterministic (no random perturbation) and the same for every agent.
     /// Among agents alone the sidestep only starts a standing agent moving; an agent under way
-    /// that ORCA turns aside keeps ORCA's own choice. `false` gives plain ORCA, as RVO2.
+    /// that ORCA turns aside keeps ORCA's own choice. At a wall (its preference crossing the
+    /// constraint of a static obstacle) an agent without a route slides along the wall instead,
+    /// at its preferred speed, the way it already moves along it (faster than a quarter of
+    /// that speed) or else the way its preference leans (by more than 3°), as a wall follower
+    /// does: keeping right would take an agent square across a block's face round the block
+    /// when its goal lies past the near corner. It keeps right when square on, when the other
+    /// agents leave the slide less than a tenth of the preferred progress, and on a route
+    /// (navigation leads round the walls; at a wall it is held up by the crowd).
+    /// `false` gives plain ORCA, as RVO2.
     #[must_use]
     pub fn with_escape(mut self, escape: bool) -> Self {
         self.escape = escape;
+        self
+    }
+
+    /// These parameters for an agent on a route round the obstacles: a route already leads
+    /// round every wall, so one held up at a wall is held up by the crowd and keeps right.
+    pub(crate) fn routed(mut self) -> Self {
+        self.routed = true;
         self
     }
 
@@ -633,7 +655,7 @@ impl Orca {
             // along a wall toward the side the goal lies; square on it, or among agents, right
             // (taken only where the other agents let it slide: a file sliding one way along a
             // face meeting one sliding the other would lock; keeping right passes)
-            let walls = &buffers.constraints[..obstacles];
+            let walls = &buffers.constraints[..obstacles * usize::from(!self.routed)];
             let slide = V::along_wall(walls, preferred, me.velocity)
                 .map(|side| (side, solve(side, buffers)))
                 .filter(|(side, v)| v.dot(*side) >= 0.1 * pref_sq);
