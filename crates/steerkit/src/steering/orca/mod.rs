@@ -29,6 +29,7 @@ mod cone;
 mod lp;
 mod obstacle;
 mod reach;
+mod space;
 
 use crate::error::{positive, ParamError};
 use crate::kinematic::Kinematic;
@@ -37,6 +38,7 @@ use cone::{avoidance, avoidance_3d};
 use glam::{Vec2, Vec3};
 use lp::{linear_program2, linear_program3, linear_program3_3d, linear_program4_3d};
 pub use reach::Reach;
+pub(crate) use space::Reciprocal;
 
 /// Below this a length counts as zero.
 const EPS: f32 = 1e-5;
@@ -136,150 +138,6 @@ impl OrcaScratch {
 
 /// A space's buffers, the neighbour order and the count of obstacle constraints.
 type Parts<'a, C> = (&'a mut Buffers<C>, &'a mut Vec<(f32, usize)>, &'a mut usize);
-
-/// What ORCA needs of a space: its constraint (a half-plane in 2D, a half-space in 3D), the
-/// velocity obstacle's nearest boundary point, the linear program with its fallback one
-/// dimension up, and the sidestep that `escape` tries.
-pub(crate) trait Reciprocal: crate::math::Vector {
-    type Constraint: Copy;
-    fn parts(s: &mut OrcaScratch) -> Parts<'_, Self::Constraint>;
-    /// The permitted side of the boundary through `point` with the inward `normal`.
-    fn constraint(point: Self, normal: Self) -> Self::Constraint;
-    /// A finite constraint (a non-finite one is dropped).
-    fn admissible(c: &Self::Constraint) -> bool;
-    /// [`avoidance`] in this space.
-    fn avoidance(rel_pos: Self, rel_vel: Self, r: f32, inv_tau: f32, inv_dt: f32) -> (Self, Self);
-    /// The program: how many constraints were satisfied in order before one failed.
-    fn program(cs: &[Self::Constraint], max_speed: f32, opt: Self, result: &mut Self) -> usize;
-    /// The fallback for an infeasible program: least violation of constraints `fixed..`,
-    /// those before `fixed` kept hard, from constraint `fail` on.
-    fn fallback(
-        cs: &[Self::Constraint],
-        fixed: usize,
-        fail: usize,
-        max_speed: f32,
-        projected: &mut Vec<Self::Constraint>,
-        result: &mut Self,
-    );
-    /// The preference turned right, for an agent held up.
-    fn sidestep(preferred: Self) -> Self;
-    /// The preference turned along the boundary of the static obstacle it violates most, at
-    /// its speed: the way the agent already moves along it (`velocity`), else the way the
-    /// preference leans; `None` when it violates none, or meets it square on and the agent
-    /// is not moving along it (no side to prefer).
-    fn along_wall(walls: &[Self::Constraint], preferred: Self, velocity: Self) -> Option<Self>;
-    /// glam's clamp (the rounding the results were recorded with).
-    fn clamp(self, max: f32) -> Self;
-}
-
-impl Reciprocal for Vec2 {
-    type Constraint = OrcaLine;
-    fn parts(s: &mut OrcaScratch) -> Parts<'_, OrcaLine> {
-        (&mut s.lines, &mut s.order, &mut s.obstacles)
-    }
-    #[inline(always)]
-    fn constraint(point: Vec2, normal: Vec2) -> OrcaLine {
-        OrcaLine::facing(point, normal)
-    }
-    #[inline(always)]
-    fn admissible(c: &OrcaLine) -> bool {
-        c.point.is_finite() && c.direction.is_finite()
-    }
-    #[inline(always)]
-    fn avoidance(rel_pos: Vec2, rel_vel: Vec2, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec2, Vec2) {
-        avoidance(rel_pos, rel_vel, r, inv_tau, inv_dt)
-    }
-    #[inline]
-    fn program(cs: &[OrcaLine], max_speed: f32, opt: Vec2, result: &mut Vec2) -> usize {
-        linear_program2(cs, max_speed, opt, false, result)
-    }
-    fn fallback(
-        cs: &[OrcaLine],
-        fixed: usize,
-        fail: usize,
-        max_speed: f32,
-        projected: &mut Vec<OrcaLine>,
-        result: &mut Vec2,
-    ) {
-        linear_program3(cs, fixed, fail, max_speed, projected, result);
-    }
-    fn sidestep(preferred: Vec2) -> Vec2 {
-        Vec2::new(preferred.y, -preferred.x)
-    }
-    fn along_wall(walls: &[OrcaLine], preferred: Vec2, velocity: Vec2) -> Option<Vec2> {
-        // violation: how far the preference lies on the forbidden (right) side
-        let violation = |c: &&OrcaLine| c.direction.perp_dot(c.point - preferred);
-        let wall = walls
-            .iter()
-            .filter(|c| violation(c) > 0.0)
-            .max_by(|a, b| violation(a).total_cmp(&violation(b)))?;
-        let speed = preferred.length();
-        let (moving, leaning) = (wall.direction.dot(velocity), wall.direction.dot(preferred));
-        let along = if moving.abs() > SQUARE_ON * speed { moving } else { leaning };
-        (along.abs() > LEANING * speed).then(|| wall.direction * speed.copysign(along))
-    }
-    #[inline]
-    fn clamp(self, max: f32) -> Vec2 {
-        self.clamp_length_max(max)
-    }
-}
-
-impl Reciprocal for Vec3 {
-    type Constraint = OrcaPlane;
-    fn parts(s: &mut OrcaScratch) -> Parts<'_, OrcaPlane> {
-        (&mut s.planes, &mut s.order, &mut s.obstacles)
-    }
-    #[inline(always)]
-    fn constraint(point: Vec3, normal: Vec3) -> OrcaPlane {
-        OrcaPlane { point, normal }
-    }
-    #[inline(always)]
-    fn admissible(c: &OrcaPlane) -> bool {
-        c.point.is_finite() && c.normal.is_finite()
-    }
-    #[inline(always)]
-    fn avoidance(rel_pos: Vec3, rel_vel: Vec3, r: f32, inv_tau: f32, inv_dt: f32) -> (Vec3, Vec3) {
-        avoidance_3d(rel_pos, rel_vel, r, inv_tau, inv_dt)
-    }
-    #[inline]
-    fn program(cs: &[OrcaPlane], max_speed: f32, opt: Vec3, result: &mut Vec3) -> usize {
-        linear_program3_3d(cs, max_speed, opt, false, result)
-    }
-    fn fallback(
-        cs: &[OrcaPlane],
-        fixed: usize,
-        fail: usize,
-        max_speed: f32,
-        projected: &mut Vec<OrcaPlane>,
-        result: &mut Vec3,
-    ) {
-        linear_program4_3d(cs, fixed, fail, max_speed, projected, result);
-    }
-    fn along_wall(walls: &[OrcaPlane], preferred: Vec3, velocity: Vec3) -> Option<Vec3> {
-        let violation = |c: &&OrcaPlane| c.normal.dot(c.point - preferred);
-        let wall = walls
-            .iter()
-            .filter(|c| violation(c) > 0.0)
-            .max_by(|a, b| violation(a).total_cmp(&violation(b)))?;
-        let flat = |v: Vec3| v - wall.normal * wall.normal.dot(v);
-        let speed = preferred.length();
-        let (moving, leaning) = (flat(velocity), flat(preferred));
-        let along = if moving.length() > SQUARE_ON * speed { moving } else { leaning };
-        (along.length() > LEANING * speed).then(|| along.normalize() * speed)
-    }
-    fn sidestep(preferred: Vec3) -> Vec3 {
-        let right = preferred.cross(Vec3::Y);
-        if right.length_squared() > EPS {
-            right
-        } else {
-            preferred.cross(Vec3::X)
-        }
-    }
-    #[inline]
-    fn clamp(self, max: f32) -> Vec3 {
-        self.clamp_length_max(max)
-    }
-}
 
 /// A held-up agent moving along a wall faster than this share of its preferred speed goes on
 /// that way (its velocity is the memory of the side it chose, so it does not turn back where
@@ -599,11 +457,10 @@ impl Orca {
             if V::program(cs, max_speed, opt, &mut result) == cs.len() {
                 return result;
             }
-            // dense: obstacles, then no contact within the step, both hard if they leave room.
-            // No contact is first asked about the current velocities (the pair may follow a
-            // neighbour that moves away); when that leaves nothing, about rest (closing on no
-            // one faster than the gap allows), which standing still always meets while no two
-            // bodies overlap.
+            // dense: obstacles, then no contact within the step, both hard if they leave room;
+            // no contact about the current velocities (the pair may follow a neighbour that
+            // moves away), else about rest (closing on no one faster than the gap allows),
+            // which standing still meets while no two bodies overlap.
             let mut fail = 0;
             for rest in [false, true] {
                 let hard = match built {
@@ -652,17 +509,9 @@ impl Orca {
         let mut result = solve(preferred, buffers);
         let (pref_sq, speed_sq) = (preferred.length_squared(), me.velocity.length_squared());
         if self.blocked(pref_sq, result.dot(preferred), max_speed, speed_sq, obstacles > 0) {
-            // along a wall toward the side the goal lies; square on it, or among agents, right
-            // (taken only where the other agents let it slide: a file sliding one way along a
-            // face meeting one sliding the other would lock; keeping right passes)
             let walls = &buffers.constraints[..obstacles * usize::from(!self.routed)];
-            let slide = V::along_wall(walls, preferred, me.velocity)
-                .map(|side| (side, solve(side, buffers)))
-                .filter(|(side, v)| v.dot(*side) >= 0.1 * pref_sq);
-            result = match slide {
-                Some((_, v)) => v,
-                None => solve(V::sidestep(preferred), buffers),
-            };
+            let along = V::along_wall(walls, preferred, me.velocity);
+            result = unblock(preferred, along, |opt| solve(opt, buffers));
         }
         if result.is_finite() {
             result.clamp(max_speed)
@@ -742,6 +591,18 @@ impl Orca {
             |n: &Neighbour<Vec3>| share(n).map(|share| Pair { share, rest: false, room: 1.0 });
         self.velocity_pairs(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
+}
+
+/// A held-up agent's velocity (`solve` gives the one nearest a preference): sliding along the
+/// wall (`along`) where the other agents let it make a tenth of its preferred progress that way
+/// (a file sliding one way along a face meeting one sliding the other would lock), else the
+/// preference turned right.
+fn unblock<V: Reciprocal>(preferred: V, along: Option<V>, mut solve: impl FnMut(V) -> V) -> V {
+    let pref_sq = preferred.length_squared();
+    along
+        .map(|side| (side, solve(side)))
+        .filter(|(side, v)| v.dot(*side) >= 0.1 * pref_sq)
+        .map_or_else(|| solve(V::sidestep(preferred)), |(_, v)| v)
 }
 
 /// An arrived agent's way out of the path of a neighbour passing it: while the two are
