@@ -1,12 +1,13 @@
 //! The routes of a crowd's navigating agents, planned under a budget and handed to the crowd
 //! as waypoints each step.
 
+use crate::lanes::keep_to_lanes;
 use crate::level::{check_radius, Level, NavError};
 use crate::mesh::NavMesh;
 use crate::route::Route;
 use crate::turns::{crossing, Crossing, Signals, QUEUE_RANGE};
 use std::collections::HashMap;
-use steerkit::crowd::{AgentHandle, Crowd, Waypoint};
+use steerkit::crowd::{AgentHandle, Crowd, Lane, Waypoint};
 use steerkit::Vec2;
 
 /// How a [`Navigator`] plans and follows routes.
@@ -35,12 +36,20 @@ pub struct NavSettings {
     /// crossed by one direction at a time while the other waits clear of its mouth (see
     /// [`Navigator`]). 0 turns it off.
     pub passage_width: f32,
+    /// Two-way passages, in body diameters: a passage at least this wide (obstacle to
+    /// obstacle) is crossed both ways at once in lanes instead of by turns. Each direction's
+    /// routes go through its right half, and from 25 m of route before the mouth to the far
+    /// mouth a walker keeps to its side of the middle line ([`Lane`] under ORCA); one still
+    /// on the wrong side waits two widths out from the mouth until it has moved over, so the
+    /// other stream has an apron to come out onto. 0 makes every passage two-way; the
+    /// default (8, as `passage_width`) none.
+    pub two_way_width: f32,
 }
 
 impl Default for NavSettings {
     /// Clearance 0.1 m, re-planning every 2 s or 1 m off the route, 256 plans per step, a
     /// 0.5 s look-ahead, left turns taken up to 2 m wide, turns taken at passages narrower than
-    /// 8 body diameters.
+    /// 8 body diameters (none two-way).
     fn default() -> Self {
         NavSettings {
             clearance: 0.1,
@@ -50,6 +59,7 @@ impl Default for NavSettings {
             anticipation: 0.5,
             keep_right: 2.0,
             passage_width: 8.0,
+            two_way_width: 8.0,
         }
     }
 }
@@ -113,8 +123,10 @@ pub struct Navigator {
     settings: NavSettings,
     /// One mesh per body radius, with that radius.
     meshes: Vec<(f32, NavMesh)>,
-    /// Each mesh's passages and their turns.
+    /// Each mesh's passages taken in turns, and their turns.
     signals: Vec<Signals>,
+    /// Each mesh's two-way passages.
+    lanes: Vec<Vec<crate::Passage>>,
     entries: Vec<Entry>,
     index: HashMap<AgentHandle, usize>,
     events: Vec<NavEvent>,
@@ -134,6 +146,7 @@ impl Navigator {
             ("anticipation", settings.anticipation),
             ("keep_right", settings.keep_right),
             ("passage_width", settings.passage_width),
+            ("two_way_width", settings.two_way_width),
         ] {
             check_radius(name, v)?;
         }
@@ -142,6 +155,7 @@ impl Navigator {
             settings,
             meshes: Vec::new(),
             signals: Vec::new(),
+            lanes: Vec::new(),
             entries: Vec::new(),
             index: HashMap::new(),
             events: Vec::new(),
@@ -169,7 +183,10 @@ impl Navigator {
         }
         let mesh = NavMesh::build(&self.level, radius, self.settings.clearance)?;
         let passages = mesh.passages(self.settings.passage_width * 2.0 * radius);
-        self.signals.push(Signals::new(passages, mesh.inflation()));
+        let two_way = self.settings.two_way_width * 2.0 * radius - 2.0 * mesh.inflation();
+        let (lanes, turns) = passages.into_iter().partition(|p| p.width >= two_way);
+        self.lanes.push(lanes);
+        self.signals.push(Signals::new(turns, mesh.inflation()));
         self.meshes.push((radius, mesh));
         Ok(self.meshes.len() - 1)
     }
@@ -268,12 +285,18 @@ impl Navigator {
             };
             let lookahead = k.velocity.length() * s.anticipation;
             let mut w = route.waypoint(k.position, lookahead, s.clearance);
+            let lanes = &self.lanes[e.mesh];
+            if !lanes.is_empty() {
+                let margin = self.signals[e.mesh].margin;
+                w.lane = crossing(lanes, k.position, route.ahead(), LANE_APPROACH, margin)
+                    .map(|c| lane(&lanes[c.passage as usize], &c, k.position));
+            }
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
                 if !signals.goes(c) {
                     // on the mesh: a hold moved back or aside from a mouth may lie in a wall
                     let at = self.meshes[e.mesh].1.nearest(signals.hold(c, k.position));
-                    w = Waypoint { point: at, remaining: 0.0 };
+                    w = Waypoint { point: at, remaining: 0.0, lane: None };
                     let _ = crowd.reset_stall(e.agent);
                 }
             }
@@ -317,9 +340,11 @@ impl Navigator {
             })
             .collect();
         let meshes = &self.meshes;
+        let lanes = &self.lanes;
         let entries = &self.entries;
         let solve = |&(i, from, goal): &(usize, Vec2, Vec2)| {
-            let mesh = &meshes[entries[i].mesh].1;
+            let m = entries[i].mesh;
+            let mesh = &meshes[m].1;
             let start = mesh.nearest(from);
             let (mut points, unreachable) = match mesh.path(start, goal) {
                 Some(p) => (p.points, false),
@@ -329,6 +354,8 @@ impl Navigator {
                 }
             };
             widen_left_turns(mesh, start, &mut points, s.keep_right);
+            // after widening: a lane's points stay in the middle of its half
+            keep_to_lanes(mesh, &lanes[m], start, &mut points);
             (i, start, goal, points, unreachable)
         };
         #[cfg(feature = "parallel")]
@@ -350,6 +377,24 @@ impl Navigator {
             e.planned_for = Some(goal);
             e.age = 0.0;
         }
+    }
+}
+
+/// Route distance (m) before a two-way passage's mouth from which a walker keeps to its lane.
+const LANE_APPROACH: f32 = 25.0;
+
+/// The divider a walker at `p` crossing passage `g` as `c` keeps to: the middle line, its side
+/// on its right; before the mouth with its centre on the wrong side, a line across the
+/// approach two widths out from the mouth: it moves over to its side there, leaving the
+/// other stream an apron to come out onto.
+fn lane(g: &crate::Passage, c: &Crossing, p: Vec2) -> Lane {
+    let forward = if c.dir == 0 { g.axis() } else { -g.axis() };
+    let right = -forward.perp();
+    if c.inside || (p - g.a).dot(right) >= 0.0 {
+        Lane { point: g.a, normal: right }
+    } else {
+        let mouth = if c.dir == 0 { g.a } else { g.b };
+        Lane { point: mouth - forward * (2.0 * g.width), normal: -forward }
     }
 }
 

@@ -104,9 +104,9 @@ impl Route {
         let c = self.points[self.next];
         let last = self.points.len() - 1;
         if self.next == last {
-            return Waypoint { point: c, remaining: 0.0 };
+            return Waypoint { point: c, remaining: 0.0, lane: None };
         }
-        let corner = Waypoint { point: c, remaining: self.after[self.next] };
+        let corner = Waypoint { point: c, remaining: self.after[self.next], lane: None };
         let d = p.distance(c);
         let following = self.points[self.next + 1];
         let leg = c.distance(following);
@@ -119,6 +119,10 @@ impl Route {
             return corner;
         }
         let s = (l - d).min(leg);
-        Waypoint { point: c + d_out * s, remaining: self.after[self.next + 1] + (leg - s) }
+        Waypoint {
+            point: c + d_out * s,
+            remaining: self.after[self.next + 1] + (leg - s),
+            lane: None,
+        }
     }
 }

@@ -152,3 +152,49 @@ fn a_waiting_walker_holds_at_a_point_on_the_mesh() {
     assert!(w.x < -1.0, "the eastbound walker waits west of the door: {w}");
     assert!(nav.mesh_for(0.3).unwrap().contains(w), "{w} is off the mesh");
 }
+
+/// In a two-way passage each direction keeps to its right half: on the 40 × 6 m corridor
+/// (walls to x = ±20, the mesh 5 m wide at r = 0.4 m plus 0.1 m clearance) with
+/// `two_way_width` 6 diameters, an eastbound walker's route enters and leaves by points at
+/// least 1 m right of the middle line (y ≤ −1) and a westbound one's at y ≥ 1; each has
+/// the divider as its waypoint's lane, normal to its right (both start on their own side). By default (8) the corridor takes
+/// turns and no route has a lane.
+#[test]
+fn walkers_in_a_two_way_passage_keep_to_their_right_half() {
+    let walls = [
+        Obstacle::Box(Aabb::new(Vec2::new(-20.0, 3.0), Vec2::new(20.0, 15.0))),
+        Obstacle::Box(Aabb::new(Vec2::new(-20.0, -15.0), Vec2::new(20.0, -3.0))),
+    ];
+    let mut level = Level::rectangle(Vec2::new(-50.0, -15.0), Vec2::new(50.0, 15.0));
+    level.add_obstacles(&walls);
+    let s = [
+        (Vec2::new(-22.0, -1.0), Vec2::new(40.0, 5.0)),
+        (Vec2::new(22.0, 1.0), Vec2::new(-40.0, -5.0)),
+    ];
+    for (two_way, lanes) in [(6.0, true), (8.0, false)] {
+        let mut c = crowd(walls.to_vec(), &s);
+        let settings = NavSettings { two_way_width: two_way, ..NavSettings::default() };
+        let mut nav = Navigator::new(level.clone(), settings).unwrap();
+        let handles: Vec<_> = c.handles().collect();
+        for &h in &handles {
+            nav.add_agent(h, 0.4).unwrap();
+        }
+        nav.update(&mut c, 1.0 / 30.0);
+        for (h, side) in handles.iter().zip([-1.0f32, 1.0]) {
+            let route = nav.route(*h).unwrap().ahead().to_vec();
+            // near each mouth, a point in the right half (a left turn after it widens it
+            // toward the wall)
+            let at_mouth =
+                |x: f32| route.iter().any(|p| (p.x - x).abs() < 1.0 && p.y * side >= 1.0);
+            assert_eq!(at_mouth(-20.5) && at_mouth(20.5), lanes, "{side}: {route:?}");
+            let lane = c.waypoint(*h).unwrap().lane;
+            if lanes {
+                let lane = lane.unwrap_or_else(|| panic!("{side}: no lane"));
+                assert!(lane.point.y.abs() < 0.1, "{lane:?}");
+                assert!((lane.normal - Vec2::new(0.0, side)).length() < 1e-2, "{lane:?}");
+            } else {
+                assert_eq!(lane, None);
+            }
+        }
+    }
+}

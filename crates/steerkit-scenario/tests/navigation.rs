@@ -86,8 +86,10 @@ fn bad_settings_name_their_key() {
     let e = refused(&format!("{BASE}[navigation]\nreplan_interval = nan\n"));
     assert_eq!(e.field(), "navigation.replan_interval");
     for bad in ["-1", "inf", "nan"] {
-        let e = refused(&format!("{BASE}[navigation]\npassage_width = {bad}\n"));
-        assert_eq!(e.field(), "navigation.passage_width", "{bad}");
+        for key in ["passage_width", "two_way_width"] {
+            let e = refused(&format!("{BASE}[navigation]\n{key} = {bad}\n"));
+            assert_eq!(e.field(), format!("navigation.{key}"), "{bad}");
+        }
     }
 }
 

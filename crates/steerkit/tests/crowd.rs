@@ -1698,9 +1698,11 @@ fn cross_a_grid(group: &Group<Vec2>, start: Vec2, goal: Vec2, stops: bool) {
         for _ in 0..900 {
             if stops {
                 for &(h, p) in &grid {
-                    crowd.set_waypoint(h, Some(Waypoint { point: p, remaining: 0.0 })).unwrap();
+                    crowd
+                        .set_waypoint(h, Some(Waypoint { point: p, remaining: 0.0, lane: None }))
+                        .unwrap();
                 }
-                let w = Waypoint { point: goal, remaining: 0.0 };
+                let w = Waypoint { point: goal, remaining: 0.0, lane: None };
                 crowd.set_waypoint(walker, Some(w)).unwrap();
             }
             crowd.step(1.0 / 30.0).unwrap();

@@ -153,6 +153,9 @@ fn settings(spec: &ScenarioSpec) -> Result<NavSettings> {
         passage_width: n
             .passage_width
             .map_or(Ok(d.passage_width), |v| non_negative("navigation.passage_width", v))?,
+        two_way_width: n
+            .two_way_width
+            .map_or(Ok(d.two_way_width), |v| non_negative("navigation.two_way_width", v))?,
     })
 }
 

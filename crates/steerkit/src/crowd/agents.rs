@@ -279,6 +279,16 @@ impl<V: CrowdVector> Crowd<V> {
                 crate::error::finite("waypoint", w.point.axis(a))?;
             }
             crate::error::non_negative("waypoint remaining", w.remaining)?;
+            if let Some(lane) = w.lane {
+                for a in 0..V::DIM {
+                    crate::error::finite("lane point", lane.point.axis(a))?;
+                    crate::error::finite("lane normal", lane.normal.axis(a))?;
+                }
+                if (lane.normal.length() - 1.0).abs() > 1e-3 {
+                    let expected = "a unit vector";
+                    return Err(ParamError::Invalid { name: "lane normal", expected }.into());
+                }
+            }
         }
         self.remember();
         self.agents.waypoints_on |= waypoint.is_some();

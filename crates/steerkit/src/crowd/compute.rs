@@ -261,9 +261,10 @@ impl<V: CrowdVector> Steer<'_, V> {
             let steering = match &g.spec.orca {
                 // an agent on a route does not slide along walls
                 Some(orca) if memory.waypoint.is_some() => {
-                    self.orca(&orca.routed(), i, &me, c, steering, scratch)
+                    let lane = memory.waypoint.and_then(|w| w.lane);
+                    self.orca(&orca.routed(), i, &me, c, (steering, lane), scratch)
                 }
-                Some(orca) => self.orca(orca, i, &me, c, steering, scratch),
+                Some(orca) => self.orca(orca, i, &me, c, (steering, None), scratch),
                 None => steering,
             };
             d.steering = steering;
@@ -431,7 +432,7 @@ impl<V: CrowdVector> Steer<'_, V> {
         i: usize,
         me: &Kinematic<V>,
         c: &mut Cold,
-        steering: SteeringOutput<V>,
+        (steering, lane): (SteeringOutput<V>, Option<Lane<V>>),
         scratch: &mut ChunkScratch<V>,
     ) -> SteeringOutput<V> {
         let (orca_tags, radius, obstacles, dt) =
@@ -456,7 +457,13 @@ impl<V: CrowdVector> Steer<'_, V> {
         // retried in turns (by slot), so no one step takes every retry
         let turn = (self.steps + u64::from(c.slot)) % RETRY == 0;
         let retry = c.flags & HELD == 0 || turn;
-        let quick = if retry {
+        let quick = if let Some(lane) = lane {
+            // the divider as a static obstacle's constraint (see `Lane`)
+            let d = (me.position - lane.point).dot(lane.normal);
+            let closing = ((radius[i] - d) / orca.obstacle_time_horizon()).min(0.0);
+            V::keep_to(&mut scratch.orca, lane.normal * closing, lane.normal);
+            None
+        } else if retry {
             let quick =
                 V::orca_clear(orca, me, radius[i], steering, &c.limits, obstacles, dt, clear);
             c.flags = if quick.is_some() { c.flags & !HELD } else { c.flags | HELD };

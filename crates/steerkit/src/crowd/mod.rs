@@ -131,7 +131,7 @@ use space::{Contact, Space};
 pub use space::{WorldBounds, FAKE_TURN_TIME};
 pub use types::{
     AgentDebug, AgentHandle, AgentSpec, Crowd2, Crowd3, CrowdConfig, CrowdError, CrowdEvent, Group,
-    GroupId, Hazard, Stuck, Waypoint, DEFAULT_NON_PENETRATION_PASSES,
+    GroupId, Hazard, Lane, Stuck, Waypoint, DEFAULT_NON_PENETRATION_PASSES,
     DEFAULT_NON_PENETRATION_TOLERANCE, MAX_COLLISION_EVENTS_PER_AGENT,
 };
 

@@ -319,6 +319,25 @@ pub struct Waypoint<V: Vector = Vec2> {
     pub point: V,
     /// The route's length from `point` to the goal (m), ≥ 0.
     pub remaining: f32,
+    /// A divider the body keeps to one side of while this waypoint holds (a lane of a
+    /// two-way passage), under the group's ORCA; ignored without ORCA.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub lane: Option<Lane<V>>,
+}
+
+/// A lane's divider: the line (2D) or plane (3D) through `point` (m) with unit `normal`
+/// pointing to the agent's side. Under ORCA the body's velocity `v` keeps
+/// `v·n ≥ min((r − d)/τ_o, 0)`, with `d = (p − point)·n` the centre's distance (m) from the
+/// divider on its side, `r` the radius and `τ_o` the obstacle horizon (s): a body on its side
+/// closes on the divider no faster than it can stop at contact over `τ_o`, and one across it
+/// (or straddling it) may stand or come back but not go further.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Lane<V: Vector = Vec2> {
+    /// A point on the divider (m).
+    pub point: V,
+    /// The unit normal toward the permitted side.
+    pub normal: V,
 }
 
 /// A new agent.

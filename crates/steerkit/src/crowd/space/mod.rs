@@ -161,6 +161,9 @@ mod sealed {
             dt: f32,
             scratch: &mut crate::steering::OrcaScratch,
         ) -> SteeringOutput<Self>;
+        /// Adds the half-space `{ v : (v − point)·normal ≥ 0 }` (`normal` unit) to the
+        /// constraints of the next [`orca`](Self::orca) call, as a static obstacle's.
+        fn keep_to(scratch: &mut crate::steering::OrcaScratch, point: Self, normal: Self);
         /// [`orca`](Self::orca)'s answer, without building a constraint, for an agent whose
         /// preference keeps clear of every neighbour: `all_clear` runs the test it is given on
         /// each one. `None` when that cannot be told (a static obstacle in reach, a neighbour

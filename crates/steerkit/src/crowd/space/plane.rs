@@ -70,6 +70,9 @@ impl Space for Vec2 {
         );
         SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular }
     }
+    fn keep_to(scratch: &mut crate::steering::OrcaScratch, point: Self, normal: Self) {
+        scratch.add_obstacle(crate::steering::OrcaLine::facing(point, normal));
+    }
     #[inline]
     fn orca_clear(
         orca: &crate::steering::Orca,

@@ -110,6 +110,9 @@ impl Space for Vec3 {
         );
         SteeringOutput { linear: (v - me.velocity) / dt, angular: request.angular }
     }
+    fn keep_to(scratch: &mut crate::steering::OrcaScratch, point: Self, normal: Self) {
+        scratch.add_obstacle_3d(crate::steering::OrcaPlane { point, normal });
+    }
     fn orca_clear(
         orca: &crate::steering::Orca,
         me: &Kinematic<Self>,
