@@ -38,18 +38,18 @@ pub struct NavSettings {
     pub passage_width: f32,
     /// Two-way passages, in body diameters: a passage at least this wide (obstacle to
     /// obstacle) is crossed both ways at once in lanes instead of by turns. Each direction's
-    /// routes go through its right half, and from 25 m of route before the mouth to the far
-    /// mouth a walker keeps to its side of the middle line ([`Lane`] under ORCA); one still
-    /// on the wrong side waits two widths out from the mouth until it has moved over, so the
-    /// other stream has an apron to come out onto. 0 makes every passage two-way; the
-    /// default (8, as `passage_width`) none.
+    /// routes go through its right half, and from 25 m of route before the mouth to one
+    /// width past the far mouth a walker keeps to its side of the middle line ([`Lane`]
+    /// under ORCA); one still on the wrong side is held four widths out from the mouth
+    /// until it has moved over, so the other stream has an apron to come out onto. 0 makes
+    /// every passage two-way, `passage_width` or more none.
     pub two_way_width: f32,
 }
 
 impl Default for NavSettings {
     /// Clearance 0.1 m, re-planning every 2 s or 1 m off the route, 256 plans per step, a
-    /// 0.5 s look-ahead, left turns taken up to 2 m wide, turns taken at passages narrower than
-    /// 8 body diameters (none two-way).
+    /// 0.5 s look-ahead, left turns taken up to 2 m wide, passages narrower than 8 body
+    /// diameters, those of 6 or more two-way.
     fn default() -> Self {
         NavSettings {
             clearance: 0.1,
@@ -59,7 +59,7 @@ impl Default for NavSettings {
             anticipation: 0.5,
             keep_right: 2.0,
             passage_width: 8.0,
-            two_way_width: 8.0,
+            two_way_width: 6.0,
         }
     }
 }
@@ -93,6 +93,9 @@ struct Entry {
     unreachable: bool,
     /// The passage its route crosses next, this step.
     crossing: Option<Crossing>,
+    /// The two-way passage it came out of last, while it is within [`EXIT_RUN`] widths of
+    /// that mouth.
+    came_out: Option<Crossing>,
 }
 
 /// The routes of a crowd's navigating agents (see the [crate docs](crate)). Call
@@ -223,6 +226,7 @@ impl Navigator {
             age: 0.0,
             unreachable: false,
             crossing: None,
+            came_out: None,
         };
         match self.index.get(&agent) {
             Some(&i) => self.entries[i] = entry,
@@ -288,8 +292,19 @@ impl Navigator {
             let lanes = &self.lanes[e.mesh];
             if !lanes.is_empty() {
                 let margin = self.signals[e.mesh].margin;
-                w.lane = crossing(lanes, k.position, route.ahead(), LANE_APPROACH, margin)
-                    .map(|c| lane(&lanes[c.passage as usize], &c, k.position));
+                let c = crossing(lanes, k.position, route.ahead(), LANE_APPROACH, margin);
+                if let Some(c) = c.filter(|c| c.inside) {
+                    e.came_out = Some(c);
+                } else if let Some(out) = e.came_out {
+                    // out of the far mouth: on its side of the middle line for a while
+                    let g = &lanes[out.passage as usize];
+                    let mouth = if out.dir == 0 { g.b } else { g.a };
+                    let far = k.position.distance(mouth) > EXIT_RUN * g.width;
+                    if c.is_some() || far {
+                        e.came_out = None;
+                    }
+                }
+                w.lane = c.or(e.came_out).map(|c| lane(&lanes[c.passage as usize], &c, k.position));
             }
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
@@ -383,10 +398,19 @@ impl Navigator {
 /// Route distance (m) before a two-way passage's mouth from which a walker keeps to its lane.
 const LANE_APPROACH: f32 = 25.0;
 
+/// How far (passage widths) past a two-way passage's far mouth a walker keeps to its side, so
+/// that it does not cut across the other stream's way in at the mouth.
+const EXIT_RUN: f32 = 1.0;
+
+/// How far out (passage widths) from a two-way passage's mouth a walker still on the wrong
+/// side of the middle line is held until it has moved over: the apron the other stream
+/// comes out onto.
+const APRON: f32 = 4.0;
+
 /// The divider a walker at `p` crossing passage `g` as `c` keeps to: the middle line, its side
 /// on its right; before the mouth with its centre on the wrong side, a line across the
-/// approach two widths out from the mouth: it moves over to its side there, leaving the
-/// other stream an apron to come out onto.
+/// approach [`APRON`] widths out from the mouth: it moves over to its side there (inside
+/// that line it may stand or back off, not come closer).
 fn lane(g: &crate::Passage, c: &Crossing, p: Vec2) -> Lane {
     let forward = if c.dir == 0 { g.axis() } else { -g.axis() };
     let right = -forward.perp();
@@ -394,7 +418,7 @@ fn lane(g: &crate::Passage, c: &Crossing, p: Vec2) -> Lane {
         Lane { point: g.a, normal: right }
     } else {
         let mouth = if c.dir == 0 { g.a } else { g.b };
-        Lane { point: mouth - forward * (2.0 * g.width), normal: -forward }
+        Lane { point: mouth - forward * (APRON * g.width), normal: -forward }
     }
 }
 

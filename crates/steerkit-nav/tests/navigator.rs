@@ -155,10 +155,10 @@ fn a_waiting_walker_holds_at_a_point_on_the_mesh() {
 
 /// In a two-way passage each direction keeps to its right half: on the 40 × 6 m corridor
 /// (walls to x = ±20, the mesh 5 m wide at r = 0.4 m plus 0.1 m clearance) with
-/// `two_way_width` 6 diameters, an eastbound walker's route enters and leaves by points at
-/// least 1 m right of the middle line (y ≤ −1) and a westbound one's at y ≥ 1; each has
-/// the divider as its waypoint's lane, normal to its right (both start on their own side). By default (8) the corridor takes
-/// turns and no route has a lane.
+/// `two_way_width` 6 diameters (the default), an eastbound walker's route enters and leaves
+/// by points at least 1 m right of the middle line (y ≤ −1) and a westbound one's at y ≥ 1;
+/// each has the divider as its waypoint's lane, normal to its right (both start on their own
+/// side). With 8 (as `passage_width`) the corridor takes turns and no route has a lane.
 #[test]
 fn walkers_in_a_two_way_passage_keep_to_their_right_half() {
     let walls = [
