@@ -3,7 +3,21 @@
 
 use crate::mesh::NavMesh;
 use crate::passage::Passage;
+use crate::turns::{crossing, Crossing};
+use steerkit::crowd::{Lane, Waypoint};
 use steerkit::Vec2;
+
+/// Route distance (m) before a two-way passage's mouth from which a walker keeps to its lane.
+const LANE_APPROACH: f32 = 25.0;
+
+/// How far (passage widths) past a two-way passage's far mouth a walker keeps to its side, so
+/// that it does not cut across the other stream's way in at the mouth.
+const EXIT_RUN: f32 = 1.0;
+
+/// How far out (passage widths) from a two-way passage's mouth a walker still on the wrong
+/// side of the middle line is held until it has moved over: the apron the other stream
+/// comes out onto.
+const APRON: f32 = 4.0;
 
 /// How far (m) past a passage's strip a path point still counts as in it: a string-pulled
 /// path touches the strip's corners at the mouths.
@@ -98,4 +112,70 @@ fn clip(p: Vec2, q: Vec2, len: f32, half: f32) -> Option<(f32, f32)> {
         }
     }
     (t0 <= t1).then_some((t0, t1))
+}
+
+/// Keeps a walker at `p` whose route ahead is `ahead` to its lane: sets `w.lane` (see
+/// [`lane`]) while its route enters one of `lanes` within [`LANE_APPROACH`] of route, while
+/// inside, and until it is [`EXIT_RUN`] widths past the far mouth (`came_out` remembers the
+/// passage; `margin` widens each strip as in [`crossing`]). A walker held on the wrong side
+/// within the apron steers straight across to the middle of its half there instead of along
+/// its route, which would press it against the hold.
+pub(crate) fn keep_lane(
+    mesh: &NavMesh,
+    lanes: &[Passage],
+    margin: f32,
+    came_out: &mut Option<Crossing>,
+    (p, ahead): (Vec2, &[Vec2]),
+    w: &mut Waypoint,
+) {
+    let c = crossing(lanes, p, ahead, LANE_APPROACH, margin);
+    if let Some(c) = c.filter(|c| c.inside) {
+        *came_out = Some(c);
+    } else if let Some(out) = *came_out {
+        let g = &lanes[out.passage as usize];
+        let mouth = if out.dir == 0 { g.b } else { g.a };
+        if c.is_some() || p.distance(mouth) > EXIT_RUN * g.width {
+            *came_out = None;
+        }
+    }
+    let Some(c) = c.or(*came_out) else {
+        w.lane = None;
+        return;
+    };
+    let g = &lanes[c.passage as usize];
+    let right = -forward(g, &c).perp();
+    w.lane = lane(g, &c, p);
+    if let Some(l) = w.lane {
+        if l.normal.dot(right).abs() < 0.5 && (p - l.point).dot(l.normal) < 0.0 {
+            let across = (g.a - p).dot(right) + g.width * 0.25;
+            w.point = mesh.nearest(p + right * across);
+        }
+    }
+}
+
+/// The unit direction of a crossing.
+fn forward(g: &Passage, c: &Crossing) -> Vec2 {
+    if c.dir == 0 {
+        g.axis()
+    } else {
+        -g.axis()
+    }
+}
+
+/// The divider a walker at `p` crossing passage `g` as `c` keeps to: on its side of the middle
+/// line (its right), that line; on the wrong side before the mouth, a line across the
+/// approach [`APRON`] widths out from the mouth (inside that line it may stand or back off,
+/// not come closer); on the wrong side inside the passage or past it, none, so that it can
+/// pass whoever it meets there on either hand.
+fn lane(g: &Passage, c: &Crossing, p: Vec2) -> Option<Lane> {
+    let forward = forward(g, c);
+    let right = -forward.perp();
+    if (p - g.a).dot(right) >= 0.0 {
+        Some(Lane { point: g.a, normal: right })
+    } else if c.inside {
+        None
+    } else {
+        let mouth = if c.dir == 0 { g.a } else { g.b };
+        Some(Lane { point: mouth - forward * (APRON * g.width), normal: -forward })
+    }
 }

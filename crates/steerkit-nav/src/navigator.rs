@@ -1,13 +1,13 @@
 //! The routes of a crowd's navigating agents, planned under a budget and handed to the crowd
 //! as waypoints each step.
 
-use crate::lanes::keep_to_lanes;
+use crate::lanes::{keep_lane, keep_to_lanes};
 use crate::level::{check_radius, Level, NavError};
 use crate::mesh::NavMesh;
 use crate::route::Route;
 use crate::turns::{crossing, Crossing, Signals, QUEUE_RANGE};
 use std::collections::HashMap;
-use steerkit::crowd::{AgentHandle, Crowd, Lane, Waypoint};
+use steerkit::crowd::{AgentHandle, Crowd, Waypoint};
 use steerkit::Vec2;
 
 /// How a [`Navigator`] plans and follows routes.
@@ -93,8 +93,8 @@ struct Entry {
     unreachable: bool,
     /// The passage its route crosses next, this step.
     crossing: Option<Crossing>,
-    /// The two-way passage it came out of last, while it is within [`EXIT_RUN`] widths of
-    /// that mouth.
+    /// The two-way passage it came out of last, while it is near that mouth
+    /// ([`keep_lane`]).
     came_out: Option<Crossing>,
 }
 
@@ -291,20 +291,9 @@ impl Navigator {
             let mut w = route.waypoint(k.position, lookahead, s.clearance);
             let lanes = &self.lanes[e.mesh];
             if !lanes.is_empty() {
-                let margin = self.signals[e.mesh].margin;
-                let c = crossing(lanes, k.position, route.ahead(), LANE_APPROACH, margin);
-                if let Some(c) = c.filter(|c| c.inside) {
-                    e.came_out = Some(c);
-                } else if let Some(out) = e.came_out {
-                    // out of the far mouth: on its side of the middle line for a while
-                    let g = &lanes[out.passage as usize];
-                    let mouth = if out.dir == 0 { g.b } else { g.a };
-                    let far = k.position.distance(mouth) > EXIT_RUN * g.width;
-                    if c.is_some() || far {
-                        e.came_out = None;
-                    }
-                }
-                w.lane = c.or(e.came_out).map(|c| lane(&lanes[c.passage as usize], &c, k.position));
+                let (mesh, margin) = (&self.meshes[e.mesh].1, self.signals[e.mesh].margin);
+                let at = (k.position, route.ahead());
+                keep_lane(mesh, lanes, margin, &mut e.came_out, at, &mut w);
             }
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
@@ -392,33 +381,6 @@ impl Navigator {
             e.planned_for = Some(goal);
             e.age = 0.0;
         }
-    }
-}
-
-/// Route distance (m) before a two-way passage's mouth from which a walker keeps to its lane.
-const LANE_APPROACH: f32 = 25.0;
-
-/// How far (passage widths) past a two-way passage's far mouth a walker keeps to its side, so
-/// that it does not cut across the other stream's way in at the mouth.
-const EXIT_RUN: f32 = 1.0;
-
-/// How far out (passage widths) from a two-way passage's mouth a walker still on the wrong
-/// side of the middle line is held until it has moved over: the apron the other stream
-/// comes out onto.
-const APRON: f32 = 4.0;
-
-/// The divider a walker at `p` crossing passage `g` as `c` keeps to: the middle line, its side
-/// on its right; before the mouth with its centre on the wrong side, a line across the
-/// approach [`APRON`] widths out from the mouth: it moves over to its side there (inside
-/// that line it may stand or back off, not come closer).
-fn lane(g: &crate::Passage, c: &Crossing, p: Vec2) -> Lane {
-    let forward = if c.dir == 0 { g.axis() } else { -g.axis() };
-    let right = -forward.perp();
-    if c.inside || (p - g.a).dot(right) >= 0.0 {
-        Lane { point: g.a, normal: right }
-    } else {
-        let mouth = if c.dir == 0 { g.a } else { g.b };
-        Lane { point: mouth - forward * (APRON * g.width), normal: -forward }
     }
 }
 
