@@ -17,7 +17,7 @@ const EXIT_RUN: f32 = 1.0;
 /// How far out (passage widths) from a two-way passage's mouth a walker still on the wrong
 /// side of the middle line is held until it has moved over: the apron the other stream
 /// comes out onto.
-const APRON: f32 = 4.0;
+const APRON: f32 = 5.0;
 
 /// How far (m) past a passage's strip a path point still counts as in it: a string-pulled
 /// path touches the strip's corners at the mouths.

@@ -40,7 +40,7 @@ pub struct NavSettings {
     /// obstacle) is crossed both ways at once in lanes instead of by turns. Each direction's
     /// routes go through its right half, and from 25 m of route before the mouth to one
     /// width past the far mouth a walker keeps to its side of the middle line ([`Lane`]
-    /// under ORCA); one still on the wrong side is held four widths out from the mouth
+    /// under ORCA); one still on the wrong side is held five widths out from the mouth
     /// until it has moved over, so the other stream has an apron to come out onto. 0 makes
     /// every passage two-way, `passage_width` or more none.
     pub two_way_width: f32,
