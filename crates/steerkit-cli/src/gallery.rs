@@ -25,6 +25,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("rooms", include_str!("../../../scenarios/rooms.toml")),
     ("evacuation", include_str!("../../../scenarios/evacuation.toml")),
     ("pillars", include_str!("../../../scenarios/pillars.toml")),
+    ("corridor_swap", include_str!("../../../scenarios/corridor_swap.toml")),
     ("swap", include_str!("../../../scenarios/swap.toml")),
     ("obstacle_field", include_str!("../../../scenarios/obstacle_field.toml")),
     ("obstacle_kinds", include_str!("../../../scenarios/obstacle_kinds.toml")),

@@ -1474,6 +1474,15 @@ fn pillars_crowds_cross_head_on_and_all_stand_on_their_spots() {
     assert!(deepest < 0.004, "a body {deepest} m into a pillar");
 }
 
+/// Two crowds of 200 swap halls through a 40 × 6 m corridor (`corridor_swap`), which is
+/// two-way (each direction in its right half): all home at once within the run (157.7 s), no
+/// overlap beyond 1 % of the radius. With turn-taking instead the same swap at 500 got 122
+/// walkers through in 300 s (docs/benchmarks.md).
+#[test]
+fn corridor_swap_crowds_pass_in_two_lanes_and_all_get_home() {
+    all_home_without_overlap("corridor_swap", 240.0, 0.4);
+}
+
 /// The 3D circle with ORCA: all 80 agents reach the far side of the sphere round the central
 /// ball, no two bodies ever overlapping beyond 1 cm and none touching the ball.
 #[test]

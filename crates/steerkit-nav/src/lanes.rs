@@ -116,8 +116,8 @@ fn clip(p: Vec2, q: Vec2, len: f32, half: f32) -> Option<(f32, f32)> {
 
 /// Keeps a walker at `p` whose route ahead is `ahead` to its lane: sets `w.lane` (see
 /// [`lane`]) while its route enters one of `lanes` within [`LANE_APPROACH`] of route, while
-/// inside, and until it is [`EXIT_RUN`] widths past the far mouth (`came_out` remembers the
-/// passage; `margin` widens each strip as in [`crossing`]). A walker held on the wrong side
+/// inside, and until it is [`EXIT_RUN`] widths past the far mouth unless its goal is nearer
+/// (`came_out` remembers the passage; `margin` widens each strip as in [`crossing`]). A walker held on the wrong side
 /// within the apron steers straight across to the middle of its half there instead of along
 /// its route, which would press it against the hold.
 pub(crate) fn keep_lane(
@@ -134,7 +134,10 @@ pub(crate) fn keep_lane(
     } else if let Some(out) = *came_out {
         let g = &lanes[out.passage as usize];
         let mouth = if out.dir == 0 { g.b } else { g.a };
-        if c.is_some() || p.distance(mouth) > EXIT_RUN * g.width {
+        let run = EXIT_RUN * g.width;
+        // a walker whose goal lies in that stretch goes straight to it
+        let ends_near = ahead.last().is_some_and(|end| end.distance(mouth) <= run);
+        if c.is_some() || ends_near || p.distance(mouth) > run {
             *came_out = None;
         }
     }
