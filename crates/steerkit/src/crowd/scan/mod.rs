@@ -204,108 +204,190 @@ pub(crate) fn nearest_list<V: CrowdVector>(
     k: usize,
     out: &mut Vec<crate::neighbours::Neighbour<V>>,
 ) {
-    let r2 = radius * radius;
     block.prepare(s, i, centre);
     out.clear();
-    let neighbour = |j: usize, o: V, d2: f32| crate::neighbours::Neighbour {
-        index: j,
-        position: s.position[j],
-        velocity: s.velocity[j],
-        radius: s.radius[j],
+    let neighbour = |(key, o): (u64, V)| crate::neighbours::Neighbour {
+        index: key as u32 as usize,
+        position: s.position[key as u32 as usize],
+        velocity: s.velocity[key as u32 as usize],
+        radius: s.radius[key as u32 as usize],
         offset: o,
-        distance_squared: d2,
+        distance_squared: f32::from_bits((key >> 32) as u32),
     };
-    // keeping the `k` nearest sorted as they come (by one integer key: squared distance, whose
-    // bits order as the non-negative float, then storage index); a bounded insertion beats
-    // collecting and sorting the few a sparse block holds
-    let best = &mut block.best;
-    best.clear();
-    // past a few dozen, insertion would cost O(k) per candidate: collect, then select
-    let bounded = k <= 32;
-    let offer = |best: &mut Vec<(u64, V)>, key: u64, o: V| {
-        if !bounded {
-            best.push((key, o));
-            return;
+    // candidates are ranked by one integer key: squared distance, whose bits order as the
+    // non-negative float, then storage index; below `(bits(r²) + 1) << 32` is within the radius
+    let r2 = radius * radius;
+    let within = if r2 >= 0.0 { (u64::from(r2.to_bits()) + 1) << 32 } else { 0 };
+    if k <= KEPT {
+        // a bounded insertion on the stack beats collecting and sorting the few a block holds
+        let within = if k == 0 { 0 } else { within };
+        let mut kept = Kept { keys: [0; KEPT], offsets: [V::ZERO; KEPT], len: 0, k, within, r2 };
+        scan_nearest(s, block, i, centre, radius, &mut kept);
+        out.extend(kept.keys[..kept.len].iter().copied().zip(kept.offsets).map(neighbour));
+    } else {
+        // past a few dozen, insertion would cost O(k) per candidate: collect, then select
+        let mut all = Collected { best: core::mem::take(&mut block.best), within, r2 };
+        all.best.clear();
+        scan_nearest(s, block, i, centre, radius, &mut all);
+        let best = &mut all.best;
+        if best.len() > k {
+            best.select_nth_unstable_by_key(k, |e| e.0);
+            best.truncate(k);
         }
-        // insertion from the back: the few a candidate passes cost less than a search and a
-        // moved tail
-        let mut at = best.len();
-        if at == k {
-            match best.last() {
-                Some(&(worst, _)) if key < worst => at -= 1,
-                _ => return,
-            }
+        best.sort_unstable_by_key(|e| e.0);
+        out.extend(best.iter().copied().map(neighbour));
+        block.best = all.best;
+    }
+}
+
+/// The longest neighbour list kept sorted on the stack as it fills.
+const KEPT: usize = 32;
+
+/// Where [`scan_nearest`] puts the candidates below its bound.
+trait Keep<V> {
+    /// Keys at or above this are not kept (beyond the radius, or the farthest kept when full).
+    fn bound(&self) -> u64;
+    /// A band of rows farther than this (squared) holds nothing to keep: the farthest kept
+    /// when full (only a sorted list knows it), else the radius.
+    fn limit(&self) -> f32;
+    fn offer(&mut self, key: u64, o: V);
+}
+
+/// The `k ≤ KEPT` nearest so far, sorted.
+struct Kept<V> {
+    keys: [u64; KEPT],
+    offsets: [V; KEPT],
+    len: usize,
+    k: usize,
+    within: u64,
+    r2: f32,
+}
+
+impl<V: Copy> Keep<V> for Kept<V> {
+    #[inline(always)]
+    fn bound(&self) -> u64 {
+        self.within
+    }
+    #[inline(always)]
+    fn limit(&self) -> f32 {
+        if self.len == self.k && self.k > 0 {
+            f32::from_bits((self.within >> 32) as u32)
         } else {
-            best.push((key, o));
+            self.r2
         }
-        while at > 0 && best[at - 1].0 > key {
-            best[at] = best[at - 1];
+    }
+    #[inline(always)]
+    fn offer(&mut self, key: u64, o: V) {
+        // insertion from the back, over the last when full: the few a candidate passes cost
+        // less than a search and a moved tail
+        let mut at = self.len;
+        if at < self.k {
+            self.len += 1;
+        } else {
             at -= 1;
         }
-        best[at] = (key, o);
-    };
+        while at > 0 && self.keys[at - 1] > key {
+            self.keys[at] = self.keys[at - 1];
+            self.offsets[at] = self.offsets[at - 1];
+            at -= 1;
+        }
+        self.keys[at] = key;
+        self.offsets[at] = o;
+        if self.len == self.k {
+            self.within = self.keys[self.k - 1];
+        }
+    }
+}
+
+/// Every candidate within the radius, unsorted.
+struct Collected<V> {
+    best: Vec<(u64, V)>,
+    within: u64,
+    r2: f32,
+}
+
+impl<V> Keep<V> for Collected<V> {
+    #[inline(always)]
+    fn bound(&self) -> u64 {
+        self.within
+    }
+    #[inline(always)]
+    fn limit(&self) -> f32 {
+        self.r2
+    }
+    #[inline(always)]
+    fn offer(&mut self, key: u64, o: V) {
+        self.best.push((key, o));
+    }
+}
+
+/// Offers `keep` each candidate of the block's runs below its bound but agent `i` itself.
+#[inline(always)]
+fn scan_nearest<V: CrowdVector>(
+    s: &Storage<'_, V>,
+    block: &Block<V>,
+    i: usize,
+    centre: V,
+    radius: f32,
+    keep: &mut impl Keep<V>,
+) {
     let key = |d2: f32, j: usize| (u64::from(d2.to_bits()) << 32) | j as u64;
     if block.min_image {
         // a torus too small for distinct images: each candidate's nearest image
         s.grid.for_each_run(centre, radius, |run, _, _| {
             for j in run {
                 let o = s.bounds.offset(centre, s.position[j]);
-                let d2 = o.length_squared();
-                if d2 <= r2 && j != i {
-                    offer(best, key(d2, j), o);
+                let key = key(o.length_squared(), j);
+                if key < keep.bound() && j != i {
+                    keep.offer(key, o);
                 }
             }
         });
-    } else {
-        // straight from the storage's runs, as the gathered block computed it: the image
-        // first, then the offset
-        // the agent's own run first: its nearest fill the list early, so fewer of the rest
-        // are inserted (the list is the same in any order: the keys are distinct)
-        let own = block.runs.iter().position(|&(a, b, _)| (a as usize..b as usize).contains(&i));
-        let runs = own.into_iter().chain((0..block.runs.len()).filter(|&r| Some(r) != own));
-        for r in runs {
-            // a band of rows farther than the farthest kept (or the radius) holds none of them;
-            // only a bounded list is sorted, so only its last is the farthest kept
-            let limit = match best.last() {
-                Some(&(worst, _)) if bounded && best.len() == k => {
-                    f32::from_bits((worst >> 32) as u32)
-                }
-                _ => r2,
-            };
-            let [y_lo, y_hi, z_lo, z_hi] = block.bands[r];
-            let gap = |c: f32, lo: f32, hi: f32| (lo - c).max(c - hi).max(0.0);
-            let dy = gap(centre.axis(1), y_lo, y_hi);
-            let dz = if V::DIM > 2 { gap(centre.axis(2), z_lo, z_hi) } else { 0.0 };
-            if dy * dy + dz * dz > limit {
-                continue;
-            }
-            let (a, b, shift) = block.runs[r];
-            let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
-            let run = (a..b).zip(&s.position[a..b]);
-            let mut test = |j: usize, o: V| {
-                let d2 = o.length_squared();
-                if d2 <= r2 && j != i {
-                    offer(best, key(d2, j), o);
-                }
-            };
-            if shift == V::ZERO {
-                run.for_each(|(j, &p)| test(j, p - centre));
-            } else {
-                run.for_each(|(j, &p)| test(j, (p + shift) - centre));
-            }
+        return;
+    }
+    // straight from the storage's runs, as the gathered block computed it: the image first,
+    // then the offset; the agent's own run first: its nearest fill the list early, so fewer
+    // of the rest are inserted (the list is the same in any order: the keys are distinct)
+    let own = block.runs.iter().position(|&(a, b, _)| (a as usize..b as usize).contains(&i));
+    let runs = own.into_iter().chain((0..block.runs.len()).filter(|&r| Some(r) != own));
+    for r in runs {
+        // a band of rows farther than the farthest kept (or the radius) holds none of them
+        let limit = keep.limit();
+        let [y_lo, y_hi, z_lo, z_hi] = block.bands[r];
+        let gap = |c: f32, lo: f32, hi: f32| (lo - c).max(c - hi).max(0.0);
+        let dy = gap(centre.axis(1), y_lo, y_hi);
+        let dz = if V::DIM > 2 { gap(centre.axis(2), z_lo, z_hi) } else { 0.0 };
+        if dy * dy + dz * dz > limit {
+            continue;
+        }
+        let (a, b, shift) = block.runs[r];
+        let (a, b, shift) = (a as usize, b as usize, V::from_axes(shift));
+        let run = &s.position[a..b];
+        if shift == V::ZERO {
+            offer_run(keep, run, a, i, |p| p - centre);
+        } else {
+            offer_run(keep, run, a, i, |p| (p + shift) - centre);
         }
     }
-    if !bounded {
-        if best.len() > k {
-            best.select_nth_unstable_by_key(k, |e| e.0);
-            best.truncate(k);
+}
+
+/// Offers `keep` each of `run` (the positions of agents `a..`) but agent `i`, at the offset
+/// `offset` gives, below its bound.
+#[inline(always)]
+fn offer_run<V: CrowdVector>(
+    keep: &mut impl Keep<V>,
+    run: &[V],
+    a: usize,
+    i: usize,
+    offset: impl Fn(V) -> V,
+) {
+    for (j, &p) in (a..).zip(run) {
+        let o = offset(p);
+        let key = (u64::from(o.length_squared().to_bits()) << 32) | j as u64;
+        if key < keep.bound() && j != i {
+            keep.offer(key, o);
         }
-        best.sort_unstable_by_key(|e| e.0);
     }
-    out.extend(
-        best.iter()
-            .map(|&(key, o)| neighbour(key as u32 as usize, o, f32::from_bits((key >> 32) as u32))),
-    );
 }
 
 /// The topological neighbourhood without the whole radius: in a dense crowd the `k` nearest lie
