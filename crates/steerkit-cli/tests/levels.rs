@@ -51,7 +51,7 @@ fn scenario(level: &str, n: u64) -> String {
 /// The corridor swap at 500 (250 walkers in each 30 × 30 m hall on a 1.5 m grid, each bound
 /// for its mirror spot in the other hall through the 40 × 6 m corridor): the corridor is
 /// two-way, each direction in its right half, and everyone is home at once within the level's
-/// 300 s (measured 171.0 s; with turn-taking 122 arrived; DetourCrowd never gets all home),
+/// 300 s (measured 167.4 s; with turn-taking 122 arrived; DetourCrowd never gets all home),
 /// no body more than 1 % of its radius into another.
 #[test]
 fn the_corridor_swap_of_500_gets_everyone_home() {
