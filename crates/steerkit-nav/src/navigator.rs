@@ -204,6 +204,13 @@ impl Navigator {
             .map_or(&[], |i| &self.signals[i].passages)
     }
 
+    /// The passages crossed both ways at once in lanes on the mesh for bodies of `radius` (m),
+    /// once it is built ([`NavSettings::two_way_width`]).
+    #[must_use]
+    pub fn two_way_passages(&self, radius: f32) -> &[crate::Passage] {
+        self.meshes.iter().position(|(r, _)| *r == radius).map_or(&[], |i| &self.lanes[i])
+    }
+
     /// The meshes built so far, with their body radius.
     pub fn meshes(&self) -> impl Iterator<Item = (f32, &NavMesh)> {
         self.meshes.iter().map(|(r, m)| (*r, m))
