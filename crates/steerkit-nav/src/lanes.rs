@@ -116,7 +116,8 @@ fn clip(p: Vec2, q: Vec2, len: f32, half: f32) -> Option<(f32, f32)> {
 
 /// Keeps a walker at `p` whose route ahead is `ahead` to its lane: sets `w.lane` (see
 /// [`lane`]) while its route enters one of `lanes` within [`LANE_APPROACH`] of route, while
-/// inside, and until it is [`EXIT_RUN`] widths past the far mouth unless its goal is nearer
+/// inside, and until it is [`EXIT_RUN`] widths past the far mouth along the passage's axis,
+/// unless its goal is nearer
 /// (`came_out` remembers the passage; `margin` widens each strip as in [`crossing`]). A walker held on the wrong side
 /// within the apron steers straight across to the middle of its half there instead of along
 /// its route, which would press it against the hold.
@@ -134,10 +135,12 @@ pub(crate) fn keep_lane(
     } else if let Some(out) = *came_out {
         let g = &lanes[out.passage as usize];
         let mouth = if out.dir == 0 { g.b } else { g.a };
-        let run = EXIT_RUN * g.width;
+        // the stretch is measured along the passage: sliding along the divider back toward a
+        // goal beside the mouth never takes a walker farther out
+        let (run, out_of) = (EXIT_RUN * g.width, |q: Vec2| (q - mouth).dot(forward(g, &out)));
         // a walker whose goal lies in that stretch goes straight to it
-        let ends_near = ahead.last().is_some_and(|end| end.distance(mouth) <= run);
-        if c.is_some() || ends_near || p.distance(mouth) > run {
+        let ends_near = ahead.last().is_some_and(|&end| out_of(end) <= run);
+        if c.is_some() || ends_near || out_of(p) > run {
             *came_out = None;
         }
     }
