@@ -1475,7 +1475,7 @@ fn pillars_crowds_cross_head_on_and_all_stand_on_their_spots() {
 }
 
 /// Two crowds of 200 swap halls through a 40 × 6 m corridor (`corridor_swap`), which is
-/// two-way (each direction in its right half): all home at once within the run (194.4 s), no
+/// two-way (each direction in its right half): all home at once within the run (155.3 s), no
 /// overlap beyond 1 % of the radius. With turn-taking instead the same swap at 500 got 122
 /// walkers through in 300 s (docs/benchmarks.md).
 #[test]

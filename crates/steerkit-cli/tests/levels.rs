@@ -51,7 +51,7 @@ fn scenario(level: &str, n: u64) -> String {
 /// The corridor swap at 500 (250 walkers in each 30 × 30 m hall on a 1.5 m grid, each bound
 /// for its mirror spot in the other hall through the 40 × 6 m corridor): the corridor is
 /// two-way, each direction in its right half, and everyone is home at once within the level's
-/// 300 s (measured 208.9 s; with turn-taking 122 arrived; DetourCrowd never gets all home),
+/// 300 s (measured 146.4 s; with turn-taking 122 arrived; DetourCrowd never gets all home),
 /// no body more than 1 % of its radius into another.
 #[test]
 fn the_corridor_swap_of_500_gets_everyone_home() {
@@ -69,7 +69,7 @@ fn the_corridor_swap_of_500_gets_everyone_home() {
 
 /// The gallery's `corridor_swap` with the corridor narrowed from 6 m to 5 m (still two-way at
 /// 6.25 diameters), as a newcomer would change it: all 400 home at once within its 240 s
-/// (measured 191.0 s; a walker whose goal lies beside the far mouth across the middle line
+/// (measured 179.1 s; a walker whose goal lies beside the far mouth across the middle line
 /// used to stand at the divider for good), no overlap beyond 1 % of the radius.
 #[test]
 fn a_narrower_two_way_corridor_gets_everyone_home() {

@@ -117,10 +117,10 @@ fn clip(p: Vec2, q: Vec2, len: f32, half: f32) -> Option<(f32, f32)> {
 /// Keeps a walker at `p` whose route ahead is `ahead` to its lane: sets `w.lane` (see
 /// [`lane`]) while its route enters one of `lanes` within [`LANE_APPROACH`] of route, while
 /// inside, and until it is [`EXIT_RUN`] widths past the far mouth along the passage's axis,
-/// unless its goal is nearer
-/// (`came_out` remembers the passage; `margin` widens each strip as in [`crossing`]). A walker held on the wrong side
-/// within the apron steers straight across to the middle of its half there instead of along
-/// its route, which would press it against the hold.
+/// unless its goal is nearer (`came_out` remembers the passage; `margin` widens each strip as
+/// in [`crossing`]). A walker across its divider (held on the wrong side within the apron, or
+/// pushed over the middle line inside or past the passage) steers straight across to the
+/// middle of its half instead of along its route, which would press it against the divider.
 pub(crate) fn keep_lane(
     mesh: &NavMesh,
     lanes: &[Passage],
@@ -150,12 +150,14 @@ pub(crate) fn keep_lane(
     };
     let g = &lanes[c.passage as usize];
     let right = -forward(g, &c).perp();
-    w.lane = lane(g, &c, p);
-    if let Some(l) = w.lane {
-        if l.normal.dot(right).abs() < 0.5 && (p - l.point).dot(l.normal) < 0.0 {
-            let across = (g.a - p).dot(right) + g.width * 0.25;
-            w.point = mesh.nearest(p + right * across);
-        }
+    let l = lane(g, &c, p);
+    w.lane = Some(l);
+    // across its divider (on the wrong side of the middle line, inside or past the passage, or
+    // held at the apron): along its route it would press against the divider, so it moves
+    // straight over to the middle of its half
+    if (p - l.point).dot(l.normal) < 0.0 {
+        let across = (g.a - p).dot(right) + g.width * 0.25;
+        w.point = mesh.nearest(p + right * across);
     }
 }
 
@@ -169,19 +171,18 @@ fn forward(g: &Passage, c: &Crossing) -> Vec2 {
 }
 
 /// The divider a walker at `p` crossing passage `g` as `c` keeps to: on its side of the middle
-/// line (its right), that line; on the wrong side before the mouth, a line across the
-/// approach [`APRON`] widths out from the mouth (inside that line it may stand or back off,
-/// not come closer); on the wrong side inside the passage or past it, none, so that it can
-/// pass whoever it meets there on either hand.
-fn lane(g: &Passage, c: &Crossing, p: Vec2) -> Option<Lane> {
+/// line (its right), that line; on the wrong side inside the passage or past it (pushed over
+/// by the crowd), that line too, which lets it stand or come back but not go further into the
+/// other stream's half; on the wrong side before the mouth, a line across the approach
+/// [`APRON`] widths out from the mouth (inside that line it may stand or back off, not come
+/// closer).
+fn lane(g: &Passage, c: &Crossing, p: Vec2) -> Lane {
     let forward = forward(g, c);
     let right = -forward.perp();
-    if (p - g.a).dot(right) >= 0.0 {
-        Some(Lane { point: g.a, normal: right })
-    } else if c.inside {
-        None
+    if c.inside || (p - g.a).dot(right) >= 0.0 {
+        Lane { point: g.a, normal: right }
     } else {
         let mouth = if c.dir == 0 { g.a } else { g.b };
-        Some(Lane { point: mouth - forward * (APRON * g.width), normal: -forward })
+        Lane { point: mouth - forward * (APRON * g.width), normal: -forward }
     }
 }

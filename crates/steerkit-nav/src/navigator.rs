@@ -41,7 +41,8 @@ pub struct NavSettings {
     /// routes go through its right half, and from 25 m of route before the mouth to one
     /// width past the far mouth a walker keeps to its side of the middle line ([`Lane`]
     /// under ORCA); one still on the wrong side is held five widths out from the mouth
-    /// until it has moved over, so the other stream has an apron to come out onto. 0 makes
+    /// until it has moved over, so the other stream has an apron to come out onto, and one
+    /// pushed over the middle line inside or past steers straight back. 0 makes
     /// every passage two-way, `passage_width` or more none.
     pub two_way_width: f32,
 }

@@ -226,7 +226,7 @@ fn all_home(src: &str, goals: &[Vec2], limit: f32) -> (Option<f32>, [usize; 2]) 
 /// each end of a 40 × 6 m corridor, each bound for the mirror of its start across it. The
 /// corridor is narrower than 8 diameters but wider than 6, so it is a two-way passage, each
 /// stream in its right half: everyone is home (within 1 m) at once within 240 s (measured
-/// 76.4 s; taking turns 115.6 s; with neither nobody arrives in 300 s).
+/// 66.1 s; taking turns 115.6 s; with neither nobody arrives in 300 s).
 #[test]
 fn a_corridor_swap_of_100_passes_in_lanes_and_everyone_gets_home() {
     let (src, goals) = level_file("corridor", 100);
