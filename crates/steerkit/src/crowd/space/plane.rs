@@ -43,16 +43,21 @@ impl Space for Vec2 {
                         orca.obstacle_line(me, radius, &[w.a, w.b], 0.0, w.closest_point(p).0)
                     }
                     Obstacle::Polygon(poly) => {
-                        orca.obstacle_line(me, radius, poly.points(), 0.0, poly.closest_point(p))
+                        let (points, normals) = (poly.points(), Some(poly.normals()));
+                        let closest = poly.closest_point(p);
+                        orca.obstacle_line_edges(me, radius, points, 0.0, closest, normals)
                     }
                     Obstacle::Box(b) => {
+                        // counter-clockwise, each edge's outward normal with it
                         let corners = [
                             b.min,
                             Vec2::new(b.max.x, b.min.y),
                             b.max,
                             Vec2::new(b.min.x, b.max.y),
                         ];
-                        orca.obstacle_line(me, radius, &corners, 0.0, b.closest_point(p))
+                        let normals = Some(&BOX_NORMALS[..]);
+                        let closest = b.closest_point(p);
+                        orca.obstacle_line_edges(me, radius, &corners, 0.0, closest, normals)
                     }
                 };
                 scratch.add_obstacle(line);
@@ -149,6 +154,10 @@ impl Space for Vec2 {
         leaf.steer(me, set, limits, dt)
     }
 }
+
+/// The outward unit normals of an axis-aligned box's edges, its corners taken
+/// counter-clockwise from `min`.
+const BOX_NORMALS: [Vec2; 4] = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
 
 /// `orientation_of(direction)` (the angle of a non-zero direction in (−π, π]) without a libm
 /// call: one division and Abramowitz & Stegun's 4.4.49 polynomial for `atan` on [0, 1]

@@ -419,26 +419,6 @@ impl Orca {
         let direct = nearest(order, neighbours, self.max_neighbours);
         let order = &*order;
         let picks = || (0..direct).chain(order.iter().map(|&(_, idx)| idx));
-        // the constraint of a neighbour in `pair`, over the horizon 1/inv_tau: about the
-        // current velocities, or about rest (over 1/inv_rest) for a pair at rest
-        #[inline(always)]
-        fn constraint<V: Reciprocal>(
-            me: &Kinematic<V>,
-            radius: f32,
-            other: &Neighbour<V>,
-            pair: Pair,
-            [inv_tau, inv_rest, inv_dt]: [f32; 3],
-        ) -> Option<V::Constraint> {
-            let (mine, theirs, inv_tau) = if pair.rest {
-                (V::ZERO, V::ZERO, inv_rest)
-            } else {
-                (me.velocity, other.velocity, inv_tau)
-            };
-            let (normal, u) =
-                V::avoidance(other.offset, mine - theirs, radius + other.radius, inv_tau, inv_dt);
-            let c = V::constraint(mine + u * part(pair.share, u.dot(normal)), normal);
-            V::admissible(&c).then_some(c)
-        }
         for idx in picks() {
             let other = &neighbours[idx];
             if let Some(p) = pair(other) {
@@ -451,11 +431,19 @@ impl Orca {
         let (max_speed, preferred) = inputs(max_speed, preferred, me.velocity);
         // the dense program's constraints as built (their form, and how many stay hard)
         let mut built: Option<(bool, usize)> = None;
+        // what an earlier call found to leave nothing whatever the preference (a program fails
+        // at the first prefix of its constraints that leaves nothing, which the preference does
+        // not change): the constraints as they are, and the dense program's hard part about
+        // the current velocities; a held-up agent's second call skips straight past them
+        let mut infeasible = [false; 2];
         let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {
             let mut result = V::ZERO;
-            let cs = &buffers.constraints;
-            if V::program(cs, max_speed, opt, &mut result) == cs.len() {
-                return result;
+            if !infeasible[0] {
+                let cs = &buffers.constraints;
+                if V::program(cs, max_speed, opt, &mut result) == cs.len() {
+                    return result;
+                }
+                infeasible[0] = true;
             }
             // dense: obstacles, then no contact within the step, both hard if they leave room;
             // no contact about the current velocities (the pair may follow a neighbour that
@@ -463,6 +451,9 @@ impl Orca {
             // which standing still meets while no two bodies overlap.
             let mut fail = 0;
             for rest in [false, true] {
+                if !rest && infeasible[1] {
+                    continue;
+                }
                 let hard = match built {
                     Some((form, hard)) if form == rest => hard,
                     _ => {
@@ -492,6 +483,9 @@ impl Orca {
                 if fail >= hard {
                     V::fallback(cs, hard, fail, max_speed, &mut buffers.projected, &mut result);
                     return result;
+                }
+                if !rest {
+                    infeasible[1] = true;
                 }
             }
             // bodies already in contact: the least violation, only obstacles kept hard
@@ -591,6 +585,27 @@ impl Orca {
             |n: &Neighbour<Vec3>| share(n).map(|share| Pair { share, rest: false, room: 1.0 });
         self.velocity_pairs(me, radius, preferred, max_speed, neighbours, pair, dt, scratch)
     }
+}
+
+/// The constraint of a neighbour in `pair`, over the horizon 1/inv_tau: about the current
+/// velocities, or about rest (over 1/inv_rest) for a pair at rest.
+#[inline(always)]
+fn constraint<V: Reciprocal>(
+    me: &Kinematic<V>,
+    radius: f32,
+    other: &Neighbour<V>,
+    pair: Pair,
+    [inv_tau, inv_rest, inv_dt]: [f32; 3],
+) -> Option<V::Constraint> {
+    let (mine, theirs, inv_tau) = if pair.rest {
+        (V::ZERO, V::ZERO, inv_rest)
+    } else {
+        (me.velocity, other.velocity, inv_tau)
+    };
+    let (normal, u) =
+        V::avoidance(other.offset, mine - theirs, radius + other.radius, inv_tau, inv_dt);
+    let c = V::constraint(mine + u * part(pair.share, u.dot(normal)), normal);
+    V::admissible(&c).then_some(c)
 }
 
 /// A held-up agent's velocity (`solve` gives the one nearest a preference): sliding along the

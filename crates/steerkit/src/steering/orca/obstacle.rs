@@ -29,6 +29,24 @@ impl Orca {
         rounding: f32,
         closest: Vec2,
     ) -> OrcaLine {
+        self.obstacle_line_edges(me, radius, vertices, rounding, closest, None)
+    }
+
+    /// [`obstacle_line`](Self::obstacle_line) for a convex polygon whose vertices run
+    /// counter-clockwise and whose edge `i → i + 1` (wrapping) has the outward unit normal
+    /// `normals[i]` (`Some`): the velocity obstacle's faces are those edges, scaled, so only
+    /// their outward normals are candidates, where `None` tries both normals of the line
+    /// through every pair of vertices (the order unknown). The extra candidates only ever
+    /// bound the signed distance from below, so both find the same constraint (up to rounding).
+    pub(crate) fn obstacle_line_edges(
+        &self,
+        me: &Kinematic,
+        radius: f32,
+        vertices: &[Vec2],
+        rounding: f32,
+        closest: Vec2,
+        normals: Option<&[Vec2]>,
+    ) -> OrcaLine {
         let rho = radius + rounding.max(0.0);
         let c = closest - me.position;
         let d = c.length();
@@ -83,6 +101,14 @@ impl Orca {
                 if admissible(n) {
                     consider(n, true);
                 }
+            }
+            if let Some(normals) = normals {
+                if let Some(&n) = normals.get(i) {
+                    if admissible(n) {
+                        consider(n, false);
+                    }
+                }
+                continue;
             }
             for &q in &vertices[i + 1..] {
                 if let Some(e) = (q - p).try_normalize() {

@@ -303,6 +303,73 @@ fn obstacle_constraints_are_the_supporting_lines_of_the_velocity_obstacle() {
 /// An agent driven straight at a wall and one driven at 45° across it, with the wall as an
 /// ORCA obstacle: neither body ever crosses the wall, the first stops short of it and the
 /// second slides along it (plain ORCA: keeping right would send the first along the wall too).
+/// Boxes and convex polygons: the constraint found among their edges' outward normals (the
+/// crowd's call) is the one found among the normals of every pair of vertices, up to rounding,
+/// away from the exactly head-on case (where a tie may pick the round part).
+#[test]
+fn edge_normals_give_the_constraint_of_every_vertex_pair() {
+    let orca = Orca::new(10.0, 10).unwrap().with_obstacle_time_horizon(2.0).unwrap();
+    let mut rng = Rng::new(23);
+    let mut checked = 0;
+    for case in 0..400 {
+        let centre = Vec2::new(rng.clamped(), rng.clamped()) * 6.0;
+        let h = Vec2::new(0.5 + rng.uniform(), 0.5 + rng.uniform());
+        let (lo, hi) = (centre - h, centre + h);
+        let polygon = if case % 2 == 0 {
+            crate::geometry::Polygon::new(vec![
+                lo,
+                Vec2::new(hi.x, lo.y),
+                hi,
+                Vec2::new(lo.x, hi.y),
+            ])
+        } else {
+            // a pentagon, counter-clockwise
+            let turn = rng.uniform();
+            crate::geometry::Polygon::new(
+                (0..5)
+                    .map(|k| centre + Vec2::from_angle(turn + k as f32 * 1.2566) * h.x * 2.0)
+                    .collect::<Vec<_>>(),
+            )
+        }
+        .unwrap();
+        let me = agent(Vec2::ZERO, Vec2::new(rng.clamped(), rng.clamped()) * 4.0);
+        let closest = polygon.closest_point(Vec2::ZERO);
+        if closest.length() < 0.55 {
+            continue; // overlapping: no search
+        }
+        let (points, normals) = (polygon.points(), Some(polygon.normals()));
+        let all = orca.obstacle_line(&me, 0.5, points, 0.0, closest);
+        let edges = orca.obstacle_line_edges(&me, 0.5, points, 0.0, closest, normals);
+        let near = |a: Vec2, b: Vec2| a.distance(b) < 1e-4;
+        assert!(
+            near(all.point, edges.point) && near(all.direction, edges.direction),
+            "case {case}: {all:?} vs {edges:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked}");
+}
+
+/// An agent closing on a box's corner exactly along its diagonal (Blocks' agents on the
+/// diagonal do): the corner's round part is the nearest boundary, straight back, and the
+/// constraint is the right leg through zero instead (the line of the two other corners, a
+/// candidate among every pair of vertices, tied with the round part and hid it).
+#[test]
+fn a_box_corner_met_head_on_is_turned_from_by_the_right_leg() {
+    let orca = Orca::new(5.0, 10).unwrap().with_obstacle_time_horizon(5.0).unwrap();
+    let b = crate::geometry::Aabb { min: Vec2::splat(10.0), max: Vec2::splat(40.0) };
+    let corners = [b.min, Vec2::new(b.max.x, b.min.y), b.max, Vec2::new(b.min.x, b.max.y)];
+    let normals = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
+    // 7.07 m from the corner: over the 5 s horizon it is 1.41 m/s away, a disc of 0.4 m/s
+    let me = agent(Vec2::splat(45.0), Vec2::splat(-0.85));
+    let closest = b.closest_point(me.position);
+    let line = orca.obstacle_line_edges(&me, 2.0, &corners, 0.0, closest, Some(&normals));
+    assert_eq!(line.point, Vec2::ZERO);
+    // the current velocity is refused, a turn to the right of it permitted
+    assert!(line.direction.perp_dot(line.point - me.velocity) > 0.0);
+    assert!(line.direction.perp_dot(line.point - Vec2::new(-0.85, 0.85)) <= 0.0);
+}
+
 #[test]
 fn a_wall_is_never_crossed() {
     let orca =
