@@ -433,7 +433,7 @@ impl Orca {
         let mut built: Option<(bool, usize)> = None;
         // what an earlier call found to leave nothing whatever the preference (a program fails
         // at the first prefix of its constraints that leaves nothing, which the preference does
-        // not change): the constraints as they are, and the dense program's hard part about
+        // not change, up to rounding at a prefix that barely leaves room): the constraints as they are, and the dense program's hard part about
         // the current velocities; a held-up agent's second call skips straight past them
         let mut infeasible = [false; 2];
         let mut solve = |opt: V, buffers: &mut Buffers<V::Constraint>| {

@@ -300,9 +300,6 @@ fn obstacle_constraints_are_the_supporting_lines_of_the_velocity_obstacle() {
     assert!(checked > 40, "{checked}");
 }
 
-/// An agent driven straight at a wall and one driven at 45° across it, with the wall as an
-/// ORCA obstacle: neither body ever crosses the wall, the first stops short of it and the
-/// second slides along it (plain ORCA: keeping right would send the first along the wall too).
 /// Boxes and convex polygons: the constraint found among their edges' outward normals (the
 /// crowd's call) is the one found among the normals of every pair of vertices, up to rounding,
 /// away from the exactly head-on case (where a tie may pick the round part).
@@ -370,6 +367,9 @@ fn a_box_corner_met_head_on_is_turned_from_by_the_right_leg() {
     assert!(line.direction.perp_dot(line.point - Vec2::new(-0.85, 0.85)) <= 0.0);
 }
 
+/// An agent driven straight at a wall and one driven at 45° across it, with the wall as an
+/// ORCA obstacle: neither body ever crosses the wall, the first stops short of it and the
+/// second slides along it (plain ORCA: keeping right would send the first along the wall too).
 #[test]
 fn a_wall_is_never_crossed() {
     let orca =
