@@ -42,7 +42,8 @@ pub struct NavSettings {
     /// width past the far mouth a walker keeps to its side of the middle line ([`Lane`]
     /// under ORCA); one still on the wrong side is held five widths out from the mouth
     /// until it has moved over, so the other stream has an apron to come out onto, and one
-    /// pushed over the middle line inside or past steers straight back. 0 makes
+    /// pushed over the middle line inside or past steers straight back. Such a gap shorter
+    /// than it is wide (a pillar by a wall) is open ground: no lanes, no turns. 0 makes
     /// every passage two-way, `passage_width` or more none.
     pub two_way_width: f32,
 }
@@ -188,7 +189,12 @@ impl Navigator {
         let mesh = NavMesh::build(&self.level, radius, self.settings.clearance)?;
         let passages = mesh.passages(self.settings.passage_width * 2.0 * radius);
         let two_way = self.settings.two_way_width * 2.0 * radius - 2.0 * mesh.inflation();
-        let (lanes, turns) = passages.into_iter().partition(|p| p.width >= two_way);
+        // a wide gap shorter than it is wide is open ground: crossed in a few steps, with
+        // goals often beside it (a pillar by a wall), so neither lanes nor turns
+        let (lanes, turns) = passages
+            .into_iter()
+            .filter(|p| p.width < two_way || p.length() >= p.width)
+            .partition(|p| p.width >= two_way);
         self.lanes.push(lanes);
         self.signals.push(Signals::new(turns, mesh.inflation()));
         self.meshes.push((radius, mesh));

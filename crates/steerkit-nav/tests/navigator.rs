@@ -198,3 +198,21 @@ fn walkers_in_a_two_way_passage_keep_to_their_right_half() {
         }
     }
 }
+
+/// A gap of 5.25 m (over 6 diameters) between a block and the level's wall is two-way when it
+/// is a corridor (the block 10 m long) and open ground when it is shorter than it is wide (a
+/// 2 m pillar): crossing it takes a few steps, and walkers arriving at goals beside it were
+/// held to a divider there (the pillar level's outer gaps).
+#[test]
+fn a_wide_gap_shorter_than_it_is_wide_has_no_lanes() {
+    for (length, two_way) in [(10.0, 1), (2.0, 0)] {
+        let half = length * 0.5;
+        let block = Obstacle::Box(Aabb::new(Vec2::new(12.75, -half), Vec2::new(14.75, half)));
+        let mut level = Level::rectangle(Vec2::new(-20.0, -20.0), Vec2::new(20.0, 20.0));
+        level.add_obstacles(std::slice::from_ref(&block));
+        let mut nav = Navigator::new(level, NavSettings::default()).unwrap();
+        nav.mesh_for(0.4).unwrap();
+        assert_eq!(nav.two_way_passages(0.4).len(), two_way, "{length} m");
+        assert!(nav.passages(0.4).is_empty(), "{length} m: {:?}", nav.passages(0.4));
+    }
+}
