@@ -8,12 +8,14 @@
 //! agents within 15 m (the neighbour distance of RVO2's Circle and Blocks). A step is dense
 //! when that is at least 10, more than the 10 neighbours ORCA takes in; the dense phase runs
 //! from the first dense step to the last, the rest is sparse. The second pass rebuilds the
-//! world and reruns exactly those steps with nothing but `Crowd::step` between the CPU
+//! world and reruns exactly those steps with nothing but the simulation's step (the crowd's
+//! and, in a navigating scenario, the navigator's; no measures, no replay) between the CPU
 //! readings at the phase boundaries, as often as it takes to fill 2 s of CPU time (the process
 //! clock counts in 10 ms ticks), and reports the mean.
 
 use std::collections::HashMap;
 use steerkit::Vec2;
+use steerkit_scenario::simulation::{Outputs, Simulation};
 use steerkit_scenario::{Scenario, World};
 
 /// Radius of the crowding count (m).
@@ -105,18 +107,17 @@ pub fn whole_run(scenario: &Scenario, max_steps: u64) -> Result<WholeRun, String
     if scenario.dimensions() != 2 {
         return Err("--scenario measures 2D scenarios".into());
     }
-    let build = || scenario.build_in::<Vec2>().map_err(|e| e.to_string());
-    let mut world = build()?;
-    let dt = world.settings.dt;
+    let build = || Simulation::<Vec2>::new(scenario, Outputs::default()).map_err(|e| e.to_string());
+    let mut sim = build()?;
     let (mut steps, mut home, mut peak) = (0u64, false, 0.0f32);
     let mut dense: Option<(u64, u64)> = None;
     while steps < max_steps {
-        if all_home(&world) {
+        if all_home(sim.world()) {
             home = true;
             break;
         }
-        world.crowd.step(dt).map_err(|e| e.to_string())?;
-        let c = crowding(world.crowd.positions());
+        sim.step().map_err(|e| e.to_string())?;
+        let c = crowding(sim.crowd().positions());
         peak = peak.max(c);
         if c >= DENSE {
             dense = Some((dense.map_or(steps, |d| d.0), steps + 1));
@@ -127,13 +128,13 @@ pub fn whole_run(scenario: &Scenario, max_steps: u64) -> Result<WholeRun, String
     // process CPU time counts in 10 ms ticks: a short run is rerun until it has taken 2 s
     let (mut cpu, mut runs, mut agents) = ([0.0; 3], 0u32, 0);
     while runs == 0 || cpu.iter().sum::<f64>() < 2.0 {
-        let mut world = build()?;
-        agents = world.crowd.len();
+        let mut sim = build()?;
+        agents = sim.crowd().len();
         let mut k = 0;
         let mut c0 = steerkit_bench::process_cpu_seconds().unwrap_or(0.0);
         for (phase, end) in [from, to, steps].into_iter().enumerate() {
             while k < end {
-                world.crowd.step(dt).map_err(|e| e.to_string())?;
+                sim.step().map_err(|e| e.to_string())?;
                 k += 1;
             }
             let c1 = steerkit_bench::process_cpu_seconds().unwrap_or(0.0);

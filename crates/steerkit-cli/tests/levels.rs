@@ -104,3 +104,32 @@ fn the_pillar_level_of_1000_gets_everyone_home() {
     assert_eq!(m.home_at_end, Some(1000));
     assert!(m.max_overlap.unwrap() < 0.004, "{:?}", m.max_overlap);
 }
+
+/// `steerkit bench --scenario` steps the same simulation as `steerkit run`, navigator
+/// included: on the corridor swap of 100 it finds everyone home at the step `run` reports
+/// (it once stepped the crowd alone, so navigating agents never got a route).
+#[test]
+fn the_whole_run_benchmark_navigates_as_the_run_does() {
+    let src = scenario("corridor", 100);
+    let s = Scenario::from_toml_str(&src, "corridor_100").unwrap();
+    let m = run(&s, &RunOptions::default()).unwrap().metrics;
+    let home = m.all_home_time.expect("all home");
+    let path = std::env::temp_dir().join(format!("steerkit-levels-{}.toml", std::process::id()));
+    std::fs::write(&path, &src).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_steerkit"))
+        .args(["bench", "--threads", "1", "--max-steps", "9000", "--scenario"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    let line = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{line} {}", String::from_utf8_lossy(&out.stderr));
+    let steps: f64 = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("steps="))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no steps in {line}"));
+    assert!(line.contains("all_home=yes"), "{line}");
+    let dt = 1.0 / 30.0;
+    assert!((steps * dt - home).abs() < 0.5 * dt, "bench {steps} steps, run all home at {home} s");
+}
