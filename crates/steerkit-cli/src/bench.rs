@@ -25,9 +25,10 @@ pub struct Args {
     /// phases (on the first of `--threads`, default 1).
     #[arg(long)]
     scenario: Option<String>,
-    /// With `--scenario`: stop after this many steps if not every agent is home by then.
-    #[arg(long, default_value_t = 100_000)]
-    max_steps: u64,
+    /// With `--scenario`: stop after this many steps if not every agent is home by then
+    /// (default: the scenario's own duration)
+    #[arg(long)]
+    max_steps: Option<u64>,
 }
 
 /// `--seconds`: a finite number of seconds in [0, 3600].

@@ -3,7 +3,8 @@
 //! (`whole`) measures RVO2 the same way.
 //!
 //! Two passes over the same deterministic run. The first steps until every agent with a goal is
-//! within its group's arrive radius at once (the gallery's `all_home_time`), or `max_steps`,
+//! within its group's arrive radius at once (the gallery's `all_home_time`), or `max_steps`
+//! (the scenario's own duration when not given),
 //! and measures the crowding after each step: the mean over agents of the number of other
 //! agents within 15 m (the neighbour distance of RVO2's Circle and Blocks). A step is dense
 //! when that is at least 10, more than the 10 neighbours ORCA takes in; the dense phase runs
@@ -103,12 +104,13 @@ fn crowding(positions: &[Vec2]) -> f32 {
 ///
 /// # Errors
 /// The scenario's build error, a 3D scenario, or the crowd's refusal of a step.
-pub fn whole_run(scenario: &Scenario, max_steps: u64) -> Result<WholeRun, String> {
+pub fn whole_run(scenario: &Scenario, max_steps: Option<u64>) -> Result<WholeRun, String> {
     if scenario.dimensions() != 2 {
         return Err("--scenario measures 2D scenarios".into());
     }
     let build = || Simulation::<Vec2>::new(scenario, Outputs::default()).map_err(|e| e.to_string());
     let mut sim = build()?;
+    let max_steps = max_steps.unwrap_or(sim.world().settings.steps);
     let (mut steps, mut home, mut peak) = (0u64, false, 0.0f32);
     let mut dense: Option<(u64, u64)> = None;
     while steps < max_steps {
