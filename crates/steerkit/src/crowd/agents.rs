@@ -96,6 +96,7 @@ impl<V: CrowdVector> Crowd<V> {
         }
         self.order.max_radius = self.order.max_radius.max(spec.radius);
         self.order.grid_fresh = false;
+        self.order.changes = self.order.changes.wrapping_add(1);
         self.resize_smoothing();
         self.seed_smoothing(slot as usize);
         Ok(handle)
@@ -146,6 +147,7 @@ impl<V: CrowdVector> Crowd<V> {
         s.generation = s.generation.wrapping_add(1);
         agents.free.push(h.index);
         order.grid_fresh = false;
+        order.changes = order.changes.wrapping_add(1);
         Ok(())
     }
 
@@ -311,6 +313,7 @@ impl<V: CrowdVector> Crowd<V> {
         self.agents.rotation[i] = k.rotation;
         self.agents.unchecked_writes = true;
         self.order.grid_fresh = false;
+        self.order.changes = self.order.changes.wrapping_add(1);
         Ok(())
     }
 

@@ -16,6 +16,17 @@ impl<V: CrowdVector> Crowd<V> {
         dt: f32,
     ) {
         Self::tag_orca(agents, world, &config.bounds);
+        // ORCA's nearest kept in Verlet lists, off a torus (see `scan::NearLists`)
+        let listed = order.verlet
+            && !config.bounds.is_toroidal()
+            && world.groups.iter().any(|g| {
+                g.spec.orca.as_ref().is_some_and(|o| o.max_neighbours() as usize <= scan::LISTED)
+            });
+        if listed {
+            work.near.epoch = order.changes;
+            work.near.slot_of.clear();
+            work.near.slot_of.extend(agents.cold.iter().map(|c| c.slot));
+        }
         let phase = Steer {
             view: grid_view!(agents, order, config),
             agents: agent_view!(agents),
@@ -44,6 +55,7 @@ impl<V: CrowdVector> Crowd<V> {
             steps: work.steps,
             avx2: order.avx2,
             lanes: V::BLENDS_IN_LANES && order.agent_lanes,
+            near: listed.then_some(&work.near),
             dt,
         };
         let n = agents.cold.len().div_ceil(CHUNK);
@@ -53,6 +65,11 @@ impl<V: CrowdVector> Crowd<V> {
             .for_each(|(ci, (((cold, debug), scratch), (avoid, memory)))| {
                 phase.chunk(ci, cold, debug, scratch, avoid, memory)
             });
+        for c in &mut work.chunks {
+            for (slot, list) in c.listed.drain(..) {
+                work.near.store(slot, list);
+            }
+        }
     }
 
     /// Every agent's avoidance role this step (`orca_tags`), while some group runs ORCA.
@@ -139,6 +156,8 @@ struct Steer<'a, V: CrowdVector> {
     avx2: bool,
     /// The space takes flat blends eight agents at a time in lanes (and the crowd lets it).
     lanes: bool,
+    /// ORCA's Verlet lists, while kept.
+    near: Option<&'a scan::NearLists<V>>,
     dt: f32,
 }
 
@@ -481,7 +500,20 @@ impl<V: CrowdVector> Steer<'_, V> {
         }
         let k = orca.max_neighbours() as usize;
         let list = &mut scratch.orca_neighbours;
-        scan::nearest_list(storage, &mut scratch.block, i, me.position, nr, k, list);
+        let slots = self.slots;
+        let index = |s: u32| slots[s as usize].index as usize;
+        match self.near {
+            Some(near) if k <= scan::LISTED => {
+                if !near.nearest(storage, c.slot, me.position, nr, k, index, list) {
+                    // the scan, for a new list (its first k are the k nearest)
+                    let p = me.position;
+                    scan::nearest_list(storage, &mut scratch.block, i, p, nr, scan::LISTED, list);
+                    scratch.listed.push((c.slot, near.make(p, nr, list)));
+                    list.truncate(k);
+                }
+            }
+            _ => scan::nearest_list(storage, &mut scratch.block, i, me.position, nr, k, list),
+        }
         // the k nearest: no other agent is nearer than the last of them (all within the
         // radius when fewer)
         let beyond = match list.last() {

@@ -99,6 +99,7 @@ impl<V: CrowdVector> Crowd<V> {
                 Self::mark_dirty(work);
             }
             drift += moved;
+            work.pushed += moved;
             max_move += pass_move;
             taken = pass + 1;
             // converged: the overlaps left are about the tolerance deep (Jacobi relaxation

@@ -351,6 +351,8 @@ struct ChunkScratch<V: CrowdVector> {
     /// (a, b, d²)`, every other agent being at least `√d²` (m) away.
     near: Vec<u32>,
     near_span: Vec<(u32, u32, f32)>,
+    /// ORCA's nearest-neighbour lists the chunk made this step, by slot (kept after the phase).
+    listed: Vec<(u32, scan::NearList<V>)>,
 }
 
 /// Read-only view of every agent's kinematic, for behaviours that name another agent.
@@ -519,6 +521,9 @@ struct Order {
     /// blend, `BlendSpace::steer_eight`; the move, `MoveSpace::move_eight`): the same bits as
     /// one by one, which tests show by switching this off.
     agent_lanes: bool,
+    /// ORCA keeps each agent's nearest in a Verlet list off a torus (`scan::NearLists`): the
+    /// same bits as a scan every step, which tests show by switching this off.
+    verlet: bool,
     /// Each agent's cell while the storage is re-sorted, then its new place (the inverse of
     /// `perm`).
     keys: Vec<u32>,
@@ -527,6 +532,9 @@ struct Order {
     /// The swaps that re-sort the storage when few agents changed cell.
     swaps: Vec<(u32, u32)>,
     max_radius: f32,
+    /// Agents added, removed, moved between steps or quarantined so far: the Verlet lists
+    /// made before the last such change are void.
+    changes: u32,
 }
 
 impl<V: CrowdVector> Agents<V> {
@@ -560,6 +568,11 @@ struct Work<V: CrowdVector> {
     dirty: Vec<bool>,
     /// Non-penetration passes of the last step.
     passes: usize,
+    /// The longest move of any agent in the non-penetration passes of this step, summed over
+    /// the passes (m).
+    pushed: f32,
+    /// ORCA's nearest neighbours kept from step to step.
+    near: scan::NearLists<V>,
     steps: u64,
     events: Vec<CrowdEvent>,
     /// Events raised between steps, reported by the next.
@@ -612,7 +625,12 @@ impl<V: CrowdVector> Crowd<V> {
             config,
             agents: Agents::default(),
             world: World::default(),
-            order: Order { avx2: crate::lanes::avx2(), agent_lanes: true, ..Order::default() },
+            order: Order {
+                avx2: crate::lanes::avx2(),
+                agent_lanes: true,
+                verlet: true,
+                ..Order::default()
+            },
             work: Work::default(),
         })
     }
@@ -655,12 +673,16 @@ impl<V: CrowdVector> Crowd<V> {
         V::update_formations(agents, world, dt);
         Self::compute(config, agents, world, order, work, dt);
         Self::commit(config, agents, world, order, work, dt);
+        work.pushed = 0.0;
         if dt > 0.0 {
             Self::non_penetration(config, agents, world, order, work);
         }
         Self::smooth_headings(agents, world, work);
         order.grid_fresh = false;
         work.end(n_chunks);
+        if work.events.iter().any(|e| matches!(e, CrowdEvent::Quarantined { .. })) {
+            order.changes = order.changes.wrapping_add(1);
+        }
         Self::remove_arrived(agents, world, order, &work.events);
         Ok(&work.events)
     }
@@ -684,6 +706,13 @@ impl<V: CrowdVector> Work<V> {
     /// Counts the step and gathers the chunks' events after the step's own, in report order.
     fn end(&mut self, n_chunks: usize) {
         self.steps += 1;
+        // no agent moved farther this step than its longest move and the longest of each
+        // non-penetration pass together
+        let moved = self.chunks[..n_chunks.min(self.chunks.len())]
+            .iter()
+            .fold(0.0f32, |m, c| m.max(c.max_move))
+            .sqrt();
+        self.near.drift += f64::from(moved) + f64::from(self.pushed);
         for c in &self.chunks[..n_chunks.min(self.chunks.len())] {
             self.events.extend_from_slice(&c.events);
         }

@@ -230,9 +230,10 @@ impl<V: CrowdVector> Crowd<V> {
             + cap(&self.work.dirty)
             + cap(&self.agents.smooth_ring)
             + cap(&self.agents.smoothed)
-            + cap(&self.work.events);
+            + cap(&self.work.events)
+            + self.work.near.bytes();
         for c in &self.work.chunks {
-            total += cap(&c.neighbours) + cap(&c.events) + c.block.bytes();
+            total += cap(&c.neighbours) + cap(&c.events) + c.block.bytes() + cap(&c.listed);
             total += cap(&c.contacts) + cap(&c.contact_at) + cap(&c.near) + cap(&c.near_span);
         }
         total as f64 / self.len().max(1) as f64

@@ -21,11 +21,13 @@ use rayon::prelude::*;
 mod block;
 mod lanes;
 mod soa;
+mod verlet;
 
 pub(crate) use block::Block;
 use lanes::Run;
 pub(crate) use lanes::{runs_in_lanes, summarise_run};
 pub(crate) use soa::Soa;
+pub(crate) use verlet::{NearList, NearLists, LISTED};
 
 /// Running sums per quantity in the data-parallel scan (candidates taken at a time with AVX2;
 /// the portable lanes take them in parts). Fixed, not the machine's vector width, so the
@@ -206,26 +208,15 @@ pub(crate) fn nearest_list<V: CrowdVector>(
 ) {
     block.prepare(s, i, centre);
     out.clear();
-    let neighbour = |(key, o): (u64, V)| crate::neighbours::Neighbour {
-        index: key as u32 as usize,
-        position: s.position[key as u32 as usize],
-        velocity: s.velocity[key as u32 as usize],
-        radius: s.radius[key as u32 as usize],
-        offset: o,
-        distance_squared: f32::from_bits((key >> 32) as u32),
-    };
-    // candidates are ranked by one integer key: squared distance, whose bits order as the
-    // non-negative float, then storage index; below `(bits(r²) + 1) << 32` is within the radius
-    let r2 = radius * radius;
-    let within = if r2 >= 0.0 { (u64::from(r2.to_bits()) + 1) << 32 } else { 0 };
+    let neighbour = |e| neighbour(s, e);
     if k <= KEPT {
         // a bounded insertion on the stack beats collecting and sorting the few a block holds
-        let within = if k == 0 { 0 } else { within };
-        let mut kept = Kept { keys: [0; KEPT], offsets: [V::ZERO; KEPT], len: 0, k, within, r2 };
+        let mut kept = Kept::new(k, radius);
         scan_nearest(s, block, i, centre, radius, &mut kept);
         out.extend(kept.keys[..kept.len].iter().copied().zip(kept.offsets).map(neighbour));
     } else {
         // past a few dozen, insertion would cost O(k) per candidate: collect, then select
+        let (within, r2) = within(radius);
         let mut all = Collected { best: core::mem::take(&mut block.best), within, r2 };
         all.best.clear();
         scan_nearest(s, block, i, centre, radius, &mut all);
@@ -237,6 +228,24 @@ pub(crate) fn nearest_list<V: CrowdVector>(
         best.sort_unstable_by_key(|e| e.0);
         out.extend(best.iter().copied().map(neighbour));
         block.best = all.best;
+    }
+}
+
+/// The neighbour of a kept candidate: its key (squared distance's bits, storage index) and
+/// offset.
+#[inline(always)]
+fn neighbour<V: CrowdVector>(
+    s: &Storage<'_, V>,
+    (key, o): (u64, V),
+) -> crate::neighbours::Neighbour<V> {
+    let j = key as u32 as usize;
+    crate::neighbours::Neighbour {
+        index: j,
+        position: s.position[j],
+        velocity: s.velocity[j],
+        radius: s.radius[j],
+        offset: o,
+        distance_squared: f32::from_bits((key >> 32) as u32),
     }
 }
 
@@ -261,6 +270,25 @@ struct Kept<V> {
     k: usize,
     within: u64,
     r2: f32,
+}
+
+/// Candidates are ranked by one integer key: squared distance, whose bits order as the
+/// non-negative float, then storage index; a key below the first of `(bits(r²) + 1) << 32,
+/// r²)` is within `radius`.
+#[inline(always)]
+fn within(radius: f32) -> (u64, f32) {
+    let r2 = radius * radius;
+    (if r2 >= 0.0 { (u64::from(r2.to_bits()) + 1) << 32 } else { 0 }, r2)
+}
+
+impl<V: CrowdVector> Kept<V> {
+    /// None kept yet, of the `k ≤ KEPT` nearest within `radius`.
+    #[inline(always)]
+    fn new(k: usize, radius: f32) -> Self {
+        let (within, r2) = within(radius);
+        let within = if k == 0 { 0 } else { within };
+        Kept { keys: [0; KEPT], offsets: [V::ZERO; KEPT], len: 0, k, within, r2 }
+    }
 }
 
 impl<V: Copy> Keep<V> for Kept<V> {
