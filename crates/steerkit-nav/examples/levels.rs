@@ -6,12 +6,13 @@
 //! ```
 //!
 //! For each level: the mesh for its agent radius (clearance 0.1 m) built 10 times (fastest and
-//! median, ms), its polygon count, and every start-to-goal path of its largest case planned
+//! median, ms), the navigator's setup for that radius as a run makes it (the mesh and its
+//! passages, fastest of three, ms), its polygon count, and every start-to-goal path of its largest case planned
 //! once (mean µs per path, and the sum over the N agents).
 
 use std::time::Instant;
 use steerkit::Vec2;
-use steerkit_nav::{Level, NavMesh, NavSettings};
+use steerkit_nav::{Level, NavMesh, NavSettings, Navigator};
 
 fn main() {
     for file in std::env::args().skip(1) {
@@ -37,6 +38,14 @@ fn main() {
         }
         times.sort_by(f64::total_cmp);
         let mesh = mesh.expect("built");
+        let setup = (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                let mut nav = Navigator::new(level.clone(), NavSettings::default()).expect("valid");
+                nav.mesh_for(radius).expect("builds");
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .fold(f64::INFINITY, f64::min);
         let case = d["cases"].as_array().expect("cases").last().expect("a case");
         let (starts, goals) =
             (case["starts"].as_array().unwrap(), case["goals"].as_array().unwrap());
@@ -47,10 +56,11 @@ fn main() {
         }
         let all = t.elapsed().as_secs_f64();
         println!(
-            "{} build_ms={:.2} (median {:.2}) polygons={} paths={}/{} path_us={:.1} all_paths_ms={:.1}",
+            "{} build_ms={:.2} (median {:.2}) navigator_ms={:.1} polygons={} paths={}/{} path_us={:.1} all_paths_ms={:.1}",
             d["name"].as_str().unwrap_or("?"),
             times[0],
             times[times.len() / 2],
+            setup,
             mesh.polygons().len(),
             found,
             starts.len(),

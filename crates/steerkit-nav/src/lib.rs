@@ -21,6 +21,7 @@
 //!
 //! Coordinates are the crowd's plane (m); the mesh is 2D.
 
+mod edges;
 mod lanes;
 mod level;
 mod mesh;

@@ -1,5 +1,6 @@
 //! The navigation mesh: a level's walkable area shrunk by a body radius, and paths across it.
 
+use crate::edges::EdgeGrid;
 use crate::level::{check_radius, signed_area2, Level, NavError};
 use std::collections::HashMap;
 use steerkit::Vec2;
@@ -30,9 +31,9 @@ pub struct Path {
 
 /// A boundary edge of the walkable area.
 #[derive(Clone, Copy, Debug)]
-struct Edge {
-    a: Vec2,
-    b: Vec2,
+pub(crate) struct Edge {
+    pub(crate) a: Vec2,
+    pub(crate) b: Vec2,
     /// The centroid of the (convex) polygon it bounds: every point strictly between the edge
     /// and it lies inside that polygon.
     centroid: Vec2,
@@ -53,7 +54,9 @@ pub struct NavMesh {
     polygons: Vec<Vec<Vec2>>,
     /// The connected part each polygon belongs to.
     component: Vec<u32>,
-    boundary: Vec<Edge>,
+    pub(crate) boundary: Vec<Edge>,
+    /// The boundary edges by cell, for ray casts.
+    pub(crate) grid: EdgeGrid,
     /// The interior edges shared by two polygons whose both ends lie on the boundary: where
     /// the walkable area may pinch (see [`NavMesh::passages`]).
     pub(crate) spans: Vec<(Vec2, Vec2)>,
@@ -108,7 +111,8 @@ impl NavMesh {
             return Err(NavError::Empty { radius: inflation });
         }
         let (component, boundary, spans) = topology(&polygons);
-        Ok(NavMesh { mesh, inflation, polygons, component, boundary, spans })
+        let grid = EdgeGrid::new(&boundary.iter().map(|e| (e.a, e.b)).collect::<Vec<_>>());
+        Ok(NavMesh { mesh, inflation, polygons, component, boundary, grid, spans })
     }
 
     /// How far (m) the walkable area was moved in from every obstacle: radius + clearance.
@@ -166,23 +170,28 @@ impl NavMesh {
     }
 
     /// Distance (m) from `from` along the unit direction `dir` to the mesh's boundary, at most
-    /// `max`: the free room in that direction (a scan of the boundary edges).
+    /// `max`: the free room in that direction (the boundary edges of the cells the ray
+    /// crosses).
     #[must_use]
     pub fn free_distance(&self, from: Vec2, dir: Vec2, max: f32) -> f32 {
         let mut best = max;
-        for e in &self.boundary {
-            let ab = e.b - e.a;
-            let denom = dir.perp_dot(ab);
-            if denom.abs() < 1e-12 {
-                continue;
+        self.grid.walk(from, dir, max, |edges| {
+            for &i in edges {
+                let e = &self.boundary[i as usize];
+                let ab = e.b - e.a;
+                let denom = dir.perp_dot(ab);
+                if denom.abs() < 1e-12 {
+                    continue;
+                }
+                let ao = e.a - from;
+                let t = ao.perp_dot(ab) / denom;
+                let u = ao.perp_dot(dir) / denom;
+                if t >= 0.0 && t < best && (0.0..=1.0).contains(&u) {
+                    best = t;
+                }
             }
-            let ao = e.a - from;
-            let t = ao.perp_dot(ab) / denom;
-            let u = ao.perp_dot(dir) / denom;
-            if t >= 0.0 && t < best && (0.0..=1.0).contains(&u) {
-                best = t;
-            }
-        }
+            best
+        });
         best
     }
 
