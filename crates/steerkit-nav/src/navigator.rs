@@ -18,7 +18,8 @@ pub struct NavSettings {
     /// inside it.
     pub clearance: f32,
     /// Every route is planned again after this long (s), from where the agent is: a route
-    /// planned far away keeps up with an agent that was pushed or took another door.
+    /// planned far away keeps up with an agent that was pushed or took another door. An agent
+    /// on its route's last leg within `off_route` of its end keeps its route.
     pub replan_interval: f32,
     /// A route is planned again when the agent is this far (m) off its current leg.
     pub off_route: f32,
@@ -341,6 +342,11 @@ impl Navigator {
             let urgency = match &e.route {
                 _ if e.planned_for != goal => 0,
                 Some(r) if r.off_route(k.position) > s.off_route => 1,
+                // on its last leg and home: a plan from here gives the same leg again
+                Some(r) if e.age >= s.replan_interval && r.home(k.position, s.off_route) => {
+                    e.age = 0.0;
+                    continue;
+                }
                 Some(_) if e.age >= s.replan_interval => 2,
                 Some(_) => continue,
                 None => 0,

@@ -78,6 +78,12 @@ impl Route {
         }
     }
 
+    /// True when the agent at `p` is on the last leg, within `near` (m) of the end.
+    #[must_use]
+    pub fn home(&self, p: Vec2, near: f32) -> bool {
+        self.next + 1 == self.points.len() && p.distance_squared(self.end()) <= near * near
+    }
+
     /// Distance (m) from `p` to the current leg (the segment from the leg's start to the
     /// corner ahead): how far the crowd has pushed the agent off its route.
     #[must_use]
