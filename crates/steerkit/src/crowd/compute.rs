@@ -505,10 +505,13 @@ impl<V: CrowdVector> Steer<'_, V> {
         match self.near {
             Some(near) if k <= scan::LISTED => {
                 if !near.nearest(storage, c.slot, me.position, nr, k, index, list) {
-                    // the scan, for a new list (its first k are the k nearest)
+                    // the scan, for a new list (its first k are the k nearest); with fewer
+                    // than k in the radius a list could never answer (see `NearLists`)
                     let p = me.position;
                     scan::nearest_list(storage, &mut scratch.block, i, p, nr, scan::LISTED, list);
-                    scratch.listed.push((c.slot, near.make(p, nr, list)));
+                    if list.len() >= k {
+                        scratch.listed.push((c.slot, near.make(p, nr, list)));
+                    }
                     list.truncate(k);
                 }
             }
