@@ -166,21 +166,7 @@ mod tests {
         }
         let mesh = NavMesh::build(&level, 0.4, 0.1).unwrap();
         let scan = |from: Vec2, dir: Vec2, max: f32| {
-            let mut best = max;
-            for e in &mesh.boundary {
-                let ab = e.b - e.a;
-                let denom = dir.perp_dot(ab);
-                if denom.abs() < 1e-12 {
-                    continue;
-                }
-                let ao = e.a - from;
-                let t = ao.perp_dot(ab) / denom;
-                let u = ao.perp_dot(dir) / denom;
-                if t >= 0.0 && t < best && (0.0..=1.0).contains(&u) {
-                    best = t;
-                }
-            }
-            best
+            mesh.boundary.iter().filter_map(|e| e.meets(from, dir)).fold(max, f32::min)
         };
         let mut rng = steerkit::math::Rng::new(3);
         let mut hits = 0;

@@ -32,13 +32,29 @@ pub struct Path {
 /// A boundary edge of the walkable area.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Edge {
-    pub(crate) a: Vec2,
-    pub(crate) b: Vec2,
+    a: Vec2,
+    b: Vec2,
     /// The centroid of the (convex) polygon it bounds: every point strictly between the edge
     /// and it lies inside that polygon.
     centroid: Vec2,
     /// The connected part of the mesh it borders.
     component: u32,
+}
+
+impl Edge {
+    /// How far along the ray from `from` in direction `dir` it meets the edge (`t ≥ 0`, in
+    /// units of `dir`), if it does (an edge along the ray is not met).
+    pub(crate) fn meets(&self, from: Vec2, dir: Vec2) -> Option<f32> {
+        let ab = self.b - self.a;
+        let denom = dir.perp_dot(ab);
+        if denom.abs() < 1e-12 {
+            return None;
+        }
+        let ao = self.a - from;
+        let t = ao.perp_dot(ab) / denom;
+        let u = ao.perp_dot(dir) / denom;
+        (t >= 0.0 && (0.0..=1.0).contains(&u)).then_some(t)
+    }
 }
 
 /// The walkable area of a [`Level`] for bodies of one radius: the outline minus the obstacles,
@@ -177,17 +193,8 @@ impl NavMesh {
         let mut best = max;
         self.grid.walk(from, dir, max, |edges| {
             for &i in edges {
-                let e = &self.boundary[i as usize];
-                let ab = e.b - e.a;
-                let denom = dir.perp_dot(ab);
-                if denom.abs() < 1e-12 {
-                    continue;
-                }
-                let ao = e.a - from;
-                let t = ao.perp_dot(ab) / denom;
-                let u = ao.perp_dot(dir) / denom;
-                if t >= 0.0 && t < best && (0.0..=1.0).contains(&u) {
-                    best = t;
+                if let Some(t) = self.boundary[i as usize].meets(from, dir) {
+                    best = best.min(t);
                 }
             }
             best
