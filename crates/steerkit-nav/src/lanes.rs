@@ -76,10 +76,7 @@ fn through_lane(mesh: &NavMesh, g: &Passage, start: Vec2, points: &[Vec2]) -> Op
         return None;
     }
     routed.extend_from_slice(&points[i_out..]);
-    let clear = |a: Vec2, b: Vec2| {
-        let d = b.distance(a);
-        d <= 1e-4 || mesh.free_distance(a, (b - a) / d, d + 1e-3) >= d
-    };
+    let clear = |a: Vec2, b: Vec2| mesh.sees(a, b);
     let mut prev = start;
     for &p in &routed {
         if !mesh.contains(p) || !clear(prev, p) {

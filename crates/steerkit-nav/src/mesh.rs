@@ -202,6 +202,14 @@ impl NavMesh {
         best
     }
 
+    /// True when the segment from `a` to `b` crosses no boundary of the mesh (`b` is in
+    /// sight of `a`; within 1 mm of the boundary counts as clear).
+    #[must_use]
+    pub fn sees(&self, a: Vec2, b: Vec2) -> bool {
+        let d = b.distance(a);
+        d <= 1e-4 || self.free_distance(a, (b - a) / d, d + 1e-3) >= d
+    }
+
     /// The shortest path from `from` to `to` (each first moved to the nearest walkable point),
     /// or `None` when they lie on parts of the mesh that do not connect.
     #[must_use]
