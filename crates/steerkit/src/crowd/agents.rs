@@ -307,13 +307,20 @@ impl<V: CrowdVector> Crowd<V> {
     /// [`CrowdError::StaleHandle`].
     pub fn write_kinematic(&mut self, h: AgentHandle, k: Kinematic<V>) -> Result<(), CrowdError> {
         let i = self.index_of(h).ok_or(CrowdError::StaleHandle(h))?;
+        // the move counts as the crowd's drift (a game moving its agents a little each frame
+        // keeps the Verlet lists); a non-finite one voids them
+        let moved = (k.position - self.agents.position[i]).length();
+        if moved.is_finite() {
+            self.work.near.drift += f64::from(moved);
+        } else {
+            self.order.changes = self.order.changes.wrapping_add(1);
+        }
         self.agents.position[i] = k.position;
         self.agents.velocity[i] = k.velocity;
         self.agents.orientation[i] = k.orientation;
         self.agents.rotation[i] = k.rotation;
         self.agents.unchecked_writes = true;
         self.order.grid_fresh = false;
-        self.order.changes = self.order.changes.wrapping_add(1);
         Ok(())
     }
 

@@ -532,8 +532,9 @@ struct Order {
     /// The swaps that re-sort the storage when few agents changed cell.
     swaps: Vec<(u32, u32)>,
     max_radius: f32,
-    /// Agents added, removed, moved between steps or quarantined so far: the Verlet lists
-    /// made before the last such change are void.
+    /// Agents added, removed or quarantined (or written non-finite) so far: the Verlet lists
+    /// made before the last such change are void (a finite write between steps counts as
+    /// drift instead).
     changes: u32,
 }
 
@@ -666,7 +667,7 @@ impl<V: CrowdVector> Crowd<V> {
         non_negative("dt", dt)?;
         let Crowd { config, agents, world, order, work } = self;
         work.events.clear();
-        Self::quarantine_unchecked(agents, &mut work.pending);
+        Self::quarantine_unchecked(agents, order, &mut work.pending);
         work.events.append(&mut work.pending);
         Self::rebuild(config, agents, world, order, &mut work.scratch, false);
         let n_chunks = work.begin(agents.len());

@@ -244,7 +244,7 @@ impl<V: CrowdVector> Crowd<V> {
     pub fn neighbours(&mut self) -> GridNeighbours<'_, V> {
         if !self.order.grid_fresh {
             let Crowd { config, agents, world, order, work } = self;
-            Self::quarantine_unchecked(agents, &mut work.pending);
+            Self::quarantine_unchecked(agents, order, &mut work.pending);
             Self::rebuild(config, agents, world, order, &mut work.scratch, true);
         }
         self.view()

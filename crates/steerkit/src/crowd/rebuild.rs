@@ -4,8 +4,12 @@ use super::*;
 
 impl<V: CrowdVector> Crowd<V> {
     /// Quarantines agents made non-finite by [`write_kinematic`](Self::write_kinematic),
-    /// reporting each in `pending`.
-    pub(super) fn quarantine_unchecked(agents: &mut Agents<V>, pending: &mut Vec<CrowdEvent>) {
+    /// reporting each in `pending` and counting it in `order.changes`.
+    pub(super) fn quarantine_unchecked(
+        agents: &mut Agents<V>,
+        order: &mut Order,
+        pending: &mut Vec<CrowdEvent>,
+    ) {
         if !agents.unchecked_writes {
             return;
         }
@@ -22,6 +26,7 @@ impl<V: CrowdVector> Crowd<V> {
             };
             if let Some(field) = non_finite_field(&k) {
                 agents.status[i] |= QUARANTINED;
+                order.changes = order.changes.wrapping_add(1);
                 let agent = agents.handle_at(i);
                 pending.push(CrowdEvent::Quarantined { agent, field });
             }

@@ -10,8 +10,8 @@
 //! in RVO2's Circle at the centre) where a list holds 32.
 //!
 //! Off a torus only (a torus's images come from the block's shifts). Lists are kept by slot,
-//! so the storage's re-sort leaves them valid; adding, removing or moving an agent between
-//! steps, or a quarantine, voids them all (`epoch`).
+//! so the storage's re-sort leaves them valid; adding or removing an agent, or a quarantine,
+//! voids them all (`epoch`), and an agent written between steps adds its move to the drift.
 
 use super::*;
 
@@ -49,10 +49,11 @@ pub(crate) struct NearLists<V> {
     lists: Vec<NearList<V>>,
     /// Each stored agent's slot, this step (filled while lists are kept).
     pub slot_of: Vec<u32>,
-    /// The sum over the steps of the longest move any agent made in each (m).
+    /// The sum over the steps of the longest move any agent made in each, and of the moves
+    /// written between steps (m).
     pub drift: f64,
-    /// Lists of another epoch are void: the crowd's count of changes between steps (agents
-    /// added, removed, moved or quarantined), set before each step's compute phase.
+    /// Lists of another epoch are void: the crowd's count of agents added, removed or
+    /// quarantined, set before each step's compute phase.
     pub epoch: u32,
     /// Lists made so far.
     pub made: u64,
@@ -200,7 +201,8 @@ mod tests {
             let mut asked = 0u64;
             for step in 0..240 {
                 // between steps: one added and one removed; later one moved into the thick of
-                // the crowd, beside another agent; once one written non-finite (quarantined)
+                // the crowd, beside another agent; one nudged; once one written non-finite
+                // (quarantined)
                 let at = step as usize;
                 for c in [&mut crowd, &mut scan] {
                     if step % 40 == 20 {
@@ -212,6 +214,13 @@ mod tests {
                         if let (Some(mut k), Some(b)) = (c.kinematic(handles[at + 1]), beside) {
                             k.position = b.position + Vec2::new(0.05, 0.0);
                             c.write_kinematic(handles[at + 1], k).unwrap();
+                        }
+                    }
+                    // a game nudging one agent a little every other step
+                    if step % 2 == 1 {
+                        if let Some(mut k) = c.kinematic(handles[5]) {
+                            k.position += Vec2::new(0.05, -0.03);
+                            c.write_kinematic(handles[5], k).unwrap();
                         }
                     }
                     if step == 70 {
