@@ -272,6 +272,13 @@ struct Kept<V> {
     r2: f32,
 }
 
+/// A candidate's rank: its squared distance `d2` (m²), whose bits order as the non-negative
+/// float, then its storage index `j` (a total order: the same at any thread count).
+#[inline(always)]
+fn key(d2: f32, j: usize) -> u64 {
+    (u64::from(d2.to_bits()) << 32) | j as u64
+}
+
 /// Candidates are ranked by one integer key: squared distance, whose bits order as the
 /// non-negative float, then storage index; a key below the first of `(bits(r²) + 1) << 32,
 /// r²)` is within `radius`.
@@ -359,7 +366,6 @@ fn scan_nearest<V: CrowdVector>(
     radius: f32,
     keep: &mut impl Keep<V>,
 ) {
-    let key = |d2: f32, j: usize| (u64::from(d2.to_bits()) << 32) | j as u64;
     if block.min_image {
         // a torus too small for distinct images: each candidate's nearest image
         s.grid.for_each_run(centre, radius, |run, _, _| {
@@ -411,7 +417,7 @@ fn offer_run<V: CrowdVector>(
 ) {
     for (j, &p) in (a..).zip(run) {
         let o = offset(p);
-        let key = (u64::from(o.length_squared().to_bits()) << 32) | j as u64;
+        let key = key(o.length_squared(), j);
         if key < keep.bound() && j != i {
             keep.offer(key, o);
         }

@@ -130,7 +130,7 @@ impl<V: CrowdVector> NearLists<V> {
         for &slot in &list.slots[..list.len as usize] {
             let j = index(slot);
             let o = s.position[j] - centre;
-            let key = (u64::from(o.length_squared().to_bits()) << 32) | j as u64;
+            let key = key(o.length_squared(), j);
             if key < kept.bound() {
                 kept.offer(key, o);
             }
