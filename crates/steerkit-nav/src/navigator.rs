@@ -3,7 +3,7 @@
 
 use crate::lanes::{keep_lane, keep_to_lanes};
 use crate::level::{check_radius, Level, NavError};
-use crate::mesh::NavMesh;
+use crate::mesh::{NavMesh, Path};
 use crate::route::Route;
 use crate::turns::{crossing, Crossing, Signals, QUEUE_RANGE};
 use std::collections::HashMap;
@@ -47,12 +47,19 @@ pub struct NavSettings {
     /// than it is wide (a pillar by a wall) is open ground: no lanes, no turns. 0 makes
     /// every passage two-way, `passage_width` or more none.
     pub two_way_width: f32,
+    /// Single file, in body diameters: at a passage taken in turns narrower than this
+    /// (obstacle to obstacle), the walkers whose turn it is go by their distance `d` (m) to
+    /// its mouth, with ORCA priority `e^(−d/r)` ([`Waypoint::priority`], `r` the radius):
+    /// nearer the mouth, e times the say per radius. Two or three abreast with equal say wedge
+    /// in such a mouth (an arch, each pressing into the next) and none gets through; the
+    /// order costs flow through a wider one. 0 turns it off.
+    pub single_file_width: f32,
 }
 
 impl Default for NavSettings {
     /// Clearance 0.1 m, re-planning every 2 s or 1 m off the route, 256 plans per step, a
     /// 0.5 s look-ahead, left turns taken up to 2 m wide, passages narrower than 8 body
-    /// diameters, those of 6 or more two-way.
+    /// diameters, those of 6 or more two-way, those under 3 in single file.
     fn default() -> Self {
         NavSettings {
             clearance: 0.1,
@@ -63,6 +70,7 @@ impl Default for NavSettings {
             keep_right: 2.0,
             passage_width: 8.0,
             two_way_width: 6.0,
+            single_file_width: 3.0,
         }
     }
 }
@@ -81,6 +89,34 @@ pub enum NavEvent {
         stop: Vec2,
     },
 }
+
+/// A route planned this step, before its finish ([`Navigator::finish`]).
+struct Plan {
+    i: usize,
+    start: Vec2,
+    goal: Vec2,
+    path: Path,
+    /// Length plus counterflow (m).
+    cost: f32,
+    /// The passage with the most counterflow on the path.
+    worst: Option<u32>,
+    unreachable: bool,
+}
+
+/// `f` over `items` in order, on rayon's pool with the `parallel` feature.
+fn par_map<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync + Send) -> Vec<U> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        items.into_par_iter().map(f).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    items.into_iter().map(f).collect()
+}
+
+/// The largest exponent of the priority `e^(−d/r)` of a walker `d` metres from its
+/// passage's mouth (so it never underflows to zero).
+const MAX_YIELD: f32 = 40.0;
 
 /// One navigating agent.
 #[derive(Clone, Debug)]
@@ -133,6 +169,8 @@ pub struct Navigator {
     signals: Vec<Signals>,
     /// Each mesh's two-way passages.
     lanes: Vec<Vec<crate::Passage>>,
+    /// Each mesh with one of its turn-taking passages closed, built when first wanted.
+    closed: Vec<Vec<Option<NavMesh>>>,
     entries: Vec<Entry>,
     index: HashMap<AgentHandle, usize>,
     events: Vec<NavEvent>,
@@ -153,6 +191,7 @@ impl Navigator {
             ("keep_right", settings.keep_right),
             ("passage_width", settings.passage_width),
             ("two_way_width", settings.two_way_width),
+            ("single_file_width", settings.single_file_width),
         ] {
             check_radius(name, v)?;
         }
@@ -162,6 +201,7 @@ impl Navigator {
             meshes: Vec::new(),
             signals: Vec::new(),
             lanes: Vec::new(),
+            closed: Vec::new(),
             entries: Vec::new(),
             index: HashMap::new(),
             events: Vec::new(),
@@ -197,6 +237,7 @@ impl Navigator {
             .filter(|p| p.width < two_way || p.length() >= p.width)
             .partition(|p| p.width >= two_way);
         self.lanes.push(lanes);
+        self.closed.push((0..turns.len()).map(|_| None).collect());
         self.signals.push(Signals::new(turns, mesh.inflation()));
         self.meshes.push((radius, mesh));
         Ok(self.meshes.len() - 1)
@@ -291,6 +332,7 @@ impl Navigator {
                 if let Some(c) = &e.crossing {
                     signals.count(c);
                 }
+                signals.count_demand(k.position, route.ahead());
             }
         }
         for signals in &mut self.signals {
@@ -312,10 +354,18 @@ impl Navigator {
             }
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
-                if !signals.goes(c) {
+                if signals.goes(c) {
+                    // who is nearer the mouth goes first: no arch of equals jams the door
+                    // single file: who is nearer the mouth goes first, so that no arch of
+                    // equals wedges in it
+                    let gap = signals.passages[c.passage as usize].width + 2.0 * signals.margin;
+                    if gap < s.single_file_width * 2.0 * e.radius {
+                        w.priority = (-(c.dist / e.radius.max(1e-3)).min(MAX_YIELD)).exp();
+                    }
+                } else {
                     // on the mesh: a hold moved back or aside from a mouth may lie in a wall
                     let at = self.meshes[e.mesh].1.nearest(signals.hold(c, k.position));
-                    w = Waypoint { point: at, remaining: 0.0, lane: None };
+                    w = Waypoint { point: at, remaining: 0.0, lane: None, priority: 1.0 };
                     let _ = crowd.reset_stall(e.agent);
                 }
             }
@@ -363,32 +413,17 @@ impl Navigator {
                 Some((i, crowd.kinematic(e.agent)?.position, crowd.goal(e.agent)?))
             })
             .collect();
-        let meshes = &self.meshes;
-        let lanes = &self.lanes;
-        let entries = &self.entries;
-        let solve = |&(i, from, goal): &(usize, Vec2, Vec2)| {
-            let m = entries[i].mesh;
-            let mesh = &meshes[m].1;
-            let start = mesh.nearest(from);
-            let (mut points, unreachable) = match mesh.path(start, goal) {
-                Some(p) => (p.points, false),
-                None => {
-                    let stop = mesh.nearest_reachable(start, goal);
-                    (mesh.path(start, stop).map_or_else(|| vec![start], |p| p.points), true)
+        let plans = par_map(requests, |(i, from, goal)| self.first_plan(i, from, goal));
+        // the ways round passages walked against the flow: their meshes first (serial, once)
+        for plan in &plans {
+            let m = self.entries[plan.i].mesh;
+            if let Some(pi) = plan.worst {
+                if self.closed[m][pi as usize].is_none() {
+                    self.closed[m][pi as usize] = self.close(m, pi as usize);
                 }
-            };
-            widen_left_turns(mesh, start, &mut points, s.keep_right);
-            // after widening: a lane's points stay in the middle of its half
-            keep_to_lanes(mesh, &lanes[m], start, &mut points);
-            (i, start, goal, points, unreachable)
-        };
-        #[cfg(feature = "parallel")]
-        let planned: Vec<_> = {
-            use rayon::prelude::*;
-            requests.par_iter().map(solve).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let planned: Vec<_> = requests.iter().map(solve).collect();
+            }
+        }
+        let planned = par_map(plans, |plan| self.finish(plan));
         for (i, start, goal, points, unreachable) in planned {
             let e = &mut self.entries[i];
             let fresh_goal = e.planned_for != Some(goal);
@@ -401,6 +436,63 @@ impl Navigator {
             e.planned_for = Some(goal);
             e.age = 0.0;
         }
+    }
+
+    /// The shortest route for entry `i` from `from` to `goal` (or to the nearest reachable
+    /// point), with its cost: length plus the counterflow it meets at passages.
+    fn first_plan(&self, i: usize, from: Vec2, goal: Vec2) -> Plan {
+        let e = &self.entries[i];
+        let mesh = &self.meshes[e.mesh].1;
+        let start = mesh.nearest(from);
+        let (path, unreachable) = match mesh.path(start, goal) {
+            Some(p) => (p, false),
+            None => {
+                let stop = mesh.nearest_reachable(start, goal);
+                let p = mesh.path(start, stop);
+                (p.unwrap_or(Path { points: vec![start], length: 0.0 }), true)
+            }
+        };
+        let (delay, worst) = self.signals[e.mesh].counterflow(start, &path.points, e.radius);
+        Plan { i, start, goal, cost: path.length + delay, worst, path, unreachable }
+    }
+
+    /// A plan's route, the way round the passage it meets the most counterflow at when that
+    /// costs less, left turns widened and kept to the lanes.
+    fn finish(&self, mut plan: Plan) -> (usize, Vec2, Vec2, Vec<Vec2>, bool) {
+        let e = &self.entries[plan.i];
+        let closed = plan.worst.and_then(|pi| self.closed[e.mesh][pi as usize].as_ref());
+        if let Some(closed) = closed.filter(|c| c.contains(plan.start)) {
+            if let Some(other) = closed.path(plan.start, plan.goal) {
+                let signals = &self.signals[e.mesh];
+                let (delay, _) = signals.counterflow(plan.start, &other.points, e.radius);
+                if other.length + delay < plan.cost {
+                    plan.path = other;
+                }
+            }
+        }
+        let mesh = &self.meshes[e.mesh].1;
+        let mut points = plan.path.points;
+        widen_left_turns(mesh, plan.start, &mut points, self.settings.keep_right);
+        // after widening: a lane's points stay in the middle of its half
+        keep_to_lanes(mesh, &self.lanes[e.mesh], plan.start, &mut points);
+        (plan.i, plan.start, plan.goal, points, plan.unreachable)
+    }
+
+    /// Mesh `m` with its turn-taking passage `pi` closed by a wall across its middle.
+    fn close(&self, m: usize, pi: usize) -> Option<NavMesh> {
+        let (radius, mesh) = &self.meshes[m];
+        let g = &self.signals[m].passages[pi];
+        let (mid, along) = ((g.a + g.b) * 0.5, g.axis() * 0.05);
+        // from obstacle to obstacle, a little into each
+        let across = g.axis().perp() * (g.width * 0.5 + mesh.inflation() + 0.05);
+        let mut level = self.level.clone();
+        level.obstacles.push(vec![
+            mid - along - across,
+            mid + along - across,
+            mid + along + across,
+            mid - along + across,
+        ]);
+        NavMesh::build(&level, *radius, self.settings.clearance).ok()
     }
 }
 

@@ -110,9 +110,10 @@ impl Route {
         let c = self.points[self.next];
         let last = self.points.len() - 1;
         if self.next == last {
-            return Waypoint { point: c, remaining: 0.0, lane: None };
+            return Waypoint { point: c, remaining: 0.0, lane: None, priority: 1.0 };
         }
-        let corner = Waypoint { point: c, remaining: self.after[self.next], lane: None };
+        let corner =
+            Waypoint { point: c, remaining: self.after[self.next], lane: None, priority: 1.0 };
         let d = p.distance(c);
         let following = self.points[self.next + 1];
         let leg = c.distance(following);
@@ -129,6 +130,7 @@ impl Route {
             point: c + d_out * s,
             remaining: self.after[self.next + 1] + (leg - s),
             lane: None,
+            priority: 1.0,
         }
     }
 }

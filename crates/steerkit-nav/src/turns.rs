@@ -19,6 +19,11 @@ pub const GREEN_PER_METRE: f32 = 1.0;
 /// 2 s per metre of passage (0.5 m/s), after which the other side goes anyway.
 const CLEAR_BASE: f32 = 10.0;
 
+/// What a walker bound through a passage the other way costs a route, in body diameters of
+/// walking: it crosses in single file while this direction waits (one diameter), and the
+/// turn it holds keeps the passage from running full (about one more).
+pub const COUNTERFLOW: f32 = 2.0;
+
 /// Where an agent's route meets a passage.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Crossing {
@@ -44,62 +49,76 @@ pub(crate) fn crossing(
 ) -> Option<Crossing> {
     let mut best: Option<Crossing> = None;
     for (pi, g) in passages.iter().enumerate() {
-        let (len, half) = (g.length(), g.width * 0.5 + margin);
         // too far to matter: skip without walking the route
-        let c = (g.a + g.b) * 0.5;
-        if p.distance(c) > look + len * 0.5 + half {
+        if p.distance((g.a + g.b) * 0.5) > look + g.length() * 0.5 + g.width * 0.5 + margin {
             continue;
         }
-        let start = g.local(p);
-        let inside = (0.0..=len).contains(&start.x) && start.y.abs() <= half;
-        let (mut prev, mut walked) = (start, 0.0);
-        let mut prev_world = p;
-        for &q in ahead {
-            let cur = g.local(q);
-            let seg = prev_world.distance(q);
-            let d = cur.x - prev.x;
-            let cut = |s: f32| {
-                let t = (s - prev.x) / d;
-                (t, prev.y + (cur.y - prev.y) * t)
+        let Some(c) = meets(g, pi as u32, p, ahead, look, margin) else { continue };
+        if c.inside {
+            return Some(c);
+        }
+        if best.is_none_or(|b| c.dist < b.dist) {
+            best = Some(c);
+        }
+    }
+    best
+}
+
+/// Where the route from `p` through `ahead` first meets passage `g` (index `pi`) within
+/// `look` (m) of route distance: entering it by a mouth, or leaving it when `p` is inside.
+pub(crate) fn meets(
+    g: &Passage,
+    pi: u32,
+    p: Vec2,
+    ahead: &[Vec2],
+    look: f32,
+    margin: f32,
+) -> Option<Crossing> {
+    let (len, half) = (g.length(), g.width * 0.5 + margin);
+    let start = g.local(p);
+    let inside = (0.0..=len).contains(&start.x) && start.y.abs() <= half;
+    let (mut prev, mut walked) = (start, 0.0);
+    let mut prev_world = p;
+    for &q in ahead {
+        let cur = g.local(q);
+        let seg = prev_world.distance(q);
+        let d = cur.x - prev.x;
+        let cut = |s: f32| {
+            let t = (s - prev.x) / d;
+            (t, prev.y + (cur.y - prev.y) * t)
+        };
+        let mut hit: Option<(u8, f32)> = None;
+        if d.abs() > 1e-9 {
+            let ends: [(f32, u8); 2] = if inside {
+                // leaving: by b going forward (a → b), by a going back
+                [(len, 0), (0.0, 1)]
+            } else {
+                // entering: by a going forward, by b going back
+                [(0.0, 0), (len, 1)]
             };
-            let mut hit: Option<(u8, f32)> = None;
-            if d.abs() > 1e-9 {
-                let ends: [(f32, u8); 2] = if inside {
-                    // leaving: by b going forward (a → b), by a going back
-                    [(len, 0), (0.0, 1)]
-                } else {
-                    // entering: by a going forward, by b going back
-                    [(0.0, 0), (len, 1)]
-                };
-                for (s, dir) in ends {
-                    // a → b is forward along the axis
-                    let right_way = (d > 0.0) == (dir == 0);
-                    let (t, y) = cut(s);
-                    if right_way && (0.0..=1.0).contains(&t) && y.abs() <= half {
-                        let at = walked + seg * t;
-                        if hit.is_none_or(|(_, h)| at < h) {
-                            hit = Some((dir, at));
-                        }
+            for (s, dir) in ends {
+                // a → b is forward along the axis
+                let right_way = (d > 0.0) == (dir == 0);
+                let (t, y) = cut(s);
+                if right_way && (0.0..=1.0).contains(&t) && y.abs() <= half {
+                    let at = walked + seg * t;
+                    if hit.is_none_or(|(_, h)| at < h) {
+                        hit = Some((dir, at));
                     }
                 }
             }
-            if let Some((dir, at)) = hit {
-                if inside {
-                    return Some(Crossing { passage: pi as u32, dir, dist: 0.0, inside: true });
-                }
-                if best.is_none_or(|b| at < b.dist) {
-                    best = Some(Crossing { passage: pi as u32, dir, dist: at, inside: false });
-                }
-                break;
-            }
-            walked += seg;
-            if walked > look && !inside {
-                break;
-            }
-            (prev, prev_world) = (cur, q);
         }
+        if let Some((dir, at)) = hit {
+            let dist = if inside { 0.0 } else { at };
+            return (inside || at <= look).then_some(Crossing { passage: pi, dir, dist, inside });
+        }
+        walked += seg;
+        if walked > look && !inside {
+            return None;
+        }
+        (prev, prev_world) = (cur, q);
     }
-    best.filter(|b| b.dist <= look)
+    None
 }
 
 /// One passage's turn.
@@ -122,13 +141,16 @@ struct Signal {
 pub(crate) struct Signals {
     pub passages: Vec<Passage>,
     signals: Vec<Signal>,
+    /// This step's routes bound through each passage, by direction (from anywhere).
+    demand: Vec<[u32; 2]>,
     /// The mesh's inflation (m): a body is in a passage up to this far beyond its width.
     pub margin: f32,
 }
 
 impl Signals {
     pub fn new(passages: Vec<Passage>, margin: f32) -> Self {
-        Signals { signals: vec![Signal::default(); passages.len()], passages, margin }
+        let n = passages.len();
+        Signals { signals: vec![Signal::default(); n], demand: vec![[0; 2]; n], passages, margin }
     }
 
     /// Forgets the last step's counts.
@@ -137,6 +159,43 @@ impl Signals {
             s.queue = [0; 2];
             s.inside = [0; 2];
         }
+        self.demand.fill([0; 2]);
+    }
+
+    /// Counts the passages ahead on a walker's route from `p` through `ahead`, when there is
+    /// more than one (with one passage there is no other way to choose).
+    pub fn count_demand(&mut self, p: Vec2, ahead: &[Vec2]) {
+        if self.passages.len() < 2 {
+            return;
+        }
+        for (pi, g) in self.passages.iter().enumerate() {
+            if let Some(c) = meets(g, pi as u32, p, ahead, f32::INFINITY, self.margin) {
+                self.demand[pi][c.dir as usize] += 1;
+            }
+        }
+    }
+
+    /// The delay (m of walking) a route from `p` through `ahead` meets at passages, for a body
+    /// of `radius` (m): for each passage it crosses, [`COUNTERFLOW`] body diameters for each
+    /// walker bound through it the other way (last step's
+    /// [`count_demand`](Self::count_demand)); and the passage of the largest share, if any.
+    pub fn counterflow(&self, p: Vec2, ahead: &[Vec2], radius: f32) -> (f32, Option<u32>) {
+        let per_walker = COUNTERFLOW * 2.0 * radius;
+        let (mut total, mut worst) = (0.0, None::<(u32, f32)>);
+        if self.passages.len() < 2 {
+            return (total, None);
+        }
+        for (pi, g) in self.passages.iter().enumerate() {
+            let Some(c) = meets(g, pi as u32, p, ahead, f32::INFINITY, self.margin) else {
+                continue;
+            };
+            let delay = self.demand[pi][1 - c.dir as usize] as f32 * per_walker;
+            total += delay;
+            if delay > 0.0 && worst.is_none_or(|(_, w)| delay > w) {
+                worst = Some((pi as u32, delay));
+            }
+        }
+        (total, worst.map(|(pi, _)| pi))
     }
 
     /// Counts a walker.

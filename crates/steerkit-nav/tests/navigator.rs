@@ -226,3 +226,76 @@ fn a_wide_gap_shorter_than_it_is_wide_has_no_lanes() {
         assert!(nav.passages(0.4).is_empty(), "{length} m: {:?}", nav.passages(0.4));
     }
 }
+
+/// A 20 × 20 m level cut by a wall at x = 0 with two doors: A from y = 1 to y = 1 + `a`
+/// (m wide) and B from y = −5 to y = −3.
+fn two_doors(a: f32) -> (Level, Vec<Obstacle>) {
+    let walls = vec![
+        Obstacle::Box(Aabb::new(Vec2::new(-0.25, 1.0 + a), Vec2::new(0.25, 10.0))),
+        Obstacle::Box(Aabb::new(Vec2::new(-0.25, -3.0), Vec2::new(0.25, 1.0))),
+        Obstacle::Box(Aabb::new(Vec2::new(-0.25, -10.0), Vec2::new(0.25, -5.0))),
+    ];
+    let mut l = Level::rectangle(Vec2::new(-10.0, -10.0), Vec2::new(10.0, 10.0));
+    l.add_obstacles(&walls);
+    (l, walls)
+}
+
+/// Whether a route goes through door B (a corner by the wall below y = −2).
+fn through_b(route: &[Vec2]) -> bool {
+    route.iter().any(|p| p.x.abs() < 1.0 && p.y < -2.0)
+}
+
+/// Routes avoid walking against a stream: a walker at (3, 1) bound for (−8, 0) goes through
+/// door A (B is ~3 m longer). With ten walkers bound east through A (each costing a westbound
+/// route `COUNTERFLOW` = 2 diameters, 12 m in all), its route planned again after 2 s goes
+/// through B; with nobody else it stays with A.
+#[test]
+fn a_route_goes_round_a_door_taken_the_other_way() {
+    for stream in [false, true] {
+        let (level, walls) = two_doors(2.0);
+        let mut s = vec![(Vec2::new(3.0, 1.0), Vec2::new(-8.0, 0.0))];
+        if stream {
+            s.extend((0..10).map(|i| {
+                let p = Vec2::new(-9.0 + (i % 2) as f32, 0.5 + 0.8 * (i / 2) as f32);
+                (p, p + Vec2::new(17.0, 0.0))
+            }));
+        }
+        let mut c = crowd(walls, &s);
+        let mut nav = Navigator::new(level, NavSettings::default()).unwrap();
+        let handles: Vec<_> = c.handles().collect();
+        for &h in &handles {
+            nav.add_agent(h, 0.3).unwrap();
+        }
+        nav.update(&mut c, 0.05);
+        assert!(!through_b(nav.route(handles[0]).unwrap().ahead()), "first plan by A");
+        for _ in 0..50 {
+            nav.update(&mut c, 0.05);
+            c.step(0.05).unwrap();
+        }
+        let route = nav.route(handles[0]).unwrap().ahead().to_vec();
+        assert_eq!(through_b(&route), stream, "stream {stream}: {route:?}");
+    }
+}
+
+/// At a door narrower than `single_file_width` (3 diameters: the 1.6 m door A at r = 0.3 m),
+/// a walker whose turn it is gets the waypoint priority `e^(−d/r)`, `d` its route distance
+/// to the mouth; with `single_file_width` 0 it keeps priority 1, as at a door 2 m wide.
+#[test]
+fn walkers_at_a_single_file_door_go_by_their_distance_to_it() {
+    for (a, single_file, ordered) in [(1.6, 3.0, true), (1.6, 0.0, false), (2.0, 3.0, false)] {
+        let (level, walls) = two_doors(a);
+        let mut c = crowd(walls, &[(Vec2::new(-3.0, 1.0 + a * 0.5), Vec2::new(6.0, 1.8))]);
+        let settings = NavSettings { single_file_width: single_file, ..NavSettings::default() };
+        let mut nav = Navigator::new(level, settings).unwrap();
+        let h = c.handles().next().unwrap();
+        nav.add_agent(h, 0.3).unwrap();
+        nav.update(&mut c, 0.05);
+        let door = nav.passages(0.3).iter().find(|p| p.a.y > 0.0).copied().unwrap();
+        let p = c.kinematic(h).unwrap().position;
+        let d = p.distance(door.a.x.min(door.b.x) * Vec2::X + Vec2::Y * door.a.y);
+        let priority = c.waypoint(h).unwrap().priority;
+        let want = if ordered { (-d / 0.3).exp() } else { 1.0 };
+        eprintln!("{a} m door, single file {single_file}: d {d} m, priority {priority}");
+        assert!((priority / want - 1.0).abs() < 0.05, "{a} m door: {priority} vs {want}");
+    }
+}

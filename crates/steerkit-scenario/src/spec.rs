@@ -82,6 +82,7 @@ pub(crate) struct NavigationSpec {
     pub keep_right: Option<f32>,
     pub passage_width: Option<f32>,
     pub two_way_width: Option<f32>,
+    pub single_file_width: Option<f32>,
 }
 
 /// `[side_view]`: a 2D world seen from the side (x right, y up) with gravity and platforms.

@@ -1699,10 +1699,13 @@ fn cross_a_grid(group: &Group<Vec2>, start: Vec2, goal: Vec2, stops: bool) {
             if stops {
                 for &(h, p) in &grid {
                     crowd
-                        .set_waypoint(h, Some(Waypoint { point: p, remaining: 0.0, lane: None }))
+                        .set_waypoint(
+                            h,
+                            Some(Waypoint { point: p, remaining: 0.0, lane: None, priority: 1.0 }),
+                        )
                         .unwrap();
                 }
-                let w = Waypoint { point: goal, remaining: 0.0, lane: None };
+                let w = Waypoint { point: goal, remaining: 0.0, lane: None, priority: 1.0 };
                 crowd.set_waypoint(walker, Some(w)).unwrap();
             }
             crowd.step(1.0 / 30.0).unwrap();

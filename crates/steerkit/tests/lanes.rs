@@ -22,7 +22,9 @@ fn walk(lane: Option<Lane<Vec2>>) -> (f32, Vec2) {
     let h = crowd.spawn(spec).unwrap();
     let mut top = f32::MIN;
     for _ in 0..300 {
-        crowd.set_waypoint(h, Some(Waypoint { point: goal, remaining: 0.0, lane })).unwrap();
+        crowd
+            .set_waypoint(h, Some(Waypoint { point: goal, remaining: 0.0, lane, priority: 1.0 }))
+            .unwrap();
         crowd.step(1.0 / 30.0).unwrap();
         top = top.max(crowd.kinematic(h).unwrap().position.y);
     }
@@ -61,7 +63,7 @@ fn a_bad_lane_is_refused() {
     let h = crowd.spawn(AgentSpec::new(Vec2::ZERO, 0.4, limits, g)).unwrap();
     for normal in [Vec2::new(0.0, 2.0), Vec2::ZERO, Vec2::new(f32::NAN, 1.0)] {
         let lane = Some(Lane { point: Vec2::ZERO, normal });
-        let w = Waypoint { point: Vec2::X, remaining: 0.0, lane };
+        let w = Waypoint { point: Vec2::X, remaining: 0.0, lane, priority: 1.0 };
         let e = crowd.set_waypoint(h, Some(w)).unwrap_err().to_string();
         assert!(e.contains("lane normal"), "{e}");
     }

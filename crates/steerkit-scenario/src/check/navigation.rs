@@ -156,6 +156,9 @@ fn settings(spec: &ScenarioSpec) -> Result<NavSettings> {
         two_way_width: n
             .two_way_width
             .map_or(Ok(d.two_way_width), |v| non_negative("navigation.two_way_width", v))?,
+        single_file_width: n
+            .single_file_width
+            .map_or(Ok(d.single_file_width), |v| non_negative("navigation.single_file_width", v))?,
     })
 }
 

@@ -281,6 +281,7 @@ impl<V: CrowdVector> Crowd<V> {
                 crate::error::finite("waypoint", w.point.axis(a))?;
             }
             crate::error::non_negative("waypoint remaining", w.remaining)?;
+            crate::error::positive("waypoint priority", w.priority)?;
             if let Some(lane) = w.lane {
                 for a in 0..V::DIM {
                     crate::error::finite("lane point", lane.point.axis(a))?;

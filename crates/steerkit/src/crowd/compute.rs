@@ -110,6 +110,9 @@ impl<V: CrowdVector> Crowd<V> {
                         return;
                     };
                     t.goal_sq = bounds.offset(position[i], m.goal).length_squared();
+                    if let Some(w) = &m.waypoint {
+                        t.priority *= w.priority;
+                    }
                     // a stop short of the goal: it waits there, and yields as if arrived
                     let far = groups[c.group as usize].spec.arrive_radius;
                     let stop = |w: &crate::crowd::Waypoint<V>| {

@@ -323,6 +323,15 @@ pub struct Waypoint<V: Vector = Vec2> {
     /// two-way passage), under the group's ORCA; ignored without ORCA.
     #[cfg_attr(feature = "serde", serde(default))]
     pub lane: Option<Lane<V>>,
+    /// A factor (> 0) on the group's ORCA priority while this waypoint holds: a navigation
+    /// layer orders who gives way at a narrow place (1: unchanged).
+    #[cfg_attr(feature = "serde", serde(default = "one"))]
+    pub priority: f32,
+}
+
+#[cfg(feature = "serde")]
+fn one() -> f32 {
+    1.0
 }
 
 /// A lane's divider: the line (2D) or plane (3D) through `point` (m) with unit `normal`
