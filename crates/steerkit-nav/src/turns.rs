@@ -162,16 +162,29 @@ impl Signals {
         self.demand.fill([0; 2]);
     }
 
-    /// Counts the passages ahead on a walker's route from `p` through `ahead`, when there is
-    /// more than one (with one passage there is no other way to choose).
+    /// Every passage the route from `p` through `ahead` crosses, with how, when the mesh has
+    /// more than one (with one there is no other way to choose). A passage whose strip lies
+    /// outside the route's bounding box is skipped without walking the route.
+    fn crossed<'a>(
+        passages: &'a [Passage],
+        margin: f32,
+        p: Vec2,
+        ahead: &'a [Vec2],
+    ) -> impl Iterator<Item = Crossing> + 'a {
+        let (lo, hi) = ahead.iter().fold((p, p), |(lo, hi), &q| (lo.min(q), hi.max(q)));
+        let many = passages.len() >= 2;
+        passages.iter().enumerate().filter(move |_| many).filter_map(move |(pi, g)| {
+            let reach = Vec2::splat(g.length() * 0.5 + g.width * 0.5 + margin);
+            let c = (g.a + g.b) * 0.5;
+            let near = (c + reach).cmpge(lo).all() && (c - reach).cmple(hi).all();
+            near.then(|| meets(g, pi as u32, p, ahead, f32::INFINITY, margin)).flatten()
+        })
+    }
+
+    /// Counts the passages ahead on a walker's route from `p` through `ahead`.
     pub fn count_demand(&mut self, p: Vec2, ahead: &[Vec2]) {
-        if self.passages.len() < 2 {
-            return;
-        }
-        for (pi, g) in self.passages.iter().enumerate() {
-            if let Some(c) = meets(g, pi as u32, p, ahead, f32::INFINITY, self.margin) {
-                self.demand[pi][c.dir as usize] += 1;
-            }
+        for c in Self::crossed(&self.passages, self.margin, p, ahead) {
+            self.demand[c.passage as usize][c.dir as usize] += 1;
         }
     }
 
@@ -182,17 +195,11 @@ impl Signals {
     pub fn counterflow(&self, p: Vec2, ahead: &[Vec2], radius: f32) -> (f32, Option<u32>) {
         let per_walker = COUNTERFLOW * 2.0 * radius;
         let (mut total, mut worst) = (0.0, None::<(u32, f32)>);
-        if self.passages.len() < 2 {
-            return (total, None);
-        }
-        for (pi, g) in self.passages.iter().enumerate() {
-            let Some(c) = meets(g, pi as u32, p, ahead, f32::INFINITY, self.margin) else {
-                continue;
-            };
-            let delay = self.demand[pi][1 - c.dir as usize] as f32 * per_walker;
+        for c in Self::crossed(&self.passages, self.margin, p, ahead) {
+            let delay = self.demand[c.passage as usize][1 - c.dir as usize] as f32 * per_walker;
             total += delay;
             if delay > 0.0 && worst.is_none_or(|(_, w)| delay > w) {
-                worst = Some((pi as u32, delay));
+                worst = Some((c.passage, delay));
             }
         }
         (total, worst.map(|(pi, _)| pi))
