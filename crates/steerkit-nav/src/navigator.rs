@@ -169,8 +169,9 @@ pub struct Navigator {
     signals: Vec<Signals>,
     /// Each mesh's two-way passages.
     lanes: Vec<Vec<crate::Passage>>,
-    /// Each mesh with one of its turn-taking passages closed, built when first wanted.
-    closed: Vec<Vec<Option<NavMesh>>>,
+    /// Each mesh with one of its turn-taking passages closed, built when first wanted
+    /// (`Some(None)`: closing it left nothing walkable).
+    closed: Vec<Vec<Option<Option<NavMesh>>>>,
     entries: Vec<Entry>,
     index: HashMap<AgentHandle, usize>,
     events: Vec<NavEvent>,
@@ -355,7 +356,6 @@ impl Navigator {
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
                 if signals.goes(c) {
-                    // who is nearer the mouth goes first: no arch of equals jams the door
                     // single file: who is nearer the mouth goes first, so that no arch of
                     // equals wedges in it
                     let gap = signals.passages[c.passage as usize].width + 2.0 * signals.margin;
@@ -419,7 +419,7 @@ impl Navigator {
             let m = self.entries[plan.i].mesh;
             if let Some(pi) = plan.worst {
                 if self.closed[m][pi as usize].is_none() {
-                    self.closed[m][pi as usize] = self.close(m, pi as usize);
+                    self.closed[m][pi as usize] = Some(self.close(m, pi as usize));
                 }
             }
         }
@@ -460,7 +460,7 @@ impl Navigator {
     /// costs less, left turns widened and kept to the lanes.
     fn finish(&self, mut plan: Plan) -> (usize, Vec2, Vec2, Vec<Vec2>, bool) {
         let e = &self.entries[plan.i];
-        let closed = plan.worst.and_then(|pi| self.closed[e.mesh][pi as usize].as_ref());
+        let closed = plan.worst.and_then(|pi| self.closed[e.mesh][pi as usize].as_ref()?.as_ref());
         if let Some(closed) = closed.filter(|c| c.contains(plan.start)) {
             if let Some(other) = closed.path(plan.start, plan.goal) {
                 let signals = &self.signals[e.mesh];

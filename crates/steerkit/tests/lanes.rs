@@ -52,9 +52,10 @@ fn a_body_across_the_divider_goes_no_further() {
     assert!(top <= -2.0 + 1e-3, "it went from y = −2 to {top}");
 }
 
-/// A lane with a normal that is not a unit vector, or not finite, is refused by name.
+/// A lane with a normal that is not a unit vector, or not finite, and a waypoint priority
+/// that is not finite and positive are refused by name.
 #[test]
-fn a_bad_lane_is_refused() {
+fn a_bad_lane_or_priority_is_refused() {
     let mut crowd = Crowd2::new(CrowdConfig::new(4.0)).unwrap();
     let g = crowd
         .add_group(Group::new(Recipe::Navigate { arrive: Arrive::new(0.2, 1.0, 0.25).unwrap() }))
@@ -66,5 +67,10 @@ fn a_bad_lane_is_refused() {
         let w = Waypoint { point: Vec2::X, remaining: 0.0, lane, priority: 1.0 };
         let e = crowd.set_waypoint(h, Some(w)).unwrap_err().to_string();
         assert!(e.contains("lane normal"), "{e}");
+    }
+    for priority in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        let w = Waypoint { point: Vec2::X, remaining: 0.0, lane: None, priority };
+        let e = crowd.set_waypoint(h, Some(w)).unwrap_err().to_string();
+        assert!(e.contains("waypoint priority"), "{e}");
     }
 }

@@ -44,19 +44,3 @@ fn the_waypoint_priority_sets_who_gives_way() {
     eprintln!("A at 0.01: A {a} m, B {b} m");
     assert!(a > 0.6 && b < 0.1 * a, "A gives way: A {a} m, B {b} m");
 }
-
-/// A priority that is not finite and positive is refused by name, with its value.
-#[test]
-fn a_bad_waypoint_priority_is_refused() {
-    let mut crowd = Crowd2::new(CrowdConfig::new(4.0)).unwrap();
-    let g = crowd
-        .add_group(Group::new(Recipe::Navigate { arrive: Arrive::new(0.2, 1.0, 0.25).unwrap() }))
-        .unwrap();
-    let limits = Limits::new(1.5, 45.0, 4.0, 20.0).unwrap();
-    let h = crowd.spawn(AgentSpec::new(Vec2::ZERO, 0.4, limits, g)).unwrap();
-    for priority in [0.0, -1.0, f32::NAN, f32::INFINITY] {
-        let w = Waypoint { point: Vec2::X, remaining: 0.0, lane: None, priority };
-        let e = crowd.set_waypoint(h, Some(w)).unwrap_err().to_string();
-        assert!(e.contains("waypoint priority"), "{e}");
-    }
-}
