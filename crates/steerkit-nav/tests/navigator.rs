@@ -112,14 +112,20 @@ fn an_unreachable_goal_is_reported_once_and_the_agent_stops_short_of_it() {
     assert!(p.distance(stop) < 0.1, "stopped at {p}, not {stop}");
 }
 
-/// The same run on one and on two threads, bit for bit.
+/// The same run on one and on two threads, bit for bit: through one door, and both ways
+/// through two (routes round the door taken the other way, single file at the 1.6 m one).
 #[test]
 fn the_thread_count_never_changes_a_run() {
-    let run = |threads: usize| {
+    let run = |threads: usize, two: bool| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| {
-            let (level, obstacles) = level(true);
-            let mut c = crowd(obstacles, &starts(40));
+            let (level, obstacles) = if two { two_doors(1.6) } else { level(true) };
+            let mut s = starts(40);
+            if two {
+                // every other walker the other way
+                s.iter_mut().skip(1).step_by(2).for_each(|(a, b)| std::mem::swap(a, b));
+            }
+            let mut c = crowd(obstacles, &s);
             let mut nav = Navigator::new(level, NavSettings::default()).unwrap();
             for &h in c.handles().collect::<Vec<_>>().iter() {
                 nav.add_agent(h, 0.3).unwrap();
@@ -131,7 +137,9 @@ fn the_thread_count_never_changes_a_run() {
             c.positions().iter().flat_map(|p| [p.x.to_bits(), p.y.to_bits()]).collect::<Vec<_>>()
         })
     };
-    assert_eq!(run(1), run(2));
+    for two in [false, true] {
+        assert_eq!(run(1, two), run(2, two), "two doors: {two}");
+    }
 }
 
 /// A walker waiting for its turn at a door with a wall 3 m behind it: its hold point, 4 m back
