@@ -323,8 +323,11 @@ pub struct Waypoint<V: Vector = Vec2> {
     /// two-way passage), under the group's ORCA; ignored without ORCA.
     #[cfg_attr(feature = "serde", serde(default))]
     pub lane: Option<Lane<V>>,
-    /// A factor (> 0) on the group's ORCA priority while this waypoint holds: a navigation
-    /// layer orders who gives way at a narrow place (1: unchanged).
+    /// A factor (> 0, finite; 1: unchanged) on the agent's ORCA priority while this waypoint
+    /// holds, for an agent with a goal: with priorities `p_a`, `p_b` (group priority × this
+    /// factor, × the arrived factor once arrived) agent `a` takes the share
+    /// `p_b / (p_a + p_b)` of the pair's avoidance. A navigation layer orders who gives way
+    /// at a narrow place with it.
     #[cfg_attr(feature = "serde", serde(default = "one"))]
     pub priority: f32,
 }
