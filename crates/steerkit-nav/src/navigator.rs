@@ -24,7 +24,10 @@ pub struct NavSettings {
     /// A route is planned again when the agent is this far (m) off its current leg.
     pub off_route: f32,
     /// The most routes planned in one step; the rest wait for the next (new goals first,
-    /// then agents off their route, then the oldest routes).
+    /// then agents off their route, then the oldest routes). New goals are planned within
+    /// [`FIRST_ROUTE_TIME`] all the same: while more wait than this, a step plans as many as
+    /// leave the rest an equal share of the steps before the longest-waiting one's second is
+    /// up.
     pub max_plans_per_step: usize,
     /// The look-ahead of turn anticipation, as a time (s) at the agent's speed.
     pub anticipation: f32,
@@ -114,6 +117,10 @@ fn par_map<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync + Send) ->
     items.into_iter().map(f).collect()
 }
 
+/// Seconds within which an agent given a new goal has its route, however many get one at
+/// once ([`NavSettings::max_plans_per_step`]).
+pub const FIRST_ROUTE_TIME: f32 = 1.0;
+
 /// The largest exponent of the priority `e^(−d/r)` of a walker `d` metres from its
 /// passage's mouth (so it never underflows to zero).
 const MAX_YIELD: f32 = 40.0;
@@ -129,6 +136,8 @@ struct Entry {
     planned_for: Option<Vec2>,
     /// Seconds since the route was planned.
     age: f32,
+    /// Seconds its new goal has waited for a route.
+    waiting: f32,
     unreachable: bool,
     /// The passage its route crosses next, this step.
     crossing: Option<Crossing>,
@@ -281,6 +290,7 @@ impl Navigator {
             route: None,
             planned_for: None,
             age: 0.0,
+            waiting: 0.0,
             unreachable: false,
             crossing: None,
             came_out: None,
@@ -310,7 +320,7 @@ impl Navigator {
         if self.entries.len() != before {
             self.index = self.entries.iter().enumerate().map(|(i, e)| (e.agent, i)).collect();
         }
-        self.plan(crowd);
+        self.plan(crowd, dt);
         let s = self.settings;
         for signals in &mut self.signals {
             signals.clear_counts();
@@ -377,8 +387,10 @@ impl Navigator {
     }
 
     /// Chooses the routes to plan this step, plans them (in parallel) and installs them.
-    fn plan(&mut self, crowd: &Crowd<Vec2>) {
+    fn plan(&mut self, crowd: &Crowd<Vec2>, dt: f32) {
         let s = self.settings;
+        // new goals waiting, and the longest wait (s)
+        let (mut new_goals, mut longest) = (0usize, 0.0f32);
         // (urgency, age order, entry): new goals, then off the route, then the oldest routes
         let mut due: Vec<(u8, u32, usize)> = Vec::new();
         for (i, e) in self.entries.iter_mut().enumerate() {
@@ -386,6 +398,7 @@ impl Navigator {
             if goal.is_none() {
                 e.route = None;
                 e.planned_for = None;
+                e.waiting = 0.0;
                 continue;
             }
             let Some(k) = crowd.kinematic(e.agent) else { continue };
@@ -401,11 +414,21 @@ impl Navigator {
                 Some(_) => continue,
                 None => 0,
             };
+            if urgency == 0 {
+                new_goals += 1;
+                longest = longest.max(e.waiting);
+            }
             // older first within an urgency: ages compare as their bits (non-negative floats)
             due.push((urgency, u32::MAX - e.age.to_bits(), i));
         }
         due.sort_unstable();
-        due.truncate(s.max_plans_per_step);
+        let budget = first_route_budget(s.max_plans_per_step, new_goals, longest, dt);
+        for &(urgency, _, i) in due.iter().skip(budget) {
+            if urgency == 0 {
+                self.entries[i].waiting += dt.max(0.0);
+            }
+        }
+        due.truncate(budget);
         let requests: Vec<(usize, Vec2, Vec2)> = due
             .iter()
             .filter_map(|&(_, _, i)| {
@@ -435,6 +458,7 @@ impl Navigator {
             e.route = Some(route);
             e.planned_for = Some(goal);
             e.age = 0.0;
+            e.waiting = 0.0;
         }
     }
 
@@ -494,6 +518,22 @@ impl Navigator {
         ]);
         NavMesh::build(&level, *radius, self.settings.clearance).ok()
     }
+}
+
+/// Routes to plan this step: `cap`, or more while `new_goals` wait for their first route, so
+/// that each is planned within [`FIRST_ROUTE_TIME`]: an equal share of them for each step
+/// left before the `longest`-waiting one's time is up (steps of `dt` seconds).
+fn first_route_budget(cap: usize, new_goals: usize, longest: f32, dt: f32) -> usize {
+    if new_goals <= cap || dt.is_nan() || dt <= 0.0 {
+        return cap;
+    }
+    // steps at which a plan still comes in time, this one included (a thousandth of a step
+    // for the rounding of the sum of the waits)
+    let left = ((FIRST_ROUTE_TIME - longest) / dt + 1e-3).floor();
+    if left >= new_goals as f32 {
+        return cap;
+    }
+    cap.max(new_goals.div_ceil(left.max(1.0) as usize))
 }
 
 /// Moves each left-turn corner of a path (start, then `points`) out along the turn's outer

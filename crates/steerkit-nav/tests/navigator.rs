@@ -307,3 +307,25 @@ fn walkers_at_a_single_file_door_go_by_their_distance_to_it() {
         assert!((priority / want - 1.0).abs() < 0.05, "{a} m door: {priority} vs {want}");
     }
 }
+
+/// A crowd given its goals at once gets its first routes within a second whatever the budget:
+/// 100 new goals at a budget of 3 a step and 0.1 s steps are planned 10 a step (an equal share
+/// of the ten steps in the second), not over 34 steps.
+#[test]
+fn every_new_goal_has_its_route_within_a_second() {
+    let (level, obstacles) = level(true);
+    let mut c = crowd(obstacles, &starts(100));
+    let settings = NavSettings { max_plans_per_step: 3, ..NavSettings::default() };
+    let mut nav = Navigator::new(level, settings).unwrap();
+    let handles: Vec<_> = c.handles().collect();
+    for &h in &handles {
+        nav.add_agent(h, 0.3).unwrap();
+    }
+    let routed = |nav: &Navigator| handles.iter().filter(|h| nav.route(**h).is_some()).count();
+    let mut counts = Vec::new();
+    for _ in 0..10 {
+        nav.update(&mut c, 0.1);
+        counts.push(routed(&nav));
+    }
+    assert_eq!(counts, [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+}
