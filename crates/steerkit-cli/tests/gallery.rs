@@ -1436,7 +1436,7 @@ fn rooms_walkers_cross_two_doors_and_all_stand_on_their_spots() {
 }
 
 /// An evacuation (`evacuation`): 800 people leave a hall by two 2.5 m exits on navigation-mesh
-/// routes, each taken out at its muster point: everyone out within the run (194.4 s), the two
+/// routes, each taken out at its muster point: everyone out within the run (208.8 s), the two
 /// exits shared evenly (each half's last out within 10 % of the other's), no overlap beyond
 /// 1 % of the 0.4 m radius.
 #[test]

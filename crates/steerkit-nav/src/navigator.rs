@@ -50,19 +50,22 @@ pub struct NavSettings {
     /// than it is wide (a pillar by a wall) is open ground: no lanes, no turns. 0 makes
     /// every passage two-way, `passage_width` or more none.
     pub two_way_width: f32,
-    /// Single file, in body diameters: at a passage taken in turns narrower than this
+    /// Walkers in order, in body diameters: at a passage taken in turns narrower than this
     /// (obstacle to obstacle), the walkers whose turn it is go by their distance `d` (m) to
-    /// its mouth, with ORCA priority `e^(−d/r)` ([`Waypoint::priority`], `r` the radius):
-    /// nearer the mouth, e times the say per radius. Two or three abreast with equal say wedge
-    /// in such a mouth (an arch, each pressing into the next) and none gets through; the
-    /// order costs flow through a wider one. 0 turns it off.
+    /// its mouth, with ORCA priority `e^(−d/ℓ)` ([`Waypoint::priority`]): nearer the mouth,
+    /// more say. `ℓ` is the radius `r` where three cannot go abreast (under
+    /// [`SINGLE_FILE`] diameters: single file), [`ABREAST_ORDER`]` × r` where they can (a
+    /// weaker order, which two or three abreast still pass by). Bodies with equal say wedge
+    /// in such a mouth (an arch from jamb to jamb, each pressing into the next, the crowd
+    /// packed behind) and none gets through; whether a mouth of three or four diameters
+    /// arches is chance (docs/decisions.md). The order costs some flow. 0 turns it off.
     pub single_file_width: f32,
 }
 
 impl Default for NavSettings {
     /// Clearance 0.1 m, re-planning every 2 s or 1 m off the route, 256 plans per step, a
     /// 0.5 s look-ahead, left turns taken up to 2 m wide, passages narrower than 8 body
-    /// diameters, those of 6 or more two-way, those under 3 in single file.
+    /// diameters, those of 6 or more two-way, those under 4 in order (under 3 in single file).
     fn default() -> Self {
         NavSettings {
             clearance: 0.1,
@@ -73,7 +76,7 @@ impl Default for NavSettings {
             keep_right: 2.0,
             passage_width: 8.0,
             two_way_width: 6.0,
-            single_file_width: 3.0,
+            single_file_width: 4.0,
         }
     }
 }
@@ -120,6 +123,16 @@ fn par_map<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync + Send) ->
 /// Seconds within which an agent given a new goal has its route, however many get one at
 /// once ([`NavSettings::max_plans_per_step`]).
 pub const FIRST_ROUTE_TIME: f32 = 1.0;
+
+/// Single file (body diameters): at a passage narrower than this, three cannot go abreast,
+/// and its walkers go strictly nearest the mouth first ([`NavSettings::single_file_width`]).
+pub const SINGLE_FILE: f32 = 3.0;
+
+/// The length of the order at a passage where three fit abreast, in radii (see
+/// [`NavSettings::single_file_width`]): long enough that two or three abreast still pass,
+/// short enough to break an arch (one radius costs an evacuation's 2.5 m exits a third of
+/// their flow; four radii leave arches standing).
+pub const ABREAST_ORDER: f32 = 2.0;
 
 /// The largest exponent of the priority `e^(−d/r)` of a walker `d` metres from its
 /// passage's mouth (so it never underflows to zero).
@@ -366,11 +379,14 @@ impl Navigator {
             if let Some(c) = &e.crossing {
                 let signals = &self.signals[e.mesh];
                 if signals.goes(c) {
-                    // single file: who is nearer the mouth goes first, so that no arch of
-                    // equals wedges in it
+                    // in order: who is nearer the mouth goes first, so that no arch of
+                    // equals wedges in it (strictly where only single file fits)
                     let gap = signals.passages[c.passage as usize].width + 2.0 * signals.margin;
-                    if gap < s.single_file_width * 2.0 * e.radius {
-                        w.priority = (-(c.dist / e.radius.max(1e-3)).min(MAX_YIELD)).exp();
+                    let diameters = gap / (2.0 * e.radius.max(1e-3));
+                    if diameters < s.single_file_width {
+                        let r = e.radius.max(1e-3);
+                        let length = if diameters < SINGLE_FILE { r } else { ABREAST_ORDER * r };
+                        w.priority = (-(c.dist / length).min(MAX_YIELD)).exp();
                     }
                 } else {
                     // on the mesh: a hold moved back or aside from a mouth may lie in a wall

@@ -285,15 +285,25 @@ fn a_route_goes_round_a_door_taken_the_other_way() {
     }
 }
 
-/// At a door narrower than `single_file_width` (3 diameters: the 1.6 m door A at r = 0.3 m),
-/// a walker whose turn it is gets the waypoint priority `e^(−d/r)`, `d` its route distance
-/// to the mouth; with `single_file_width` 0 it keeps priority 1, as at a door 2 m wide.
+/// At a door narrower than `single_file_width` (4 diameters) a walker whose turn it is gets
+/// the waypoint priority `e^(−d/ℓ)`, `d` its route distance to the mouth: `ℓ = r` at a door
+/// where three cannot go abreast (the 1.6 m door A at r = 0.3 m, 2.7 diameters), `ℓ = 2r` at
+/// one where they can (2 m, 3.3 diameters); priority 1 with the key at 0, at a door beyond it
+/// (2 m with the key at 3) and at a 2.6 m door (4.3 diameters).
 #[test]
-fn walkers_at_a_single_file_door_go_by_their_distance_to_it() {
-    for (a, single_file, ordered) in [(1.6, 3.0, true), (1.6, 0.0, false), (2.0, 3.0, false)] {
+fn walkers_at_a_narrow_door_go_by_their_distance_to_it() {
+    let default = NavSettings::default().single_file_width;
+    assert_eq!((default, steerkit_nav::SINGLE_FILE, steerkit_nav::ABREAST_ORDER), (4.0, 3.0, 2.0));
+    for (a, key, length) in [
+        (1.6, default, Some(0.3)),
+        (1.6, 0.0, None),
+        (2.0, default, Some(0.6)),
+        (2.0, 3.0, None),
+        (2.6, default, None),
+    ] {
         let (level, walls) = two_doors(a);
         let mut c = crowd(walls, &[(Vec2::new(-3.0, 1.0 + a * 0.5), Vec2::new(6.0, 1.8))]);
-        let settings = NavSettings { single_file_width: single_file, ..NavSettings::default() };
+        let settings = NavSettings { single_file_width: key, ..NavSettings::default() };
         let mut nav = Navigator::new(level, settings).unwrap();
         let h = c.handles().next().unwrap();
         nav.add_agent(h, 0.3).unwrap();
@@ -302,8 +312,9 @@ fn walkers_at_a_single_file_door_go_by_their_distance_to_it() {
         let p = c.kinematic(h).unwrap().position;
         let d = p.distance(door.a.x.min(door.b.x) * Vec2::X + Vec2::Y * door.a.y);
         let priority = c.waypoint(h).unwrap().priority;
-        let want = if ordered { (-d / 0.3).exp() } else { 1.0 };
-        eprintln!("{a} m door, single file {single_file}: d {d} m, priority {priority}");
+        let want = length.map_or(1.0, |l: f32| (-d / l).exp());
+        eprintln!("{a} m door, key {key}: d {d} m, priority {priority}");
+        assert!(want < 0.5 || length.is_none(), "{a} m door: the walker is {d} m out");
         assert!((priority / want - 1.0).abs() < 0.05, "{a} m door: {priority} vs {want}");
     }
 }
