@@ -32,6 +32,8 @@ mod turns;
 
 pub use level::{Level, NavError};
 pub use mesh::{NavMesh, Path};
-pub use navigator::{NavEvent, NavSettings, Navigator, ABREAST_ORDER, FIRST_ROUTE_TIME, SINGLE_FILE};
+pub use navigator::{
+    NavEvent, NavSettings, Navigator, ABREAST_ORDER, FIRST_ROUTE_TIME, SINGLE_FILE,
+};
 pub use passage::Passage;
 pub use route::Route;
