@@ -130,11 +130,11 @@ pub const SINGLE_FILE: f32 = 3.0;
 
 /// The length of the order at a passage where three fit abreast, in radii (see
 /// [`NavSettings::single_file_width`]): long enough that two or three abreast still pass,
-/// short enough to break an arch (one radius costs an evacuation's 2.5 m exits a third of
-/// their flow; four radii leave arches standing).
+/// short enough to break an arch (one radius costs an evacuation's 2.5 m exits nearly a third
+/// of their flow; four radii leave arches standing).
 pub const ABREAST_ORDER: f32 = 2.0;
 
-/// The largest exponent of the priority `e^(−d/r)` of a walker `d` metres from its
+/// The largest exponent of the priority `e^(−d/ℓ)` of a walker `d` metres from its
 /// passage's mouth (so it never underflows to zero).
 const MAX_YIELD: f32 = 40.0;
 
