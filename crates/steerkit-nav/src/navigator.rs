@@ -382,9 +382,9 @@ impl Navigator {
                     // in order: who is nearer the mouth goes first, so that no arch of
                     // equals wedges in it (strictly where only single file fits)
                     let gap = signals.passages[c.passage as usize].width + 2.0 * signals.margin;
-                    let diameters = gap / (2.0 * e.radius.max(1e-3));
+                    let r = e.radius.max(1e-3);
+                    let diameters = gap / (2.0 * r);
                     if diameters < s.single_file_width {
-                        let r = e.radius.max(1e-3);
                         let length = if diameters < SINGLE_FILE { r } else { ABREAST_ORDER * r };
                         w.priority = (-(c.dist / length).min(MAX_YIELD)).exp();
                     }
@@ -538,7 +538,8 @@ impl Navigator {
 
 /// Routes to plan this step: `cap`, or more while `new_goals` wait for their first route, so
 /// that each is planned within [`FIRST_ROUTE_TIME`]: an equal share of them for each step
-/// left before the `longest`-waiting one's time is up (steps of `dt` seconds).
+/// left before the `longest`-waiting one's time is up (steps of `dt` seconds; `cap` for a
+/// `dt` that is not positive).
 fn first_route_budget(cap: usize, new_goals: usize, longest: f32, dt: f32) -> usize {
     if new_goals <= cap || dt.is_nan() || dt <= 0.0 {
         return cap;
